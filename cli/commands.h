@@ -1,0 +1,26 @@
+// The storlab subcommands. Each takes the arguments after its name and
+// returns the process exit status; errors go to stderr.
+#ifndef STORLAB_CLI_COMMANDS_H_
+#define STORLAB_CLI_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+namespace storlab::cli {
+
+using Args = std::vector<std::string>;
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const Args& args);
+};
+
+// The table of subcommands, in the order `storlab --help` lists them.
+const std::vector<Command>& Commands();
+
+int StacksCommand(const Args& args);
+
+}  // namespace storlab::cli
+
+#endif  // STORLAB_CLI_COMMANDS_H_

@@ -1,0 +1,51 @@
+// storlab: simulated storage stacks for real tools.
+//
+//   storlab stacks [show NAME|FILE | types]
+//   storlab sim --stack STACK [fio options | job files]
+//   storlab demo
+//
+// Each subcommand parses its own options (Boost.Program_options) and has
+// --help.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "cli/commands.h"
+
+namespace storlab::cli {
+namespace {
+
+void Usage(FILE* out) {
+  std::fprintf(out,
+               "storlab: a test bed for storage stacks\n\n"
+               "usage: storlab COMMAND [OPTIONS]\n\ncommands:\n");
+  for (const auto& c : Commands()) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fprintf(out, "\n`storlab COMMAND --help` describes each command.\n");
+}
+
+}  // namespace
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> kCommands = {
+      {"stacks", "list the catalog, show or validate a stack", &StacksCommand},
+  };
+  return kCommands;
+}
+
+}  // namespace storlab::cli
+
+int main(int argc, char** argv) {
+  using namespace storlab::cli;
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+      !std::strcmp(argv[1], "help")) {
+    Usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  Args args(argv + 2, argv + argc);
+  for (const auto& c : Commands()) {
+    if (argv[1] == std::string(c.name)) return c.run(args);
+  }
+  std::fprintf(stderr, "storlab: unknown command '%s'\n\n", argv[1]);
+  Usage(stderr);
+  return 2;
+}

@@ -1,0 +1,101 @@
+// Callback<Sig>: a move-only function with inline storage for small captures.
+//
+// The engine runs millions of events per second, and each event and each
+// request completion is a closure. std::function copies and allocates for any
+// capture over two pointers; Callback keeps up to kInline bytes in place and
+// only allocates for larger captures. Not thread-safe; a value type.
+#ifndef STORLAB_SIM_CALLBACK_H_
+#define STORLAB_SIM_CALLBACK_H_
+
+#include <cassert>
+#include <cstddef>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace storlab {
+
+template <typename Sig>
+class Callback;
+
+template <typename R, typename... Args>
+class Callback<R(Args...)> {
+ public:
+  static constexpr size_t kInline = 48;
+
+  Callback() = default;
+  Callback(std::nullptr_t) {}  // NOLINT
+  template <typename F,
+            typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Callback> &&
+                                        std::is_invocable_r_v<R, F&, Args...>>>
+  Callback(F&& f) {  // NOLINT: implicit from lambdas, like std::function
+    using D = std::decay_t<F>;
+    if constexpr (sizeof(D) <= kInline && alignof(D) <= alignof(std::max_align_t) &&
+                  std::is_nothrow_move_constructible_v<D>) {
+      new (storage_) D(std::forward<F>(f));
+      ops_ = &kInlineOps<D>;
+    } else {
+      *reinterpret_cast<D**>(storage_) = new D(std::forward<F>(f));
+      ops_ = &kHeapOps<D>;
+    }
+  }
+  Callback(Callback&& o) noexcept : ops_(o.ops_) {
+    if (ops_) {
+      ops_->move(storage_, o.storage_);
+      o.ops_ = nullptr;
+    }
+  }
+  Callback& operator=(Callback&& o) noexcept {
+    if (this != &o) {
+      Reset();
+      ops_ = o.ops_;
+      if (ops_) {
+        ops_->move(storage_, o.storage_);
+        o.ops_ = nullptr;
+      }
+    }
+    return *this;
+  }
+  Callback(const Callback&) = delete;
+  Callback& operator=(const Callback&) = delete;
+  ~Callback() { Reset(); }
+
+  explicit operator bool() const { return ops_ != nullptr; }
+  R operator()(Args... args) {
+    assert(ops_);
+    return ops_->call(storage_, std::forward<Args>(args)...);
+  }
+  void Reset() {
+    if (ops_) {
+      ops_->destroy(storage_);
+      ops_ = nullptr;
+    }
+  }
+
+ private:
+  struct Ops {
+    R (*call)(void*, Args&&...);
+    void (*move)(void* dst, void* src);  // move-construct dst from src, destroy src
+    void (*destroy)(void*);
+  };
+  template <typename D>
+  static constexpr Ops kInlineOps = {
+      [](void* p, Args&&... a) -> R { return (*static_cast<D*>(p))(std::forward<Args>(a)...); },
+      [](void* d, void* s) {
+        new (d) D(std::move(*static_cast<D*>(s)));
+        static_cast<D*>(s)->~D();
+      },
+      [](void* p) { static_cast<D*>(p)->~D(); }};
+  template <typename D>
+  static constexpr Ops kHeapOps = {
+      [](void* p, Args&&... a) -> R { return (**static_cast<D**>(p))(std::forward<Args>(a)...); },
+      [](void* d, void* s) { *static_cast<D**>(d) = *static_cast<D**>(s); },
+      [](void* p) { delete *static_cast<D**>(p); }};
+
+  alignas(std::max_align_t) unsigned char storage_[kInline];
+  const Ops* ops_ = nullptr;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_CALLBACK_H_

@@ -1,0 +1,81 @@
+#include "sim/devices/ram_disk.h"
+
+#include <vector>
+
+namespace storlab {
+
+RamDisk::RamDisk(Engine& engine, std::string name, const Config& p, std::unique_ptr<Store> store)
+    : Node(engine, std::move(name)), p_(p), store_(std::move(store)) {
+  geometry_.capacity = p.capacity;
+  geometry_.logical_block = p.logical_block;
+  geometry_.physical_block = p.logical_block;
+  caps_.trim = true;
+  caps_.queue_depth = p.queue_depth;
+}
+
+void RamDisk::DoSubmit(Request req) {
+  if (busy_ >= p_.queue_depth) {
+    waiting_.push_back(std::move(req));
+    return;
+  }
+  Start(std::move(req));
+}
+
+void RamDisk::Start(Request req) {
+  ++busy_;
+  Nanos t = p_.latency;
+  if (p_.bytes_per_s > 0 && (req.op == Op::kRead || req.op == Op::kWrite)) {
+    t += TransferTime(req.length, p_.bytes_per_s);
+  }
+  engine_.After(t, [this, r = std::move(req)]() mutable { Finish(std::move(r)); });
+}
+
+void RamDisk::Finish(Request req) {
+  Status st;
+  switch (req.op) {
+    case Op::kRead:
+      if (req.data) st = store_->Read(req.offset, req.length, req.data);
+      break;
+    case Op::kWrite:
+      if (req.data) st = store_->Write(req.offset, req.length, req.data);
+      break;
+    case Op::kTrim:
+    case Op::kWriteZeroes:
+      st = store_->Zero(req.offset, req.length);
+      break;
+    case Op::kFlush:
+      break;
+  }
+  --busy_;
+  // Start the next waiting request before completing this one, so a request
+  // submitted from the completion cannot overtake it.
+  if (!waiting_.empty()) {
+    Request next = std::move(waiting_.front());
+    waiting_.pop_front();
+    Start(std::move(next));
+  }
+  req.done(std::move(st));
+}
+
+void RamDisk::OnPowerCut() {
+  busy_ = 0;
+  waiting_.clear();
+}
+
+Result<std::unique_ptr<Node>> MakeRamDisk(Params& params, BuildContext& ctx) {
+  RamDisk::Config p;
+  params.Size("capacity", &p.capacity, 4096);
+  params.Int("logical_block", &p.logical_block, 512, 65536);
+  params.Duration("latency", &p.latency);
+  params.Rate("bandwidth", &p.bytes_per_s);
+  params.Int("queue_depth", &p.queue_depth, 1, 65536);
+  RETURN_IF_ERROR(params.Finish());
+  if (p.capacity % p.logical_block != 0) {
+    params.Fail("capacity", "must be a multiple of logical_block");
+    return params.Finish();
+  }
+  ASSIGN_OR_RETURN(auto store, ctx.MakeStore(p.capacity));
+  return std::unique_ptr<Node>(new RamDisk(ctx.engine, ctx.node_name, p, std::move(store)));
+}
+
+}  // namespace storlab

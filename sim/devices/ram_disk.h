@@ -1,0 +1,51 @@
+// RamDisk: a device with no moving parts and, by default, no latency.
+//
+// Every request completes after a fixed latency plus length / bandwidth
+// (both optional), with `queue_depth` requests served in parallel and the
+// rest waiting in FIFO order. Writes are durable when they complete: there
+// is no volatile cache. The catalog's `ram`, and the simplest example of a
+// device model. Not thread-safe.
+#ifndef STORLAB_SIM_DEVICES_RAM_DISK_H_
+#define STORLAB_SIM_DEVICES_RAM_DISK_H_
+
+#include <deque>
+#include <memory>
+
+#include "sim/node.h"
+#include "sim/profile/node_types.h"
+#include "sim/store/store.h"
+
+namespace storlab {
+
+class RamDisk : public Node {
+ public:
+  struct Config {
+    uint64_t capacity = uint64_t{1} << 30;
+    uint32_t logical_block = 512;
+    Nanos latency;               // per request
+    double bytes_per_s = 0;      // 0: unlimited
+    uint32_t queue_depth = 256;
+  };
+  RamDisk(Engine& engine, std::string name, const Config& p, std::unique_ptr<Store> store);
+  std::string_view type() const override { return "ram"; }
+  Store& store() { return *store_; }
+
+ protected:
+  void DoSubmit(Request req) override;
+  void OnPowerCut() override;
+
+ private:
+  void Start(Request req);
+  void Finish(Request req);
+
+  Config p_;
+  std::unique_ptr<Store> store_;
+  uint32_t busy_ = 0;
+  std::deque<Request> waiting_;
+};
+
+Result<std::unique_ptr<Node>> MakeRamDisk(Params& params, BuildContext& ctx);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_DEVICES_RAM_DISK_H_

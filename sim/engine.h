@@ -1,0 +1,90 @@
+// Engine: the event queue and the simulated clock.
+//
+// Events are ordered by (time, sequence number), so events due at the same
+// time run first-in first-out and every run repeats exactly. Step() is the one
+// place where simulated time advances (as in ns-3's DefaultSimulatorImpl);
+// AdvanceTo() lets the real-time driver move the clock to the wall time at
+// which an outside request arrived. Models never know which driver runs them.
+//
+// Not thread-safe: one thread (a driver's) owns the engine. Events may
+// schedule and cancel other events.
+#ifndef STORLAB_SIM_ENGINE_H_
+#define STORLAB_SIM_ENGINE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/callback.h"
+#include "sim/time.h"
+
+namespace storlab {
+
+class Engine {
+ public:
+  using Event = Callback<void()>;
+  struct EventId {
+    uint64_t seq = 0;  // 0: no event
+    uint32_t slot = 0;
+    explicit operator bool() const { return seq != 0; }
+  };
+
+  Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  Nanos now() const { return now_; }
+
+  // Schedules `fn` to run at absolute time `t`. REQUIRES: t >= now().
+  EventId At(Nanos t, Event fn);
+  // Schedules `fn` to run `delay` after now(). REQUIRES: delay >= 0.
+  EventId After(Nanos delay, Event fn) { return At(now_ + delay, std::move(fn)); }
+  // Cancels a pending event. Returns false if it already ran or was cancelled.
+  bool Cancel(EventId id);
+
+  // True when no live event is pending.
+  bool empty() const { return live_ == 0; }
+  size_t pending() const { return live_; }
+  // Time of the next live event. REQUIRES: !empty().
+  Nanos next_time();
+
+  // Advances the clock to the next event and runs it. Returns false (and does
+  // nothing) when the queue is empty.
+  bool Step();
+  // Moves the clock forward to `t` without running anything.
+  // REQUIRES: t >= now() and (empty() or t <= next_time()).
+  void AdvanceTo(Nanos t);
+  // Drops every pending event without running it (a power cut). The clock
+  // keeps its value.
+  void Clear();
+
+  uint64_t events_run() const { return events_run_; }
+
+ private:
+  struct HeapEntry {
+    int64_t t;
+    uint64_t seq;
+    uint32_t slot;
+  };
+  struct Slot {
+    Event fn;
+    uint64_t seq = 0;  // 0 when free or cancelled
+  };
+  void PopCancelled();
+  void HeapPush(HeapEntry e);
+  void HeapPop();
+  static bool Before(const HeapEntry& a, const HeapEntry& b) {
+    return a.t < b.t || (a.t == b.t && a.seq < b.seq);
+  }
+
+  Nanos now_;
+  uint64_t next_seq_ = 1;
+  uint64_t events_run_ = 0;
+  size_t live_ = 0;
+  std::vector<HeapEntry> heap_;  // binary min-heap on (t, seq)
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_slots_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_ENGINE_H_

@@ -1,0 +1,91 @@
+#include "sim/node.h"
+
+#include <string>
+
+namespace storlab {
+
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kRead: return "read";
+    case Op::kWrite: return "write";
+    case Op::kFlush: return "flush";
+    case Op::kTrim: return "trim";
+    case Op::kWriteZeroes: return "write_zeroes";
+  }
+  return "unknown";
+}
+
+Node::Node(Engine& engine, std::string name) : engine_(engine), name_(std::move(name)) {}
+Node::~Node() = default;
+
+Status Node::Validate(const Request& req) const {
+  if (req.op == Op::kFlush) return Status();
+  if (req.op == Op::kTrim && !caps_.trim) {
+    return Status::NotSupported(name_ + ": trim is not supported");
+  }
+  if (req.length == 0) {
+    return Status::InvalidArgument(name_ + ": " + OpName(req.op) + " of zero length");
+  }
+  const uint64_t lb = geometry_.logical_block;
+  if (req.offset % lb != 0 || req.length % lb != 0) {
+    return Status::InvalidArgument(name_ + ": " + OpName(req.op) + " at offset " +
+                                   std::to_string(req.offset) + " length " +
+                                   std::to_string(req.length) + " is not aligned to the " +
+                                   std::to_string(lb) + "-byte logical block");
+  }
+  if (req.offset > geometry_.capacity || req.length > geometry_.capacity - req.offset) {
+    return Status::OutOfRange(name_ + ": " + OpName(req.op) + " at offset " +
+                              std::to_string(req.offset) + " length " +
+                              std::to_string(req.length) + " ends beyond the capacity " +
+                              std::to_string(geometry_.capacity));
+  }
+  return Status();
+}
+
+void Node::Submit(Request req) {
+  const Op op = req.op;
+  Status st = Validate(req);
+  if (!st.ok()) {
+    ++stats_.op(op).errors;
+    CompleteAfter(Nanos(0), std::move(req), std::move(st));
+    return;
+  }
+  const Nanos start = engine_.now();
+  const uint64_t length = op == Op::kFlush ? 0 : req.length;
+  stats_.OnStart(start);
+  req.done = [this, start, op, length, done = std::move(req.done)](Status s) mutable {
+    OpStats& os = stats_.op(op);
+    ++os.ops;
+    if (s.ok()) {
+      os.bytes += length;
+      os.latency_ns.Add(static_cast<uint64_t>((engine_.now() - start).count()));
+    } else {
+      ++os.errors;
+    }
+    stats_.OnDone(engine_.now());
+    done(std::move(s));
+  };
+  DoSubmit(std::move(req));
+}
+
+void Node::PowerCut() {
+  stats_.DropInFlight(engine_.now());
+  OnPowerCut();
+  for (Node* c : children()) c->PowerCut();
+}
+
+void Node::ResetStats() { stats_.Reset(engine_.now()); }
+
+void Node::CompleteAfter(Nanos delay, Request req, Status st) {
+  engine_.After(delay, [done = std::move(req.done), st = std::move(st)]() mutable {
+    done(std::move(st));
+  });
+}
+
+NodeWrapper::NodeWrapper(Engine& engine, std::string name, Node& child)
+    : Node(engine, std::move(name)), child_(child) {
+  geometry_ = child.geometry();
+  caps_ = child.caps();
+}
+
+}  // namespace storlab

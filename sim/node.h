@@ -1,0 +1,118 @@
+// Node: the interface every device and every layer of a stack implements.
+//
+// A node accepts requests (Submit) and completes each later, in simulated
+// time, by running its completion from an engine event. Leaves are device
+// models; inner nodes are layers that turn one request into requests to
+// their children, the way an nbdkit filter calls `next`.
+//
+// Submit() is the same for every node: it rejects malformed requests (out of
+// range, misaligned, unsupported) with an error completion, counts the
+// request in the node's stats, and hands it to DoSubmit(). So a model only
+// ever sees valid requests, and every node is measured the same way.
+//
+// Threading: a node belongs to the thread that runs its engine.
+#ifndef STORLAB_SIM_NODE_H_
+#define STORLAB_SIM_NODE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/engine.h"
+#include "sim/node_stats.h"
+#include "sim/request.h"
+#include "sim/status.h"
+#include "sim/time.h"
+
+namespace storlab {
+
+struct Geometry {
+  uint64_t capacity = 0;          // bytes
+  uint32_t logical_block = 512;   // requests must be aligned to this
+  uint32_t physical_block = 4096; // smaller writes may cost a read-modify-write
+};
+
+struct Capabilities {
+  bool trim = false;            // accepts kTrim
+  bool rotational = false;      // seeks cost time (for the export's hints)
+  bool volatile_cache = false;  // acknowledges writes before they are durable,
+                                // so FLUSH and FUA mean something
+  uint32_t queue_depth = 1;     // requests the node works on at once (advisory)
+};
+// kRead, kWrite, kFlush and kWriteZeroes are always accepted: a node without
+// a volatile cache completes FLUSH at once, and treats write-zeroes as a
+// write of zeros unless it has something faster.
+
+class Node {
+ public:
+  Node(Engine& engine, std::string name);
+  virtual ~Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  // Starts `req`. Its completion runs exactly once, later, from an engine
+  // event (possibly at the current time), never from inside Submit().
+  void Submit(Request req);
+
+  // The model's kind, as named in profiles: "hdd", "ssd", "raid", ...
+  virtual std::string_view type() const = 0;
+  const std::string& name() const { return name_; }
+  const Geometry& geometry() const { return geometry_; }
+  const Capabilities& caps() const { return caps_; }
+  Engine& engine() const { return engine_; }
+
+  // Children in a fixed order (a layer's child, a RAID's members).
+  virtual std::vector<Node*> children() const { return {}; }
+
+  // A power cut: this node and every node below drop what they hold in
+  // volatile memory and forget work in flight. The caller (Stack::PowerCut)
+  // clears the engine first, so completions of in-flight requests never run.
+  // Afterwards the node behaves as if just powered on with its durable data.
+  void PowerCut();
+
+  // Stats. AppendStats adds the model's own figures (hits, dirty bytes, ...);
+  // Series lists its time series.
+  const NodeStats& stats() const { return stats_; }
+  void ResetStats();
+  virtual void AppendStats(StatList& out) const {}
+  virtual std::vector<const TimeSeries*> Series() const { return {}; }
+
+  // Checks a request against this node's geometry and capabilities.
+  Status Validate(const Request& req) const;
+
+ protected:
+  // REQUIRES: Validate(req).ok(). Must eventually run req.done exactly once.
+  virtual void DoSubmit(Request req) = 0;
+  // Drops volatile state and forgets in-flight work (children are handled by
+  // PowerCut()).
+  virtual void OnPowerCut() {}
+
+  // Runs `req.done(st)` at now + delay.
+  void CompleteAfter(Nanos delay, Request req, Status st = Status());
+
+  Engine& engine_;
+  Geometry geometry_;
+  Capabilities caps_;
+
+ private:
+  std::string name_;
+  NodeStats stats_;
+};
+
+// A layer with one child that, by default, passes everything through: a
+// model overrides only what it changes (like an nbdkit filter).
+class NodeWrapper : public Node {
+ public:
+  // The wrapper takes its geometry and capabilities from `child`.
+  NodeWrapper(Engine& engine, std::string name, Node& child);
+  std::vector<Node*> children() const override { return {&child_}; }
+
+ protected:
+  void DoSubmit(Request req) override { child_.Submit(std::move(req)); }
+  Node& child_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_NODE_H_

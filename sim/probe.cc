@@ -1,0 +1,77 @@
+#include "sim/probe.h"
+
+#include <functional>
+#include <vector>
+
+#include "sim/random.h"
+#include "sim/virtual_driver.h"
+
+namespace storlab {
+
+ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec) {
+  ProbeResult res;
+  const uint64_t bs = spec.block_size;
+  const uint64_t cap = node.geometry().capacity;
+  const uint64_t span = spec.span ? std::min(spec.span, cap - spec.offset) : cap - spec.offset;
+  const uint64_t blocks = span / bs;
+  if (blocks == 0) return res;
+  Random rng(spec.seed, "probe");
+  const Nanos start = engine.now();
+  const Nanos stop = start + spec.duration;
+  uint64_t next_seq = 0;
+  uint64_t issued = 0;
+  double latency_sum_ns = 0;
+  bool stopping = false;
+  uint32_t in_flight = 0;
+
+  std::function<void()> issue = [&]() {
+    if (stopping || engine.now() >= stop || (spec.max_ios && issued >= spec.max_ios)) {
+      stopping = true;
+      return;
+    }
+    ++issued;
+    ++in_flight;
+    uint64_t blk = spec.random ? rng.Uniform(blocks) : (next_seq++ % blocks);
+    Request r;
+    r.op = spec.op;
+    r.offset = spec.offset + blk * bs;
+    r.length = bs;
+    r.flags = spec.fua ? kFua : 0;
+    Nanos t0 = engine.now();
+    r.done = [&, t0](Status st) {
+      auto finish = [&, t0](Status s2) {
+        --in_flight;
+        if (!s2.ok()) {
+          ++res.errors;
+        } else {
+          ++res.ios;
+          res.bytes += bs;
+          latency_sum_ns += static_cast<double>((engine.now() - t0).count());
+        }
+        res.elapsed = engine.now() - start;
+        issue();
+      };
+      if (st.ok() && spec.flush_each && spec.op == Op::kWrite) {
+        Request f;
+        f.op = Op::kFlush;
+        f.done = std::move(finish);
+        node.Submit(std::move(f));
+      } else {
+        finish(std::move(st));
+      }
+    };
+    node.Submit(std::move(r));
+  };
+  for (uint32_t q = 0; q < spec.queue_depth; ++q) issue();
+  // Requests issued within the window count, so run until the last one is
+  // done (not until idle: a model may have background work of its own).
+  VirtualDriver(engine).RunWhile([&] { return in_flight > 0; });
+  if (res.elapsed > Nanos(0)) {
+    res.iops = static_cast<double>(res.ios) / res.elapsed.seconds();
+    res.bytes_per_s = static_cast<double>(res.bytes) / res.elapsed.seconds();
+  }
+  if (res.ios) res.mean_latency_us = latency_sum_ns / static_cast<double>(res.ios) / 1e3;
+  return res;
+}
+
+}  // namespace storlab

@@ -1,0 +1,47 @@
+// Probe: a minimal synthetic workload for measuring a node's headline
+// figures (4K random IOPS at QD1 and QD32, sequential MB/s, latency) in
+// virtual time. Used by the model tests and by `storlab stacks probe`.
+// The fio interpreter (workloads/fio) is the full workload engine; this is
+// the CrystalDiskMark of a catalog device. Not thread-safe.
+#ifndef STORLAB_SIM_PROBE_H_
+#define STORLAB_SIM_PROBE_H_
+
+#include <cstdint>
+
+#include "sim/engine.h"
+#include "sim/node.h"
+#include "sim/time.h"
+
+namespace storlab {
+
+struct ProbeSpec {
+  Op op = Op::kRead;              // kRead or kWrite
+  uint64_t block_size = 4096;
+  uint32_t queue_depth = 1;
+  bool random = true;
+  uint64_t span = 0;              // bytes of the device used; 0: all of it
+  uint64_t offset = 0;            // start of the span
+  Nanos duration = Nanos(2'000'000'000);  // simulated time to run
+  uint64_t max_ios = 0;           // stop after this many I/Os (0: no limit)
+  bool fua = false;
+  bool flush_each = false;        // a FLUSH after each write (fsync per write)
+  uint64_t seed = 1;
+};
+
+struct ProbeResult {
+  uint64_t ios = 0;
+  uint64_t bytes = 0;
+  uint64_t errors = 0;
+  Nanos elapsed;
+  double iops = 0;
+  double bytes_per_s = 0;
+  double mean_latency_us = 0;  // per I/O, including its flush if flush_each
+};
+
+// Runs `spec` against `node` on `engine` (virtual time) and returns the
+// figures. The engine's clock advances by about spec.duration.
+ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_PROBE_H_

@@ -1,0 +1,22 @@
+#include "sim/profile/host.h"
+
+namespace storlab {
+
+Status ParseHost(Params& p, HostSpec* h) {
+  p.Size("mem", &h->mem_bytes, uint64_t{64} << 20);
+  p.Int("cores", &h->cores, 1, 1024);
+  p.Rate("copy_rate_per_core", &h->copy_bytes_per_s_per_core);
+  p.Rate("memory_bandwidth", &h->memory_bandwidth);
+  p.Fraction("dirty_background_ratio", &h->dirty_background_ratio);
+  p.Fraction("dirty_ratio", &h->dirty_ratio);
+  p.Duration("dirty_expire", &h->dirty_expire);
+  p.Duration("writeback_interval", &h->writeback_interval);
+  RETURN_IF_ERROR(p.Finish());
+  if (h->dirty_background_ratio > h->dirty_ratio) {
+    p.Fail("dirty_background_ratio", "must not exceed dirty_ratio");
+    return p.Finish();
+  }
+  return Status();
+}
+
+}  // namespace storlab

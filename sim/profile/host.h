@@ -1,0 +1,38 @@
+// HostSpec: the machine a workload runs on, for the page cache of
+// virtual-time runs (the `[host]` table of a stack file, or command-line
+// options).
+//
+// The dirty limits are the kernel's defaults (Linux mm/page-writeback.c:
+// vm.dirty_background_ratio 10, vm.dirty_ratio 20, dirty_expire_centisecs
+// 3000, dirty_writeback_centisecs 500). RAM and cores describe the host; the
+// seed's author did not state his RAM, so it is a parameter.
+#ifndef STORLAB_SIM_PROFILE_HOST_H_
+#define STORLAB_SIM_PROFILE_HOST_H_
+
+#include <cstdint>
+
+#include "sim/profile/params.h"
+#include "sim/status.h"
+#include "sim/time.h"
+
+namespace storlab {
+
+struct HostSpec {
+  uint64_t mem_bytes = uint64_t{16} << 30;  // RAM; dirty limits are fractions of it
+  uint32_t cores = 4;
+  // One core copying user data into the page cache (memcpy plus page
+  // allocation); several writers scale with cores up to `memory_bandwidth`.
+  double copy_bytes_per_s_per_core = 4e9;
+  double memory_bandwidth = 12e9;   // the whole machine's copy ceiling
+  double dirty_background_ratio = 0.10;
+  double dirty_ratio = 0.20;
+  Nanos dirty_expire = Nanos(30'000'000'000);
+  Nanos writeback_interval = Nanos(5'000'000'000);
+};
+
+// Reads a `[host]` table. Unknown keys are errors.
+Status ParseHost(Params& params, HostSpec* out);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_PROFILE_HOST_H_

@@ -1,0 +1,20 @@
+#include "sim/profile/node_types.h"
+
+#include "sim/devices/ram_disk.h"
+
+namespace storlab {
+
+const std::vector<NodeType>& NodeTypes() {
+  static const std::vector<NodeType> kTypes = {
+      {"ram", "RAM disk: fixed latency and bandwidth, no volatile cache", 0, 0, &MakeRamDisk},
+  };
+  return kTypes;
+}
+
+const NodeType* FindNodeType(std::string_view name) {
+  for (const auto& t : NodeTypes())
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+}  // namespace storlab

@@ -1,0 +1,99 @@
+// Params: the keys of one node's table in a stack file, read with units.
+//
+// A model's factory reads its parameters through Params: each getter leaves
+// the default in place when the key is absent, converts and range-checks it
+// when present, and remembers the first error with the file, line and key
+// ("nas.toml:14: node 'd0', key 'rpm': expected an integer in [1, 30000],
+// got 'fast'"). Finish() then reports that error, or any key nobody read
+// ("unknown key 'rmp'"). Every value read is logged with where it came from,
+// so `storlab stacks show` can print a stack fully resolved.
+//
+// Not thread-safe. Holds no toml11 types in its interface.
+#ifndef STORLAB_SIM_PROFILE_PARAMS_H_
+#define STORLAB_SIM_PROFILE_PARAMS_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "sim/status.h"
+#include "sim/time.h"
+
+namespace storlab {
+
+class Params {
+ public:
+  // One raw value as written, and where it was written.
+  struct Raw {
+    enum class Kind { kString, kInteger, kFloat, kBool, kArray, kOther };
+    Kind kind = Kind::kString;
+    std::string text;                // strings unquoted; numbers as written
+    std::vector<std::string> items;  // kArray of strings: the elements
+    std::string where;               // "file.toml:12"
+  };
+  // One value as the model ended up using it, for the resolved listing.
+  struct Used {
+    std::string key;
+    std::string value;  // TOML text
+    std::string where;  // "file:line", or "default"
+  };
+
+  // `where` names the table ("file.toml:10"); `node` names the node.
+  Params(std::string node, std::string where, std::map<std::string, Raw> values);
+
+  bool Has(std::string_view key) const { return values_.count(std::string(key)) != 0; }
+
+  // Getters: absent key → *out unchanged (the default). REQUIRES: out != nullptr.
+  void Size(std::string_view key, uint64_t* out, uint64_t min = 0,
+            uint64_t max = std::numeric_limits<uint64_t>::max());
+  void Duration(std::string_view key, Nanos* out);
+  void Rate(std::string_view key, double* out);  // bytes per second
+  void Double(std::string_view key, double* out, double min, double max);
+  // A fraction: "0.3", or a percentage "30%".
+  void Fraction(std::string_view key, double* out);
+  void Bool(std::string_view key, bool* out);
+  void String(std::string_view key, std::string* out);
+  void Enum(std::string_view key, std::string* out, std::initializer_list<std::string_view> allowed);
+  void StringList(std::string_view key, std::vector<std::string>* out);
+  template <typename T>
+  void Int(std::string_view key, T* out, int64_t min, int64_t max) {
+    static_assert(std::is_integral_v<T>);
+    int64_t v = static_cast<int64_t>(*out);
+    IntImpl(key, &v, min, max);
+    *out = static_cast<T>(v);
+  }
+  // Marks `key` required: Finish() fails if it is absent.
+  void Require(std::string_view key);
+
+  // Records a model-level error about `key` (e.g. two keys that disagree).
+  void Fail(std::string_view key, std::string_view what);
+  // The first error, else an error for the first unread key, else OK.
+  Status Finish() const;
+
+  const std::string& node() const { return node_; }
+  const std::vector<Used>& used() const { return used_; }
+  // "file:line: node 'x', key 'k'" for messages.
+  std::string Where(std::string_view key) const;
+
+ private:
+  const Raw* Take(std::string_view key);
+  void Log(std::string_view key, std::string value, const Raw* raw);
+  void IntImpl(std::string_view key, int64_t* out, int64_t min, int64_t max);
+
+  std::string node_;
+  std::string where_;
+  std::map<std::string, Raw> values_;
+  std::map<std::string, bool> read_;
+  std::vector<Used> used_;
+  Status first_error_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_PROFILE_PARAMS_H_

@@ -1,0 +1,75 @@
+// Random: a seeded, deterministic generator (xoshiro256**, seeded through
+// splitmix64) with the few distributions the models need.
+//
+// The only source of randomness in storlab. Distributions are written out
+// here rather than taken from <random>, whose distributions differ between
+// standard libraries, so results repeat on every platform. Each component
+// owns its own generator, derived from the run's seed and the component's
+// name, so adding a component does not shift anyone else's stream.
+// Not thread-safe; a value type.
+#ifndef STORLAB_SIM_RANDOM_H_
+#define STORLAB_SIM_RANDOM_H_
+
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+
+namespace storlab {
+
+class Random {
+ public:
+  explicit Random(uint64_t seed) { Seed(seed); }
+  // A generator for component `name` under run seed `seed`.
+  Random(uint64_t seed, std::string_view name) { Seed(seed ^ Fnv1a(name)); }
+
+  void Seed(uint64_t seed) {
+    uint64_t x = seed;
+    for (auto& w : s_) w = SplitMix64(x);
+  }
+
+  uint64_t Next() {
+    const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = Rotl(s_[3], 45);
+    return result;
+  }
+  // Uniform in [0, n). REQUIRES: n > 0. (Lemire's multiply-shift; the tiny
+  // bias for huge n does not matter here and keeps it branch-free.)
+  uint64_t Uniform(uint64_t n) {
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >> 64);
+  }
+  // Uniform in [0, 1).
+  double UniformDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  // True with probability p.
+  bool Bernoulli(double p) { return UniformDouble() < p; }
+  // Exponential with the given mean.
+  double Exponential(double mean) { return -mean * std::log1p(-UniformDouble()); }
+
+  static uint64_t Fnv1a(std::string_view s) {
+    uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ULL;
+    }
+    return h;
+  }
+
+ private:
+  static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  static uint64_t SplitMix64(uint64_t& x) {
+    uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  uint64_t s_[4];
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_RANDOM_H_

@@ -1,0 +1,54 @@
+// Request: one operation submitted to a node of a stack.
+//
+// A request names an operation, a byte range and flags, optionally carries
+// data (a write's source, a read's destination; nullptr in timing-only runs),
+// and a completion callback. The submitter owns the data buffer until the
+// completion runs. Value type; move-only because of the callback.
+#ifndef STORLAB_SIM_REQUEST_H_
+#define STORLAB_SIM_REQUEST_H_
+
+#include <cstdint>
+
+#include "sim/callback.h"
+#include "sim/status.h"
+
+namespace storlab {
+
+enum class Op : uint8_t {
+  kRead = 0,
+  kWrite = 1,
+  kFlush = 2,        // make every write completed before it durable
+  kTrim = 3,         // discard: contents become unspecified (zeros or old)
+  kWriteZeroes = 4,  // the range reads as zeros afterwards
+};
+constexpr int kOpCount = 5;
+const char* OpName(Op op);
+
+// Request flags.
+constexpr uint32_t kFua = 1u << 0;         // write: durable before completion
+constexpr uint32_t kNoUnmap = 1u << 1;     // write-zeroes: keep the range allocated
+constexpr uint32_t kBackground = 1u << 2;  // issued by a layer on its own (destage,
+                                           // rebuild), not on behalf of a client
+
+using Completion = Callback<void(Status)>;
+
+struct Request {
+  Op op = Op::kRead;
+  uint32_t flags = 0;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  // kRead: filled before `done` runs. kWrite: read by the node at any time
+  // until `done` runs. Ignored for other ops. nullptr: timing only.
+  uint8_t* data = nullptr;
+  // Runs exactly once, from an engine event, never from inside Submit().
+  Completion done;
+
+  bool fua() const { return (flags & kFua) != 0; }
+  bool is_write_like() const {
+    return op == Op::kWrite || op == Op::kWriteZeroes || op == Op::kTrim;
+  }
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_REQUEST_H_

@@ -1,0 +1,35 @@
+#include "sim/stack.h"
+
+#include <set>
+
+namespace storlab {
+
+Stack::Stack(Engine& engine, std::string name, uint64_t seed, DataMode data_mode)
+    : engine_(engine), name_(std::move(name)), seed_(seed), data_mode_(std::move(data_mode)) {}
+
+Stack::~Stack() {
+  // Parents hold references to children: destroy in reverse creation order.
+  while (!nodes_.empty()) nodes_.pop_back();
+}
+
+Node* Stack::Find(std::string_view name) const {
+  for (const auto& n : nodes_)
+    if (n->name() == name) return n.get();
+  return nullptr;
+}
+
+void Stack::PowerCut() {
+  engine_.Clear();
+  // Every tree of the forest (a spare disk not yet in its array is one too).
+  std::set<const Node*> has_parent;
+  for (const auto& n : nodes_)
+    for (Node* c : n->children()) has_parent.insert(c);
+  for (const auto& n : nodes_)
+    if (!has_parent.count(n.get())) n->PowerCut();
+}
+
+void Stack::ResetStats() {
+  for (const auto& n : nodes_) n->ResetStats();
+}
+
+}  // namespace storlab

@@ -1,0 +1,144 @@
+#include "sim/store/overlay.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace storlab {
+
+template <typename Fn>
+void Overlay::ForEachPageSpan(uint64_t off, uint64_t len, Fn&& fn) {
+  uint64_t done = 0;
+  while (done < len) {
+    uint64_t pos = off + done;
+    uint64_t idx = pos / kPage;
+    unsigned first = static_cast<unsigned>((pos % kPage) / kSector);
+    uint64_t n = std::min<uint64_t>(len - done, kPage - pos % kPage);
+    fn(idx, first, static_cast<unsigned>(n / kSector), done);
+    done += n;
+  }
+}
+
+template <typename Fn>
+void Overlay::ForEachHeldSpan(uint64_t off, uint64_t len, Fn&& fn) const {
+  if (pages_.empty() || len == 0) return;
+  const uint64_t first_page = off / kPage, last_page = (off + len - 1) / kPage;
+  auto visit = [&](uint64_t idx, const Page& p) {
+    uint64_t lo = std::max(off, idx * kPage), hi = std::min(off + len, (idx + 1) * kPage);
+    fn(idx, p, static_cast<unsigned>((lo % kPage) / kSector),
+       static_cast<unsigned>((hi - lo) / kSector), lo - off);
+  };
+  if (last_page - first_page + 1 <= pages_.size()) {
+    for (uint64_t idx = first_page; idx <= last_page; ++idx) {
+      auto it = pages_.find(idx);
+      if (it != pages_.end()) visit(idx, it->second);
+    }
+    return;
+  }
+  // A huge range over a small overlay (trim of a whole device): walk the map.
+  std::vector<uint64_t> idx;
+  for (const auto& [i, p] : pages_)
+    if (i >= first_page && i <= last_page) idx.push_back(i);
+  std::sort(idx.begin(), idx.end());
+  for (uint64_t i : idx) visit(i, pages_.at(i));
+}
+
+void Overlay::Put(uint64_t off, uint64_t len, const uint8_t* data) {
+  if (!keeps_data_ || data == nullptr) return;
+  ForEachPageSpan(off, len, [&](uint64_t idx, unsigned first, unsigned count, uint64_t at) {
+    Page& p = pages_[idx];
+    if (!p.data) p.data.reset(new uint8_t[kPage]);
+    std::memcpy(p.data.get() + first * kSector, data + at, count * kSector);
+    uint8_t m = SpanMask(first, count);
+    held_sectors_ += static_cast<uint64_t>(std::popcount(static_cast<uint8_t>(m & ~p.mask)));
+    p.mask |= m;
+  });
+}
+
+void Overlay::PutZeros(uint64_t off, uint64_t len) {
+  if (!keeps_data_) return;
+  ForEachPageSpan(off, len, [&](uint64_t idx, unsigned first, unsigned count, uint64_t) {
+    Page& p = pages_[idx];
+    if (!p.data) p.data.reset(new uint8_t[kPage]);
+    std::memset(p.data.get() + first * kSector, 0, count * kSector);
+    uint8_t m = SpanMask(first, count);
+    held_sectors_ += static_cast<uint64_t>(std::popcount(static_cast<uint8_t>(m & ~p.mask)));
+    p.mask |= m;
+  });
+}
+
+void Overlay::Patch(uint64_t off, uint64_t len, uint8_t* buf) const {
+  if (buf == nullptr) return;
+  ForEachHeldSpan(off, len, [&](uint64_t, const Page& p, unsigned first, unsigned count,
+                                uint64_t at) {
+    for (unsigned s = first; s < first + count; ++s) {
+      if (p.mask & (1u << s)) {
+        std::memcpy(buf + at + (s - first) * kSector, p.data.get() + s * kSector, kSector);
+      }
+    }
+  });
+}
+
+bool Overlay::Covers(uint64_t off, uint64_t len) const {
+  if (!keeps_data_ || len == 0) return false;
+  if ((off + len - 1) / kPage - off / kPage + 1 > pages_.size()) return false;
+  bool all = true;
+  ForEachPageSpan(off, len, [&](uint64_t idx, unsigned first, unsigned count, uint64_t) {
+    auto it = pages_.find(idx);
+    uint8_t m = SpanMask(first, count);
+    if (it == pages_.end() || (it->second.mask & m) != m) all = false;
+  });
+  return all;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> Overlay::Runs(uint64_t off, uint64_t len) const {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  ForEachHeldSpan(off, len, [&](uint64_t idx, const Page& p, unsigned first, unsigned count,
+                                uint64_t) {
+    for (unsigned s = first; s < first + count; ++s) {
+      if (!(p.mask & (1u << s))) continue;
+      uint64_t pos = idx * kPage + s * kSector;
+      if (!runs.empty() && runs.back().first + runs.back().second == pos) {
+        runs.back().second += kSector;
+      } else {
+        runs.emplace_back(pos, kSector);
+      }
+    }
+  });
+  return runs;
+}
+
+Status Overlay::DrainTo(Store& store, uint64_t off, uint64_t len) {
+  if (pages_.empty()) return Status();
+  for (auto [pos, n] : Runs(off, len)) {
+    std::vector<uint8_t> buf(n);
+    Patch(pos, n, buf.data());
+    RETURN_IF_ERROR(store.Write(pos, n, buf.data()));
+  }
+  Erase(off, len);
+  return Status();
+}
+
+Status Overlay::DrainAllTo(Store& store) {
+  std::vector<uint64_t> idx;
+  idx.reserve(pages_.size());
+  for (const auto& [i, p] : pages_) idx.push_back(i);
+  std::sort(idx.begin(), idx.end());  // a deterministic write order
+  for (uint64_t i : idx) RETURN_IF_ERROR(DrainTo(store, i * kPage, kPage));
+  return Status();
+}
+
+void Overlay::Erase(uint64_t off, uint64_t len) {
+  std::vector<std::pair<uint64_t, uint8_t>> clear;  // page, sectors to drop
+  ForEachHeldSpan(off, len, [&](uint64_t idx, const Page&, unsigned first, unsigned count,
+                                uint64_t) { clear.emplace_back(idx, SpanMask(first, count)); });
+  for (auto [idx, m] : clear) {
+    auto it = pages_.find(idx);
+    held_sectors_ -=
+        static_cast<uint64_t>(std::popcount(static_cast<uint8_t>(it->second.mask & m)));
+    it->second.mask &= static_cast<uint8_t>(~m);
+    if (it->second.mask == 0) pages_.erase(it);
+  }
+}
+
+}  // namespace storlab

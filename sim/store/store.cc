@@ -1,0 +1,25 @@
+#include "sim/store/store.h"
+
+#include "sim/store/file_store.h"
+#include "sim/store/null_store.h"
+#include "sim/store/ram_store.h"
+
+namespace storlab {
+
+Result<std::unique_ptr<Store>> MakeStore(const DataMode& mode, const std::string& name,
+                                         uint64_t capacity) {
+  switch (mode.kind) {
+    case DataMode::Kind::kNone:
+      return std::unique_ptr<Store>(new NullStore());
+    case DataMode::Kind::kRam:
+      return std::unique_ptr<Store>(new RamStore());
+    case DataMode::Kind::kFile: {
+      auto fs = FileStore::Open(mode.directory + "/" + name + ".img", capacity);
+      if (!fs.ok()) return fs.status();
+      return std::unique_ptr<Store>(std::move(fs).value());
+    }
+  }
+  return Status::Internal("unknown data mode");
+}
+
+}  // namespace storlab

@@ -1,0 +1,50 @@
+// Store: where a node keeps durable data (a disk's platters, an SSD's flash).
+//
+// Byte-addressed; ranges never written read as zeros. Three kinds: RamStore
+// (sparse, in memory), FileStore (a sparse file on the host) and NullStore
+// (keeps nothing: timing-only runs of terabyte devices). Volatile data lives
+// in an Overlay above a store, never in the store itself.
+//
+// Threading: not thread-safe; the engine thread owns a store.
+#ifndef STORLAB_SIM_STORE_STORE_H_
+#define STORLAB_SIM_STORE_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sim/status.h"
+
+namespace storlab {
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // False for NullStore: reads return zeros and writes are dropped.
+  virtual bool keeps_data() const = 0;
+  // Copies [off, off+len) into `out`. REQUIRES: out != nullptr.
+  virtual Status Read(uint64_t off, uint64_t len, uint8_t* out) const = 0;
+  // Stores `in` at [off, off+len). REQUIRES: in != nullptr.
+  virtual Status Write(uint64_t off, uint64_t len, const uint8_t* in) = 0;
+  // Makes [off, off+len) read as zeros, releasing space where it can.
+  virtual Status Zero(uint64_t off, uint64_t len) = 0;
+  // Bytes of host memory or disk actually held.
+  virtual uint64_t allocated_bytes() const = 0;
+};
+
+// How a stack keeps its data: not at all, in RAM, or in sparse files in a
+// directory (one file per device).
+struct DataMode {
+  enum class Kind { kNone, kRam, kFile };
+  Kind kind = Kind::kRam;
+  std::string directory;  // kFile only
+};
+
+// Creates the store for device `name` of `capacity` bytes under `mode`.
+Result<std::unique_ptr<Store>> MakeStore(const DataMode& mode, const std::string& name,
+                                         uint64_t capacity);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_STORE_STORE_H_

@@ -1,0 +1,89 @@
+#include "sim/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sim/virtual_driver.h"
+
+namespace storlab {
+namespace {
+
+using namespace time_literals;
+
+TEST(EngineTest, RunsEventsInTimeThenSubmissionOrder) {
+  Engine e;
+  std::vector<int> order;
+  e.At(20_us, [&] { order.push_back(3); });
+  e.At(10_us, [&] { order.push_back(1); });
+  e.At(10_us, [&] { order.push_back(2); });  // same time: FIFO
+  VirtualDriver(e).RunUntilIdle();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(e.now(), 20_us);
+  EXPECT_EQ(e.events_run(), 3u);
+}
+
+TEST(EngineTest, CancelledEventsDoNotRun) {
+  Engine e;
+  int ran = 0;
+  auto id = e.After(5_ms, [&] { ++ran; });
+  e.After(6_ms, [&] { ++ran; });
+  EXPECT_TRUE(e.Cancel(id));
+  EXPECT_FALSE(e.Cancel(id));
+  EXPECT_EQ(e.pending(), 1u);
+  VirtualDriver(e).RunUntilIdle();
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(e.now(), 6_ms);
+}
+
+TEST(EngineTest, EventsMayScheduleEvents) {
+  Engine e;
+  int n = 0;
+  std::function<void()> tick = [&] {
+    if (++n < 100) e.After(1_us, tick);
+  };
+  e.After(0_ns, tick);
+  VirtualDriver(e).RunUntilIdle();
+  EXPECT_EQ(n, 100);
+  EXPECT_EQ(e.now(), 99_us);
+}
+
+TEST(EngineTest, RunUntilStopsAtTheGivenTime) {
+  Engine e;
+  int ran = 0;
+  e.At(1_s, [&] { ++ran; });
+  e.At(3_s, [&] { ++ran; });
+  VirtualDriver d(e);
+  d.RunUntil(2_s);
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(e.now(), 2_s);
+  d.RunUntilIdle();
+  EXPECT_EQ(ran, 2);
+}
+
+TEST(EngineTest, ClearDropsEverything) {
+  Engine e;
+  int ran = 0;
+  for (int i = 0; i < 10; ++i) e.After(Nanos(i), [&] { ++ran; });
+  e.Clear();
+  EXPECT_TRUE(e.empty());
+  VirtualDriver(e).RunUntilIdle();
+  EXPECT_EQ(ran, 0);
+  // The engine is usable afterwards.
+  e.After(1_us, [&] { ++ran; });
+  VirtualDriver(e).RunUntilIdle();
+  EXPECT_EQ(ran, 1);
+}
+
+TEST(EngineTest, LargeCapturesWork) {
+  Engine e;
+  std::array<uint64_t, 32> big{};
+  big[31] = 7;
+  uint64_t seen = 0;
+  e.After(1_ns, [&seen, big] { seen = big[31]; });
+  VirtualDriver(e).RunUntilIdle();
+  EXPECT_EQ(seen, 7u);
+}
+
+}  // namespace
+}  // namespace storlab
