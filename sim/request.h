@@ -40,6 +40,9 @@ struct Request {
   // kRead: filled before `done` runs. kWrite: read by the node at any time
   // until `done` runs. Ignored for other ops. nullptr: timing only.
   uint8_t* data = nullptr;
+  // The file (or stream) the request belongs to, for layers that keep
+  // per-file state (the page cache's fsync of one file). 0: none.
+  uint32_t file_id = 0;
   // Runs exactly once, from an engine event, never from inside Submit().
   Completion done;
 
