@@ -38,6 +38,13 @@ struct Capabilities {
   bool rotational = false;      // seeks cost time (for the export's hints)
   bool volatile_cache = false;  // acknowledges writes before they are durable,
                                 // so FLUSH and FUA mean something
+  // Whether FLUSH and FUA keep their promise. False models a stack that lies:
+  // an NFS server exported `async` answers COMMIT before the data is on
+  // stable storage; a USB bridge with broken FUA drops the flag. A layer
+  // honours them only if every child does. The conformance suite expects
+  // durability only where these are true, and the oracle reports the loss.
+  bool honors_flush = true;
+  bool honors_fua = true;
   uint32_t queue_depth = 1;     // requests the node works on at once (advisory)
 };
 // kRead, kWrite, kFlush and kWriteZeroes are always accepted: a node without

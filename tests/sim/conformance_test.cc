@@ -86,6 +86,7 @@ TEST_P(Conformance, FlushedWritesSurviveAPowerCut) {
   Engine e;
   auto s = Load(e);
   Node& n = s.stack->root();
+  if (!n.caps().honors_flush) GTEST_SKIP() << "stack declares that FLUSH is not honoured";
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> written;
   uint64_t i = 0;
   for (uint64_t off : Offsets(n, 65536)) {
@@ -105,6 +106,7 @@ TEST_P(Conformance, FuaWritesSurviveAPowerCut) {
   Engine e;
   auto s = Load(e);
   Node& n = s.stack->root();
+  if (!n.caps().honors_fua) GTEST_SKIP() << "stack declares that FUA is not honoured";
   auto w = Pattern(16384, 5);
   ASSERT_TRUE(testing::Write(e, n, 8192, w, kFua).status.ok());
   s.stack->PowerCut();
@@ -118,8 +120,11 @@ TEST_P(Conformance, UnflushedWritesAreOldOrNewAfterAPowerCut) {
   auto s = Load(e);
   Node& n = s.stack->root();
   auto old_data = Pattern(65536, 1);
-  ASSERT_TRUE(testing::Write(e, n, 0, old_data).status.ok());
+  ASSERT_TRUE(testing::Write(e, n, 0, old_data, kFua).status.ok());
   ASSERT_TRUE(testing::Flush(e, n).status.ok());
+  if (!n.caps().honors_flush || !n.caps().honors_fua) {
+    GTEST_SKIP() << "stack declares that FLUSH/FUA are not honoured";
+  }
   auto new_data = Pattern(65536, 2);
   ASSERT_TRUE(testing::Write(e, n, 0, new_data).status.ok());
   s.stack->PowerCut();
