@@ -1,0 +1,136 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "sim/store/file_store.h"
+#include "sim/store/null_store.h"
+#include "sim/store/overlay.h"
+#include "sim/store/ram_store.h"
+#include "tests/sim/test_util.h"
+
+namespace storlab {
+namespace {
+
+using testing::Pattern;
+
+void CheckStore(Store& s) {
+  auto a = Pattern(10000, 1);
+  ASSERT_TRUE(s.Write(1000, a.size(), a.data()).ok());
+  std::vector<uint8_t> r(12000);
+  ASSERT_TRUE(s.Read(0, r.size(), r.data()).ok());
+  EXPECT_TRUE(std::all_of(r.begin(), r.begin() + 1000, [](uint8_t b) { return b == 0; }));
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), r.begin() + 1000));
+  EXPECT_TRUE(std::all_of(r.begin() + 11000, r.end(), [](uint8_t b) { return b == 0; }));
+  ASSERT_TRUE(s.Zero(0, 8192).ok());
+  ASSERT_TRUE(s.Read(0, r.size(), r.data()).ok());
+  EXPECT_TRUE(std::all_of(r.begin(), r.begin() + 8192, [](uint8_t b) { return b == 0; }));
+  EXPECT_TRUE(std::equal(a.begin() + 7192, a.end(), r.begin() + 8192));
+}
+
+TEST(StoreTest, RamStoreIsSparseAndCorrect) {
+  RamStore s;
+  CheckStore(s);
+  RamStore big;
+  auto a = Pattern(4096, 2);
+  ASSERT_TRUE(big.Write(uint64_t{5} << 40, 4096, a.data()).ok());  // 5 TiB in
+  EXPECT_EQ(big.allocated_bytes(), 4096u);
+  std::vector<uint8_t> zeros(8192, 0);
+  ASSERT_TRUE(big.Write(uint64_t{5} << 40, 8192, zeros.data()).ok());
+  EXPECT_EQ(big.allocated_bytes(), 0u) << "all-zero pages are released";
+}
+
+TEST(StoreTest, FileStoreIsCorrectAndKeepsDataAcrossReopen) {
+  std::string path = std::filesystem::temp_directory_path() /
+                     ("storlab-store-test-" + std::to_string(::getpid()) + ".img");
+  {
+    auto s = FileStore::Open(path, 1 << 20);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    CheckStore(**s);
+  }
+  {
+    auto s = FileStore::Open(path, 1 << 20);
+    ASSERT_TRUE(s.ok());
+    std::vector<uint8_t> r(100);
+    ASSERT_TRUE((*s)->Read(9000, 100, r.data()).ok());
+    auto a = Pattern(10000, 1);
+    EXPECT_TRUE(std::equal(r.begin(), r.end(), a.begin() + 8000));
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(StoreTest, FileStoreReportsErrors) {
+  auto s = FileStore::Open("/nonexistent-dir/x.img", 4096);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("/nonexistent-dir/x.img"), std::string::npos);
+}
+
+TEST(StoreTest, NullStoreKeepsNothing) {
+  NullStore s;
+  auto a = Pattern(4096, 1);
+  ASSERT_TRUE(s.Write(0, 4096, a.data()).ok());
+  std::vector<uint8_t> r(4096, 1);
+  ASSERT_TRUE(s.Read(0, 4096, r.data()).ok());
+  EXPECT_EQ(r, std::vector<uint8_t>(4096, 0));
+}
+
+TEST(OverlayTest, PatchesNewestBytesOverTheStore) {
+  RamStore store;
+  Overlay o(true);
+  auto base = Pattern(16384, 1);
+  ASSERT_TRUE(store.Write(0, base.size(), base.data()).ok());
+  auto w = Pattern(1024, 2);
+  o.Put(512, 1024, w.data());  // sectors 1-2 of page 0
+  EXPECT_EQ(o.held_bytes(), 1024u);
+  EXPECT_TRUE(o.Covers(512, 1024));
+  EXPECT_FALSE(o.Covers(0, 1024));
+  std::vector<uint8_t> r(16384);
+  ASSERT_TRUE(store.Read(0, r.size(), r.data()).ok());
+  o.Patch(0, r.size(), r.data());
+  std::vector<uint8_t> expect = base;
+  std::copy(w.begin(), w.end(), expect.begin() + 512);
+  EXPECT_EQ(r, expect);
+  auto runs = o.Runs(0, 16384);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0], std::make_pair(uint64_t{512}, uint64_t{1024}));
+}
+
+TEST(OverlayTest, DrainMakesDataDurableAndClearLosesIt) {
+  RamStore store;
+  Overlay o(true);
+  auto a = Pattern(8192, 3), b = Pattern(4096, 4);
+  o.Put(0, 8192, a.data());
+  o.Put(1 << 20, 4096, b.data());
+  ASSERT_TRUE(o.DrainTo(store, 0, 8192).ok());
+  EXPECT_EQ(o.held_bytes(), 4096u);
+  o.Clear();  // a power cut
+  EXPECT_TRUE(o.empty());
+  std::vector<uint8_t> r(8192);
+  ASSERT_TRUE(store.Read(0, 8192, r.data()).ok());
+  EXPECT_EQ(r, a);
+  std::vector<uint8_t> r2(4096);
+  ASSERT_TRUE(store.Read(1 << 20, 4096, r2.data()).ok());
+  EXPECT_EQ(r2, std::vector<uint8_t>(4096, 0)) << "undrained data must be lost";
+}
+
+TEST(OverlayTest, EraseAndHugeRangesAreCheap) {
+  Overlay o(true);
+  auto a = Pattern(4096, 5);
+  o.Put(uint64_t{3} << 40, 4096, a.data());
+  o.PutZeros(8192, 1024);
+  EXPECT_EQ(o.held_bytes(), 5120u);
+  o.Erase(0, uint64_t{4} << 40);  // a trim of 4 TiB walks the map, not the range
+  EXPECT_TRUE(o.empty());
+  EXPECT_EQ(o.held_bytes(), 0u);
+}
+
+TEST(OverlayTest, TimingOnlyOverlayHoldsNothing) {
+  Overlay o(false);
+  auto a = Pattern(4096, 5);
+  o.Put(0, 4096, a.data());
+  EXPECT_TRUE(o.empty());
+  EXPECT_FALSE(o.Covers(0, 4096));
+}
+
+}  // namespace
+}  // namespace storlab
