@@ -25,9 +25,8 @@ class Callback<R(Args...)> {
 
   Callback() = default;
   Callback(std::nullptr_t) {}  // NOLINT
-  template <typename F,
-            typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Callback> &&
-                                        std::is_invocable_r_v<R, F&, Args...>>>
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Callback> &&
+                                                    std::is_invocable_r_v<R, F&, Args...>>>
   Callback(F&& f) {  // NOLINT: implicit from lambdas, like std::function
     using D = std::decay_t<F>;
     if constexpr (sizeof(D) <= kInline && alignof(D) <= alignof(std::max_align_t) &&

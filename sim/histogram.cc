@@ -5,7 +5,7 @@
 namespace storlab {
 
 const std::vector<double>& LatencyHistogram::DefaultPercentiles() {
-  static const std::vector<double> kList = {1.0,  5.0,  10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0,
+  static const std::vector<double> kList = {1.0,  5.0,  10.0, 20.0, 30.0, 40.0, 50.0,  60.0, 70.0,
                                             80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99};
   return kList;
 }

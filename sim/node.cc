@@ -6,11 +6,16 @@ namespace storlab {
 
 const char* OpName(Op op) {
   switch (op) {
-    case Op::kRead: return "read";
-    case Op::kWrite: return "write";
-    case Op::kFlush: return "flush";
-    case Op::kTrim: return "trim";
-    case Op::kWriteZeroes: return "write_zeroes";
+    case Op::kRead:
+      return "read";
+    case Op::kWrite:
+      return "write";
+    case Op::kFlush:
+      return "flush";
+    case Op::kTrim:
+      return "trim";
+    case Op::kWriteZeroes:
+      return "write_zeroes";
   }
   return "unknown";
 }
@@ -35,9 +40,8 @@ Status Node::Validate(const Request& req) const {
   }
   if (req.offset > geometry_.capacity || req.length > geometry_.capacity - req.offset) {
     return Status::OutOfRange(name_ + ": " + OpName(req.op) + " at offset " +
-                              std::to_string(req.offset) + " length " +
-                              std::to_string(req.length) + " ends beyond the capacity " +
-                              std::to_string(geometry_.capacity));
+                              std::to_string(req.offset) + " length " + std::to_string(req.length) +
+                              " ends beyond the capacity " + std::to_string(geometry_.capacity));
   }
   return Status();
 }
@@ -77,9 +81,8 @@ void Node::PowerCut() {
 void Node::ResetStats() { stats_.Reset(engine_.now()); }
 
 void Node::CompleteAfter(Nanos delay, Request req, Status st) {
-  engine_.After(delay, [done = std::move(req.done), st = std::move(st)]() mutable {
-    done(std::move(st));
-  });
+  engine_.After(
+      delay, [done = std::move(req.done), st = std::move(st)]() mutable { done(std::move(st)); });
 }
 
 NodeWrapper::NodeWrapper(Engine& engine, std::string name, Node& child)

@@ -28,9 +28,9 @@
 namespace storlab {
 
 struct Geometry {
-  uint64_t capacity = 0;          // bytes
-  uint32_t logical_block = 512;   // requests must be aligned to this
-  uint32_t physical_block = 4096; // smaller writes may cost a read-modify-write
+  uint64_t capacity = 0;           // bytes
+  uint32_t logical_block = 512;    // requests must be aligned to this
+  uint32_t physical_block = 4096;  // smaller writes may cost a read-modify-write
 };
 
 struct Capabilities {
@@ -45,7 +45,7 @@ struct Capabilities {
   // durability only where these are true, and the oracle reports the loss.
   bool honors_flush = true;
   bool honors_fua = true;
-  uint32_t queue_depth = 1;     // requests the node works on at once (advisory)
+  uint32_t queue_depth = 1;  // requests the node works on at once (advisory)
 };
 // kRead, kWrite, kFlush and kWriteZeroes are always accepted: a node without
 // a volatile cache completes FLUSH at once, and treats write-zeroes as a

@@ -15,16 +15,16 @@
 namespace storlab {
 
 struct ProbeSpec {
-  Op op = Op::kRead;              // kRead or kWrite
+  Op op = Op::kRead;  // kRead or kWrite
   uint64_t block_size = 4096;
   uint32_t queue_depth = 1;
   bool random = true;
-  uint64_t span = 0;              // bytes of the device used; 0: all of it
-  uint64_t offset = 0;            // start of the span
+  uint64_t span = 0;                      // bytes of the device used; 0: all of it
+  uint64_t offset = 0;                    // start of the span
   Nanos duration = Nanos(2'000'000'000);  // simulated time to run
-  uint64_t max_ios = 0;           // stop after this many I/Os (0: no limit)
+  uint64_t max_ios = 0;                   // stop after this many I/Os (0: no limit)
   bool fua = false;
-  bool flush_each = false;        // a FLUSH after each write (fsync per write)
+  bool flush_each = false;  // a FLUSH after each write (fsync per write)
   uint64_t seed = 1;
 };
 

@@ -4,15 +4,24 @@ namespace storlab {
 
 const char* Status::CodeName(Code c) {
   switch (c) {
-    case Code::kOk: return "OK";
-    case Code::kInvalidArgument: return "invalid argument";
-    case Code::kNotFound: return "not found";
-    case Code::kOutOfRange: return "out of range";
-    case Code::kIoError: return "I/O error";
-    case Code::kNoSpace: return "no space";
-    case Code::kNotSupported: return "not supported";
-    case Code::kAborted: return "aborted";
-    case Code::kInternal: return "internal error";
+    case Code::kOk:
+      return "OK";
+    case Code::kInvalidArgument:
+      return "invalid argument";
+    case Code::kNotFound:
+      return "not found";
+    case Code::kOutOfRange:
+      return "out of range";
+    case Code::kIoError:
+      return "I/O error";
+    case Code::kNoSpace:
+      return "no space";
+    case Code::kNotSupported:
+      return "not supported";
+    case Code::kAborted:
+      return "aborted";
+    case Code::kInternal:
+      return "internal error";
   }
   return "unknown";
 }

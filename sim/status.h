@@ -22,18 +22,20 @@ class Status {
     kOk = 0,
     kInvalidArgument,  // bad input: profile, job file, request, command
     kNotFound,
-    kOutOfRange,       // offset/length outside the device
-    kIoError,          // media error, lost member, power cut in flight
-    kNoSpace,          // thin pool or file system full
-    kNotSupported,     // operation the node does not offer (e.g. trim)
-    kAborted,          // request dropped (power cut, shutdown)
+    kOutOfRange,    // offset/length outside the device
+    kIoError,       // media error, lost member, power cut in flight
+    kNoSpace,       // thin pool or file system full
+    kNotSupported,  // operation the node does not offer (e.g. trim)
+    kAborted,       // request dropped (power cut, shutdown)
     kInternal,
   };
 
   Status() = default;  // OK
 
   static Status Ok() { return Status(); }
-  static Status InvalidArgument(std::string_view msg) { return Status(Code::kInvalidArgument, msg); }
+  static Status InvalidArgument(std::string_view msg) {
+    return Status(Code::kInvalidArgument, msg);
+  }
   static Status NotFound(std::string_view msg) { return Status(Code::kNotFound, msg); }
   static Status OutOfRange(std::string_view msg) { return Status(Code::kOutOfRange, msg); }
   static Status IoError(std::string_view msg) { return Status(Code::kIoError, msg); }
@@ -62,7 +64,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : v_(std::move(value)) {}                 // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) { assert(!std::get<Status>(v_).ok()); }  // NOLINT
 
   bool ok() const { return std::holds_alternative<T>(v_); }
@@ -70,9 +72,18 @@ class Result {
     static const Status kOk;
     return ok() ? kOk : std::get<Status>(v_);
   }
-  T& value() & { assert(ok()); return std::get<T>(v_); }
-  const T& value() const& { assert(ok()); return std::get<T>(v_); }
-  T&& value() && { assert(ok()); return std::get<T>(std::move(v_)); }
+  T& value() & {
+    assert(ok());
+    return std::get<T>(v_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<T>(v_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<T>(std::move(v_));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
@@ -87,10 +98,10 @@ class Result {
 #define STORLAB_CONCAT_(a, b) STORLAB_CONCAT_INNER_(a, b)
 
 // Returns from the enclosing function if `expr` (a Status) is not OK.
-#define RETURN_IF_ERROR(expr)                  \
-  do {                                         \
-    ::storlab::Status _st = (expr);            \
-    if (!_st.ok()) return _st;                 \
+#define RETURN_IF_ERROR(expr)       \
+  do {                              \
+    ::storlab::Status _st = (expr); \
+    if (!_st.ok()) return _st;      \
   } while (0)
 
 // `ASSIGN_OR_RETURN(auto x, MakeX());` declares x from a Result or returns its error.

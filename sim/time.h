@@ -34,8 +34,14 @@ class Nanos {
   constexpr Nanos operator/(int64_t k) const { return Nanos(ns_ / k); }
   constexpr int64_t operator/(Nanos o) const { return ns_ / o.ns_; }
   constexpr Nanos operator%(Nanos o) const { return Nanos(ns_ % o.ns_); }
-  constexpr Nanos& operator+=(Nanos o) { ns_ += o.ns_; return *this; }
-  constexpr Nanos& operator-=(Nanos o) { ns_ -= o.ns_; return *this; }
+  constexpr Nanos& operator+=(Nanos o) {
+    ns_ += o.ns_;
+    return *this;
+  }
+  constexpr Nanos& operator-=(Nanos o) {
+    ns_ -= o.ns_;
+    return *this;
+  }
 
  private:
   int64_t ns_ = 0;
@@ -53,9 +59,15 @@ inline Nanos TransferTime(uint64_t bytes, double bytes_per_s) {
 
 namespace time_literals {
 constexpr Nanos operator""_ns(unsigned long long v) { return Nanos(static_cast<int64_t>(v)); }
-constexpr Nanos operator""_us(unsigned long long v) { return Nanos(static_cast<int64_t>(v) * 1000); }
-constexpr Nanos operator""_ms(unsigned long long v) { return Nanos(static_cast<int64_t>(v) * 1000000); }
-constexpr Nanos operator""_s(unsigned long long v) { return Nanos(static_cast<int64_t>(v) * 1000000000); }
+constexpr Nanos operator""_us(unsigned long long v) {
+  return Nanos(static_cast<int64_t>(v) * 1000);
+}
+constexpr Nanos operator""_ms(unsigned long long v) {
+  return Nanos(static_cast<int64_t>(v) * 1000000);
+}
+constexpr Nanos operator""_s(unsigned long long v) {
+  return Nanos(static_cast<int64_t>(v) * 1000000000);
+}
 }  // namespace time_literals
 
 }  // namespace storlab

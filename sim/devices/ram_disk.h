@@ -22,8 +22,8 @@ class RamDisk : public Node {
   struct Config {
     uint64_t capacity = uint64_t{1} << 30;
     uint32_t logical_block = 512;
-    Nanos latency;               // per request
-    double bytes_per_s = 0;      // 0: unlimited
+    Nanos latency;           // per request
+    double bytes_per_s = 0;  // 0: unlimited
     uint32_t queue_depth = 256;
   };
   RamDisk(Engine& engine, std::string name, const Config& p, std::unique_ptr<Store> store);

@@ -23,7 +23,7 @@ struct HostSpec {
   // One core copying user data into the page cache (memcpy plus page
   // allocation); several writers scale with cores up to `memory_bandwidth`.
   double copy_bytes_per_s_per_core = 4e9;
-  double memory_bandwidth = 12e9;   // the whole machine's copy ceiling
+  double memory_bandwidth = 12e9;  // the whole machine's copy ceiling
   double dirty_background_ratio = 0.10;
   double dirty_ratio = 0.20;
   Nanos dirty_expire = Nanos(30'000'000'000);

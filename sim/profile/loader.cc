@@ -81,8 +81,7 @@ Result<Params::Raw> ToRaw(const std::string& label, const std::string& key, cons
     r.text = "[...]";
     for (const auto& e : v.as_array()) {
       if (!e.is_string()) {
-        return Status::InvalidArgument(r.where + ": key '" + key +
-                                       "': expected a list of strings");
+        return Status::InvalidArgument(r.where + ": key '" + key + "': expected a list of strings");
       }
       r.items.push_back(e.as_string().str);
     }
@@ -110,7 +109,8 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
   spec.name = name;
   for (const auto& [key, val] : root.as_table()) {
     if (key == "stack") {
-      if (!val.is_table()) return Status::InvalidArgument(Where(label, val) + ": 'stack' must be a table");
+      if (!val.is_table())
+        return Status::InvalidArgument(Where(label, val) + ": 'stack' must be a table");
       for (const auto& [k, v] : val.as_table()) {
         if ((k == "description" || k == "root" || k == "name") && v.is_string()) {
           if (k == "description") spec.description = v.as_string().str;
@@ -128,7 +128,8 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
         }
       }
     } else if (key == "host") {
-      if (!val.is_table()) return Status::InvalidArgument(Where(label, val) + ": 'host' must be a table");
+      if (!val.is_table())
+        return Status::InvalidArgument(Where(label, val) + ": 'host' must be a table");
       spec.has_host = true;
       spec.host_where = Where(label, val);
       for (const auto& [k, v] : val.as_table()) {
@@ -248,9 +249,8 @@ class Builder {
     for (const auto& [name, n] : spec.nodes) {
       for (const auto& c : n.children) {
         if (!spec.nodes.count(c)) {
-          return Status::InvalidArgument(n.children_where + ": node '" + name +
-                                         "': child '" + c + "' is not defined (no [node." + c +
-                                         "] table)");
+          return Status::InvalidArgument(n.children_where + ": node '" + name + "': child '" + c +
+                                         "' is not defined (no [node." + c + "] table)");
         }
         if (c == name) {
           return Status::InvalidArgument(n.children_where + ": node '" + name +
@@ -282,10 +282,11 @@ class Builder {
         std::string list;
         for (auto& t : tops) list += (list.empty() ? "'" : ", '") + t + "'";
         return Status::InvalidArgument(spec.label + ": " +
-                                       (tops.empty() ? std::string("every node has a parent (a cycle)")
-                                                     : "several nodes have no parent (" + list +
-                                                           "); say which is the root with "
-                                                           "[stack] root = \"...\""));
+                                       (tops.empty()
+                                            ? std::string("every node has a parent (a cycle)")
+                                            : "several nodes have no parent (" + list +
+                                                  "); say which is the root with "
+                                                  "[stack] root = \"...\""));
       }
       root = tops[0];
     }
@@ -350,21 +351,21 @@ class Builder {
       const NodeType* type = FindNodeType(n.type);
       if (!type) {
         std::string known;
-        for (const auto& t : NodeTypes()) known += (known.empty() ? "" : ", ") + std::string(t.name);
+        for (const auto& t : NodeTypes())
+          known += (known.empty() ? "" : ", ") + std::string(t.name);
         return Status::InvalidArgument(n.where + ": node '" + n.name + "': unknown type '" +
                                        n.type + "' (known types: " + known + ")");
       }
       int k = static_cast<int>(kids.size());
       if (k < type->min_children || (type->max_children >= 0 && k > type->max_children)) {
-        std::string want = type->min_children == type->max_children
-                               ? std::to_string(type->min_children)
-                               : type->max_children < 0
-                                     ? "at least " + std::to_string(type->min_children)
-                                     : std::to_string(type->min_children) + " to " +
-                                           std::to_string(type->max_children);
-        return Status::InvalidArgument(
-            (n.children_where.empty() ? n.where : n.children_where) + ": node '" + n.name +
-            "' of type '" + n.type + "' needs " + want + " children, has " + std::to_string(k));
+        std::string want =
+            type->min_children == type->max_children ? std::to_string(type->min_children)
+            : type->max_children < 0
+                ? "at least " + std::to_string(type->min_children)
+                : std::to_string(type->min_children) + " to " + std::to_string(type->max_children);
+        return Status::InvalidArgument((n.children_where.empty() ? n.where : n.children_where) +
+                                       ": node '" + n.name + "' of type '" + n.type + "' needs " +
+                                       want + " children, has " + std::to_string(k));
       }
       RawMap keys = n.keys;
       if (overrides) {
@@ -421,8 +422,10 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
   b.stack_ = out.stack.get();
   ASSIGN_OR_RETURN(Node * root, b.BuildFile(spec, "", nullptr, 0));
   out.stack->set_root(root);
-  std::string head = "# " + spec.name + " (" + src.label + "), resolved: every parameter with "
-                     "where it came from\n[stack]\nname = \"" + spec.name + "\"\n";
+  std::string head = "# " + spec.name + " (" + src.label +
+                     "), resolved: every parameter with "
+                     "where it came from\n[stack]\nname = \"" +
+                     spec.name + "\"\n";
   if (!spec.description.empty()) head += "description = \"" + spec.description + "\"\n";
   head += "root = \"" + root->name() + "\"\n";
   if (spec.has_host) {

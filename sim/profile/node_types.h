@@ -28,9 +28,9 @@ namespace storlab {
 
 struct BuildContext {
   Engine& engine;
-  uint64_t seed;          // the run's seed; models derive Random(seed, name)
-  DataMode data_mode;     // how durable stores keep data
-  std::string node_name;  // the node being built (unique within the stack)
+  uint64_t seed;                // the run's seed; models derive Random(seed, name)
+  DataMode data_mode;           // how durable stores keep data
+  std::string node_name;        // the node being built (unique within the stack)
   std::vector<Node*> children;  // already built, in the order the file lists them
 
   // The durable store for this node (RAM, sparse file or none, by data_mode).
@@ -47,7 +47,7 @@ struct NodeType {
   std::string_view name;     // as written in `type = "..."`
   std::string_view summary;  // one line for `storlab stacks types`
   int min_children;
-  int max_children;          // -1: any number
+  int max_children;  // -1: any number
   NodeFactory make;
 };
 

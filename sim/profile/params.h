@@ -59,7 +59,8 @@ class Params {
   void Fraction(std::string_view key, double* out);
   void Bool(std::string_view key, bool* out);
   void String(std::string_view key, std::string* out);
-  void Enum(std::string_view key, std::string* out, std::initializer_list<std::string_view> allowed);
+  void Enum(std::string_view key, std::string* out,
+            std::initializer_list<std::string_view> allowed);
   void StringList(std::string_view key, std::vector<std::string>* out);
   template <typename T>
   void Int(std::string_view key, T* out, int64_t min, int64_t max) {

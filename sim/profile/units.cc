@@ -25,14 +25,17 @@ Result<Split> SplitNumber(std::string_view text, std::string_view what) {
   s = s.substr(b, e - b + 1);
   size_t i = 0;
   bool digits = false, dot = false;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || (s[i] == '.' && !dot))) {
-    if (s[i] == '.') dot = true; else digits = true;
+  while (i < s.size() &&
+         (std::isdigit(static_cast<unsigned char>(s[i])) || (s[i] == '.' && !dot))) {
+    if (s[i] == '.')
+      dot = true;
+    else
+      digits = true;
     ++i;
   }
   if (!digits) {
     if (!s.empty() && s[0] == '-') {
-      return Status::InvalidArgument("'" + s + "': a " + std::string(what) +
-                                     " cannot be negative");
+      return Status::InvalidArgument("'" + s + "': a " + std::string(what) + " cannot be negative");
     }
     return Status::InvalidArgument("'" + s + "': expected a " + std::string(what) +
                                    " starting with a number");
@@ -79,8 +82,9 @@ Result<uint64_t> ParseSize(std::string_view text) {
   if (!sp.ok()) return sp.status();
   double mult = SizeUnit(sp->unit);
   if (mult == 0) {
-    return Status::InvalidArgument("'" + std::string(text) + "': unknown size unit '" + sp->unit +
-                                   "' (expected B, KiB, MiB, GiB, TiB, KB, MB, GB, TB, or K/M/G/T)");
+    return Status::InvalidArgument(
+        "'" + std::string(text) + "': unknown size unit '" + sp->unit +
+        "' (expected B, KiB, MiB, GiB, TiB, KB, MB, GB, TB, or K/M/G/T)");
   }
   double bytes = sp->number * mult;
   if (bytes >= 1.8e19) {
@@ -97,12 +101,18 @@ Result<Nanos> ParseDuration(std::string_view text) {
   if (!sp.ok()) return sp.status();
   std::string u = Lower(sp->unit);
   double mult;
-  if (u == "ns") mult = 1;
-  else if (u == "us" || u == "µs" || u == "usec") mult = 1e3;
-  else if (u == "ms" || u == "msec") mult = 1e6;
-  else if (u == "s" || u == "sec") mult = 1e9;
-  else if (u == "m" || u == "min") mult = 60e9;
-  else if (u == "h" || u == "hr") mult = 3600e9;
+  if (u == "ns")
+    mult = 1;
+  else if (u == "us" || u == "µs" || u == "usec")
+    mult = 1e3;
+  else if (u == "ms" || u == "msec")
+    mult = 1e6;
+  else if (u == "s" || u == "sec")
+    mult = 1e9;
+  else if (u == "m" || u == "min")
+    mult = 60e9;
+  else if (u == "h" || u == "hr")
+    mult = 3600e9;
   else if (u.empty()) {
     return Status::InvalidArgument("'" + std::string(text) +
                                    "': a duration needs a unit (ns, us, ms, s, min, h)");
@@ -132,15 +142,24 @@ Result<double> ParseRate(std::string_view text) {
   if (bits) {
     std::string prefix = amount.substr(0, amount.size() - 1);
     std::string lp = Lower(prefix);
-    if (lp.empty()) mult = 1;
-    else if (lp == "k") mult = 1e3;
-    else if (lp == "m") mult = 1e6;
-    else if (lp == "g") mult = 1e9;
-    else if (lp == "t") mult = 1e12;
-    else if (lp == "ki") mult = 1024.0;
-    else if (lp == "mi") mult = 1024.0 * 1024;
-    else if (lp == "gi") mult = 1024.0 * 1024 * 1024;
-    else mult = 0;
+    if (lp.empty())
+      mult = 1;
+    else if (lp == "k")
+      mult = 1e3;
+    else if (lp == "m")
+      mult = 1e6;
+    else if (lp == "g")
+      mult = 1e9;
+    else if (lp == "t")
+      mult = 1e12;
+    else if (lp == "ki")
+      mult = 1024.0;
+    else if (lp == "mi")
+      mult = 1024.0 * 1024;
+    else if (lp == "gi")
+      mult = 1024.0 * 1024 * 1024;
+    else
+      mult = 0;
     mult /= 8;
   } else {
     mult = SizeUnit(amount);
@@ -150,7 +169,8 @@ Result<double> ParseRate(std::string_view text) {
                                    "' (expected e.g. MB/s, MiB/s, GB/s, Gb/s)");
   }
   double r = sp->number * mult;
-  if (r < 0) return Status::InvalidArgument("'" + std::string(text) + "': a rate cannot be negative");
+  if (r < 0)
+    return Status::InvalidArgument("'" + std::string(text) + "': a rate cannot be negative");
   return r;
 }
 
@@ -163,8 +183,10 @@ std::string FormatSize(uint64_t bytes) {
     ++i;
   }
   char buf[32];
-  if (i == 0) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-  else std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[i]);
+  if (i == 0)
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[i]);
   return buf;
 }
 

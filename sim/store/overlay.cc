@@ -69,14 +69,14 @@ void Overlay::PutZeros(uint64_t off, uint64_t len) {
 
 void Overlay::Patch(uint64_t off, uint64_t len, uint8_t* buf) const {
   if (buf == nullptr) return;
-  ForEachHeldSpan(off, len, [&](uint64_t, const Page& p, unsigned first, unsigned count,
-                                uint64_t at) {
-    for (unsigned s = first; s < first + count; ++s) {
-      if (p.mask & (1u << s)) {
-        std::memcpy(buf + at + (s - first) * kSector, p.data.get() + s * kSector, kSector);
-      }
-    }
-  });
+  ForEachHeldSpan(
+      off, len, [&](uint64_t, const Page& p, unsigned first, unsigned count, uint64_t at) {
+        for (unsigned s = first; s < first + count; ++s) {
+          if (p.mask & (1u << s)) {
+            std::memcpy(buf + at + (s - first) * kSector, p.data.get() + s * kSector, kSector);
+          }
+        }
+      });
 }
 
 bool Overlay::Covers(uint64_t off, uint64_t len) const {
@@ -93,18 +93,18 @@ bool Overlay::Covers(uint64_t off, uint64_t len) const {
 
 std::vector<std::pair<uint64_t, uint64_t>> Overlay::Runs(uint64_t off, uint64_t len) const {
   std::vector<std::pair<uint64_t, uint64_t>> runs;
-  ForEachHeldSpan(off, len, [&](uint64_t idx, const Page& p, unsigned first, unsigned count,
-                                uint64_t) {
-    for (unsigned s = first; s < first + count; ++s) {
-      if (!(p.mask & (1u << s))) continue;
-      uint64_t pos = idx * kPage + s * kSector;
-      if (!runs.empty() && runs.back().first + runs.back().second == pos) {
-        runs.back().second += kSector;
-      } else {
-        runs.emplace_back(pos, kSector);
-      }
-    }
-  });
+  ForEachHeldSpan(off, len,
+                  [&](uint64_t idx, const Page& p, unsigned first, unsigned count, uint64_t) {
+                    for (unsigned s = first; s < first + count; ++s) {
+                      if (!(p.mask & (1u << s))) continue;
+                      uint64_t pos = idx * kPage + s * kSector;
+                      if (!runs.empty() && runs.back().first + runs.back().second == pos) {
+                        runs.back().second += kSector;
+                      } else {
+                        runs.emplace_back(pos, kSector);
+                      }
+                    }
+                  });
   return runs;
 }
 
@@ -130,8 +130,10 @@ Status Overlay::DrainAllTo(Store& store) {
 
 void Overlay::Erase(uint64_t off, uint64_t len) {
   std::vector<std::pair<uint64_t, uint8_t>> clear;  // page, sectors to drop
-  ForEachHeldSpan(off, len, [&](uint64_t idx, const Page&, unsigned first, unsigned count,
-                                uint64_t) { clear.emplace_back(idx, SpanMask(first, count)); });
+  ForEachHeldSpan(off, len,
+                  [&](uint64_t idx, const Page&, unsigned first, unsigned count, uint64_t) {
+                    clear.emplace_back(idx, SpanMask(first, count));
+                  });
   for (auto [idx, m] : clear) {
     auto it = pages_.find(idx);
     held_sectors_ -=

@@ -54,7 +54,10 @@ class Overlay {
   // Forgets [off, off+len) without storing it.
   void Erase(uint64_t off, uint64_t len);
   // Forgets everything: a power cut.
-  void Clear() { pages_.clear(); held_sectors_ = 0; }
+  void Clear() {
+    pages_.clear();
+    held_sectors_ = 0;
+  }
 
   uint64_t held_bytes() const { return held_sectors_ * kSector; }
   bool empty() const { return pages_.empty(); }

@@ -144,8 +144,7 @@ TEST_P(Conformance, BadRequestsAreErrors) {
   Node& n = s.stack->root();
   uint64_t cap = n.geometry().capacity;
   std::vector<uint8_t> buf(8192);
-  EXPECT_EQ(DoIo(e, n, Op::kRead, cap, 4096, buf.data()).status.code(),
-            Status::Code::kOutOfRange);
+  EXPECT_EQ(DoIo(e, n, Op::kRead, cap, 4096, buf.data()).status.code(), Status::Code::kOutOfRange);
   EXPECT_EQ(DoIo(e, n, Op::kWrite, cap - 4096, 8192, buf.data()).status.code(),
             Status::Code::kOutOfRange);
   EXPECT_EQ(DoIo(e, n, Op::kRead, UINT64_MAX - 511, 4096, buf.data()).status.code(),
@@ -154,8 +153,7 @@ TEST_P(Conformance, BadRequestsAreErrors) {
             Status::Code::kInvalidArgument);
   EXPECT_EQ(DoIo(e, n, Op::kRead, 0, 100, buf.data()).status.code(),
             Status::Code::kInvalidArgument);
-  EXPECT_EQ(DoIo(e, n, Op::kRead, 0, 0, buf.data()).status.code(),
-            Status::Code::kInvalidArgument);
+  EXPECT_EQ(DoIo(e, n, Op::kRead, 0, 0, buf.data()).status.code(), Status::Code::kInvalidArgument);
   // The node still works.
   auto w = Pattern(4096, 3);
   ASSERT_TRUE(testing::Write(e, n, 0, w).status.ok());

@@ -108,7 +108,8 @@ TEST(LoaderTest, StructuralErrors) {
   ExpectMessage(LoadError("[node.a]\ntype = \"ram\"\nchild = \"b\"\n[node.b]\ntype = \"ram\"\n"),
                 {"bad.toml:3", "node 'a' of type 'ram' needs 0 children, has 1"});
   ExpectMessage(LoadError("[node.a]\nuse = \"no-such-stack\"\n"), {"bad.toml:1", "no-such-stack"});
-  ExpectMessage(LoadError("[nodes.a]\ntype = \"ram\"\n"), {"bad.toml:1", "unknown top-level key 'nodes'"});
+  ExpectMessage(LoadError("[nodes.a]\ntype = \"ram\"\n"),
+                {"bad.toml:1", "unknown top-level key 'nodes'"});
   ExpectMessage(LoadError("[stack]\nroot = \"x\"\n[node.a]\ntype = \"ram\"\n"),
                 {"bad.toml:2", "root 'x' is not defined"});
   ExpectMessage(LoadError(""), {"no nodes"});
