@@ -1,5 +1,6 @@
 #include "sim/profile/node_types.h"
 
+#include "sim/devices/link.h"
 #include "sim/devices/ram_disk.h"
 
 namespace storlab {
@@ -7,6 +8,8 @@ namespace storlab {
 const std::vector<NodeType>& NodeTypes() {
   static const std::vector<NodeType> kTypes = {
       {"ram", "RAM disk: fixed latency and bandwidth, no volatile cache", 0, 0, &MakeRamDisk},
+      {"link", "host link or bridge (USB BOT/UAS, SATA, PCIe, Ethernet): latency, bandwidth, queue depth",
+       1, 1, &MakeLink},
   };
   return kTypes;
 }

@@ -1,0 +1,156 @@
+#include "sim/devices/link.h"
+
+#include <utility>
+
+namespace storlab {
+namespace {
+
+// Ops whose payload crosses the wire (write-zeroes and trim carry only a range).
+bool CarriesWriteData(const Request& r) { return r.op == Op::kWrite; }
+bool CarriesReadData(const Request& r) { return r.op == Op::kRead; }
+
+}  // namespace
+
+Link::Link(Engine& engine, std::string name, Node& child, const LinkConfig& config)
+    : NodeWrapper(engine, std::move(name), child), c_(config), rate_(config.payload_rate()) {
+  caps_.trim = child.caps().trim && c_.trim_passthrough;
+  caps_.honors_fua = child.caps().honors_fua && !c_.broken_fua;
+  caps_.queue_depth = std::min(child.caps().queue_depth, c_.queue_depth);
+}
+
+Nanos Link::Reserve(Channel& ch, Nanos earliest, uint64_t bytes) {
+  const Nanos t = TransferTime(bytes, rate_);
+  const Nanos start = Max(earliest, ch.busy_until);
+  ch.busy_until = start + t;
+  ch.busy_total += t;
+  ch.bytes += bytes;
+  return ch.busy_until;
+}
+
+void Link::DoSubmit(Request req) {
+  if (active_ >= c_.queue_depth) {
+    ++queued_;
+    waiting_.push_back(std::move(req));
+    return;
+  }
+  Start(std::move(req));
+}
+
+void Link::Start(Request req) {
+  ++active_;
+  const Nanos cmd_at = engine_.now() + c_.command_latency;
+  if (CarriesWriteData(req)) {
+    // Cut-through: the child starts as the data starts to arrive; the write
+    // is not done before its last byte has crossed the wire.
+    const Nanos data_done = Reserve(down(), cmd_at, req.length);
+    const Nanos data_start = data_done - TransferTime(req.length, rate_);
+    engine_.At(data_start, [this, r = std::move(req), data_done]() mutable {
+      SubmitToChild(std::move(r), data_done);
+    });
+    return;
+  }
+  engine_.At(cmd_at,
+             [this, r = std::move(req)]() mutable { SubmitToChild(std::move(r), engine_.now()); });
+}
+
+void Link::SubmitToChild(Request parent, Nanos data_done) {
+  Request child;
+  child.op = parent.op;
+  child.flags = parent.flags;
+  if (c_.broken_fua && child.fua()) {
+    child.flags &= ~kFua;
+    ++fua_dropped_;
+  }
+  child.offset = parent.offset;
+  child.length = parent.length;
+  child.data = parent.data;
+  child.file_id = parent.file_id;
+  const Nanos child_start = engine_.now();
+  child.done = [this, p = std::move(parent), child_start, data_done](Status st) mutable {
+    OnChildDone(std::move(p), child_start, data_done, std::move(st));
+  };
+  child_.Submit(std::move(child));
+}
+
+void Link::OnChildDone(Request parent, Nanos child_start, Nanos data_done, Status st) {
+  const Nanos now = engine_.now();
+  Nanos done_at = Max(now, data_done);
+  if (st.ok() && CarriesReadData(parent)) {
+    // The read's data streamed up while the child produced it: at best from
+    // when the child started, never before the wire was free, never ending
+    // before the child did.
+    const Nanos wire = TransferTime(parent.length, rate_);
+    const Nanos produced_from = now - Min(wire, now - child_start);
+    done_at = Max(now, Reserve(up(), produced_from, parent.length));
+  }
+  engine_.At(done_at + c_.status_latency,
+             [this, p = std::move(parent), st = std::move(st)]() mutable {
+               Finish(std::move(p), std::move(st));
+             });
+}
+
+void Link::Finish(Request parent, Status st) {
+  --active_;
+  // Start the next waiting command before completing this one, so a request
+  // submitted from the completion cannot overtake it.
+  if (!waiting_.empty()) {
+    Request next = std::move(waiting_.front());
+    waiting_.pop_front();
+    Start(std::move(next));
+  }
+  parent.done(std::move(st));
+}
+
+void Link::OnPowerCut() {
+  active_ = 0;
+  waiting_.clear();
+  down_.busy_until = up_.busy_until = engine_.now();
+}
+
+void Link::AppendStats(StatList& out) const {
+  out.push_back({"link_payload_bytes_per_s", rate_});
+  out.push_back({"link_busy_down_ns", static_cast<double>(down_.busy_total.count())});
+  out.push_back({"link_busy_up_ns", static_cast<double>(up_.busy_total.count())});
+  out.push_back({"link_bytes_down", static_cast<double>(down_.bytes)});
+  out.push_back({"link_bytes_up", static_cast<double>(up_.bytes)});
+  out.push_back({"link_commands_queued", static_cast<double>(queued_)});
+  out.push_back({"link_fua_dropped", static_cast<double>(fua_dropped_)});
+}
+
+Result<std::unique_ptr<Node>> MakeLink(Params& params, BuildContext& ctx) {
+  std::string kind;
+  params.Require("kind");
+  params.String("kind", &kind);
+  const LinkPreset* preset = FindLinkPreset(kind);
+  if (!preset) {
+    // Require() has already recorded a missing key; name the known kinds.
+    params.Fail("kind", "unknown link kind '" + kind + "' (known: " + LinkPresetNames() + ")");
+    return params.Finish();
+  }
+  LinkConfig c = preset->config;
+  params.Rate("line_rate", &c.line_rate);
+  params.Int("lanes", &c.lanes, 1, 32);
+  params.Fraction("encoding", &c.encoding);
+  params.Fraction("efficiency", &c.efficiency);
+  double bandwidth = 0;
+  params.Rate("bandwidth", &bandwidth);
+  std::string duplex = c.full_duplex ? "full" : "half";
+  params.Enum("duplex", &duplex, {"full", "half"});
+  c.full_duplex = duplex == "full";
+  params.Duration("command_latency", &c.command_latency);
+  params.Duration("status_latency", &c.status_latency);
+  params.Int("queue_depth", &c.queue_depth, 1, 65535);
+  params.Bool("broken_fua", &c.broken_fua);
+  params.Bool("trim_passthrough", &c.trim_passthrough);
+  if (bandwidth > 0) {
+    // The payload rate as given: no further coding or framing applies.
+    c.line_rate = bandwidth;
+    c.lanes = 1;
+    c.encoding = c.efficiency = 1.0;
+  }
+  if (c.payload_rate() <= 0) params.Fail("line_rate", "the payload rate must be positive");
+  RETURN_IF_ERROR(params.Finish());
+  return std::unique_ptr<Node>(new Link(ctx.engine, ctx.node_name, *ctx.children[0], c));
+}
+
+}  // namespace storlab
