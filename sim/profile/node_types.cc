@@ -8,7 +8,8 @@ namespace storlab {
 const std::vector<NodeType>& NodeTypes() {
   static const std::vector<NodeType> kTypes = {
       {"ram", "RAM disk: fixed latency and bandwidth, no volatile cache", 0, 0, &MakeRamDisk},
-      {"link", "host link or bridge (USB BOT/UAS, SATA, PCIe, Ethernet): latency, bandwidth, queue depth",
+      {"link",
+       "host link or bridge (USB BOT/UAS, SATA, PCIe, Ethernet): latency, bandwidth, queue depth",
        1, 1, &MakeLink},
   };
   return kTypes;
