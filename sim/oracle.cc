@@ -1,0 +1,318 @@
+#include "sim/oracle.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "sim/virtual_driver.h"
+
+namespace storlab {
+namespace {
+
+std::string Hex(uint64_t h) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+constexpr size_t kMaxReadViolations = 1000;
+
+}  // namespace
+
+std::string OracleReport::Summary() const {
+  std::string s;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "oracle: %llu blocks checked: %llu hold the newest write, %llu an older "
+                "acceptable one (acknowledged writes that were not durable were lost), "
+                "%zu violations, %llu read errors\n",
+                static_cast<unsigned long long>(blocks_checked),
+                static_cast<unsigned long long>(blocks_newest),
+                static_cast<unsigned long long>(blocks_older), violations.size(),
+                static_cast<unsigned long long>(read_errors));
+  s += line;
+  for (size_t i = 0; i < violations.size() && i < 20; ++i) {
+    const auto& v = violations[i];
+    std::string acc;
+    for (uint64_t h : v.acceptable) acc += (acc.empty() ? "" : ", ") + Hex(h);
+    s += "  VIOLATION at byte " + std::to_string(v.offset) + ": " + v.what + "; found " +
+         Hex(v.found) + ", acceptable {" + acc + "}\n";
+  }
+  if (violations.size() > 20) s += "  ... and " + std::to_string(violations.size() - 20) + " more\n";
+  return s;
+}
+
+Oracle::Oracle(Engine& engine, Node& child, bool fresh)
+    : NodeWrapper(engine, "oracle", child), fresh_(fresh), block_(child.geometry().logical_block) {
+  std::vector<uint8_t> zeros(block_, 0);
+  zero_hash_ = HashBlock(zeros.data());
+}
+
+uint64_t Oracle::HashBlock(const uint8_t* p) const {
+  uint64_t h = XXH3_64bits(p, block_);
+  return h == kUnknown ? 1 : h;  // keep 0 free to mean "unknown"
+}
+
+void Oracle::DoSubmit(Request req) {
+  switch (req.op) {
+    case Op::kRead: {
+      uint64_t mark = acks_, off = req.offset, len = req.length;
+      uint8_t* data = req.data;
+      req.done = [this, mark, off, len, data, done = std::move(req.done)](Status st) mutable {
+        if (st.ok() && data) CheckRead(off, len, data, mark);
+        done(std::move(st));
+      };
+      break;
+    }
+    case Op::kWrite:
+    case Op::kWriteZeroes:
+    case Op::kTrim: {
+      uint64_t seq = next_seq_++;
+      RecordSubmit(req, seq);
+      Request copy;  // what RecordAck needs, without the data or callback
+      copy.op = req.op;
+      copy.offset = req.offset;
+      copy.length = req.length;
+      bool fua = req.fua() && req.op != Op::kTrim;
+      req.done = [this, seq, fua, copy = std::move(copy),
+                  done = std::move(req.done)](Status st) mutable {
+        if (st.ok()) RecordAck(copy, seq, fua);
+        done(std::move(st));
+      };
+      break;
+    }
+    case Op::kFlush: {
+      uint64_t mark = acks_;
+      req.done = [this, mark, done = std::move(req.done)](Status st) mutable {
+        if (st.ok()) OnFlushDone(mark);
+        done(std::move(st));
+      };
+      break;
+    }
+  }
+  child_.Submit(std::move(req));
+}
+
+void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
+  const uint64_t first = req.offset / block_, n = req.length / block_;
+  for (uint64_t i = 0; i < n; ++i) {
+    auto [it, fresh_block] = blocks_.try_emplace(first + i);
+    auto& versions = it->second;
+    if (fresh_block) {
+      versions.push_back({0, fresh_ ? zero_hash_ : kUnknown, 0, 0, false, !fresh_});
+    }
+    Version v{seq, zero_hash_, acks_, kInFlight, req.op == Op::kTrim, false};
+    if (req.op == Op::kWrite) {
+      if (req.data) {
+        v.hash = HashBlock(req.data + i * block_);
+      } else {
+        v.unknown = true;  // a timing-only write: content unknowable
+      }
+    }
+    versions.push_back(v);
+    multi_.insert(first + i);
+  }
+}
+
+void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
+  const uint64_t ack_no = ++acks_;
+  const uint64_t first = req.offset / block_, n = req.length / block_;
+  if (fua) ++durable_writes_;
+  for (uint64_t i = 0; i < n; ++i) {
+    auto& versions = blocks_[first + i];
+    uint64_t submit_mark = 0;
+    for (auto& v : versions) {
+      if (v.seq == seq) {
+        v.ack_no = ack_no;
+        submit_mark = v.submit_mark;
+      }
+    }
+    if (!fua) continue;
+    // Durable by itself: it supersedes every version acknowledged before it
+    // was submitted.
+    std::erase_if(versions, [&](const Version& v) {
+      return v.seq != seq && v.ack_no != kInFlight && v.ack_no <= submit_mark;
+    });
+    if (versions.size() == 1) multi_.erase(first + i);
+  }
+}
+
+void Oracle::OnFlushDone(uint64_t mark) {
+  ++flushes_;
+  std::vector<uint64_t> done_blocks;
+  for (uint64_t b : multi_) {
+    auto& versions = blocks_[b];
+    // The flush made durable every version acknowledged by `mark`; among
+    // them, one submitted after another was acknowledged supersedes it.
+    int64_t max_submit = -1;
+    for (const auto& v : versions) {
+      if (v.seq != 0 && v.ack_no != kInFlight && v.ack_no <= mark && !v.trim && !v.unknown) {
+        max_submit = std::max(max_submit, static_cast<int64_t>(v.submit_mark));
+      }
+    }
+    if (max_submit < 0) continue;
+    std::erase_if(versions, [&](const Version& v) {
+      return v.ack_no != kInFlight && static_cast<int64_t>(v.ack_no) <= max_submit;
+    });
+    if (versions.size() == 1) done_blocks.push_back(b);
+  }
+  for (uint64_t b : done_blocks) multi_.erase(b);
+}
+
+bool Oracle::Acceptable(const std::vector<Version>& versions, uint64_t found,
+                        uint64_t mark) const {
+  // Versions superseded by a write acknowledged by `mark` (and submitted
+  // after they were acknowledged) are no longer acceptable.
+  int64_t max_submit = -1;
+  for (const auto& v : versions) {
+    if (v.seq != 0 && v.ack_no != kInFlight && v.ack_no <= mark && !v.trim && !v.unknown) {
+      max_submit = std::max(max_submit, static_cast<int64_t>(v.submit_mark));
+    }
+  }
+  for (size_t i = 0; i < versions.size(); ++i) {
+    const Version& v = versions[i];
+    bool superseded = v.ack_no != kInFlight && static_cast<int64_t>(v.ack_no) <= max_submit;
+    if (superseded) {
+      // A trim after it keeps it acceptable (trim may leave old data).
+      bool kept_by_trim = i + 1 < versions.size() && versions[i + 1].trim;
+      if (!kept_by_trim) continue;
+    }
+    if (v.unknown || v.hash == found) return true;
+  }
+  return false;
+}
+
+void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, uint64_t mark) {
+  const uint64_t first = offset / block_, n = length / block_;
+  for (uint64_t i = 0; i < n; ++i) {
+    ++reads_checked_;
+    auto it = blocks_.find(first + i);
+    uint64_t found = HashBlock(data + i * block_);
+    if (it == blocks_.end()) {
+      if (fresh_ && found != zero_hash_ && read_violations_.size() < kMaxReadViolations) {
+        read_violations_.push_back({(first + i) * block_, found, {zero_hash_},
+                                    "a block never written read as non-zero"});
+      }
+      continue;
+    }
+    if (!Acceptable(it->second, found, mark) && read_violations_.size() < kMaxReadViolations) {
+      OracleViolation v{(first + i) * block_, found, {}, "a read returned stale or foreign data"};
+      for (const auto& ver : it->second) v.acceptable.push_back(ver.hash);
+      read_violations_.push_back(std::move(v));
+    }
+  }
+}
+
+void Oracle::OnPowerCut() {
+  // Writes in flight keep their versions: they may or may not have landed.
+}
+
+void Oracle::Verify(Callback<void(OracleReport)> done) {
+  struct State {
+    std::vector<std::pair<uint64_t, uint64_t>> runs;  // first block, count
+    size_t next = 0;
+    int in_flight = 0;
+    OracleReport report;
+    Callback<void(OracleReport)> done;
+  };
+  auto st = std::make_shared<State>();
+  st->done = std::move(done);
+  std::vector<uint64_t> sorted;
+  sorted.reserve(blocks_.size());
+  for (const auto& [b, v] : blocks_) sorted.push_back(b);
+  std::sort(sorted.begin(), sorted.end());
+  const uint64_t max_run = std::max<uint64_t>(1, (1 << 20) / block_);
+  for (uint64_t b : sorted) {
+    if (!st->runs.empty() && st->runs.back().first + st->runs.back().second == b &&
+        st->runs.back().second < max_run) {
+      ++st->runs.back().second;
+    } else {
+      st->runs.emplace_back(b, 1);
+    }
+  }
+  auto issue = std::make_shared<std::function<void()>>();
+  *issue = [this, st, issue] {
+    while (st->in_flight < 16 && st->next < st->runs.size()) {
+      auto [first, count] = st->runs[st->next++];
+      ++st->in_flight;
+      auto buf = std::make_shared<std::vector<uint8_t>>(count * block_);
+      Request r;
+      r.op = Op::kRead;
+      r.offset = first * block_;
+      r.length = count * block_;
+      r.data = buf->data();
+      r.done = [this, st, issue, buf, first = first, count = count](Status s) {
+        --st->in_flight;
+        for (uint64_t i = 0; i < count; ++i) {
+          uint64_t b = first + i;
+          auto& versions = blocks_[b];
+          ++st->report.blocks_checked;
+          if (!s.ok()) {
+            ++st->report.read_errors;
+            continue;
+          }
+          uint64_t found = HashBlock(buf->data() + i * block_);
+          // Flushes and FUA already dropped what durable writes superseded;
+          // every version left may be what the device holds.
+          if (!Acceptable(versions, found, /*mark=*/0)) {
+            OracleViolation v{b * block_, found, {}, "a durable write was lost or corrupted"};
+            for (const auto& ver : versions) v.acceptable.push_back(ver.hash);
+            st->report.violations.push_back(std::move(v));
+          } else {
+            // The newest acknowledged version, if any, is what a perfect
+            // device would hold.
+            const Version* newest = nullptr;
+            for (const auto& ver : versions)
+              if (ver.ack_no != kInFlight && (!newest || ver.ack_no > newest->ack_no)) newest = &ver;
+            if (newest && (newest->unknown || newest->hash == found)) {
+              ++st->report.blocks_newest;
+            } else {
+              ++st->report.blocks_older;
+            }
+          }
+          // What is on the device now is the durable baseline.
+          versions.assign(1, Version{0, found, 0, 0, false, false});
+        }
+        if (st->in_flight == 0 && st->next == st->runs.size()) {
+          multi_.clear();
+          auto report = std::move(st->report);
+          auto cb = std::move(st->done);
+          *issue = nullptr;  // break the cycle
+          cb(std::move(report));
+          return;
+        }
+        (*issue)();
+      };
+      child_.Submit(std::move(r));
+    }
+  };
+  if (st->runs.empty()) {
+    engine_.After(Nanos(0), [st] { st->done(OracleReport()); });
+    return;
+  }
+  (*issue)();
+}
+
+OracleReport Oracle::VerifyNow() {
+  OracleReport out;
+  bool finished = false;
+  Verify([&](OracleReport r) {
+    out = std::move(r);
+    finished = true;
+  });
+  VirtualDriver(engine_).RunWhile([&] { return !finished; });
+  return out;
+}
+
+void Oracle::AppendStats(StatList& out) const {
+  out.push_back({"blocks_tracked", static_cast<double>(blocks_.size())});
+  out.push_back({"blocks_not_yet_durable", static_cast<double>(multi_.size())});
+  out.push_back({"flushes_completed", static_cast<double>(flushes_)});
+  out.push_back({"fua_writes_completed", static_cast<double>(durable_writes_)});
+  out.push_back({"read_blocks_checked", static_cast<double>(reads_checked_)});
+  out.push_back({"read_violations", static_cast<double>(read_violations_.size())});
+}
+
+}  // namespace storlab

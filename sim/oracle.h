@@ -1,0 +1,113 @@
+// Oracle: the durability oracle. Sits on top of a stack and proves that it
+// loses nothing it promised to keep.
+//
+// For every logical block it records the XXH3-64 hash of each version
+// written through it: in flight, acknowledged, and made durable by a FLUSH
+// (which covers writes acknowledged before the flush was submitted) or by
+// FUA. After a power cut, Verify() reads every block it knows back through
+// the stack and checks that the content is an acceptable version:
+//   - a durable version, or any version written after it (acknowledged or
+//     still in flight at the cut: those may or may not have landed);
+//   - never a version that a durable one superseded, and never anything else.
+// Overlapping writes that were in flight together may land in either order,
+// so a version is superseded only by one submitted after it completed.
+// Trim keeps the previous content acceptable next to zeros (NBD semantics).
+// Reads are checked online too: a read must return a version no older than
+// the newest write acknowledged before the read was submitted.
+// Each violation names the block, the found hash and the acceptable ones;
+// the report also counts the acknowledged-but-volatile writes that were lost,
+// which is allowed — and the lesson.
+//
+// Requires a stack that keeps data. Not thread-safe (engine thread).
+#ifndef STORLAB_SIM_ORACLE_H_
+#define STORLAB_SIM_ORACLE_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "sim/node.h"
+
+namespace storlab {
+
+struct OracleViolation {
+  uint64_t offset;                  // byte offset of the block
+  uint64_t found;                   // hash of what the device returned
+  std::vector<uint64_t> acceptable; // hashes it could have returned
+  std::string what;                 // e.g. "a durable write was lost"
+};
+
+struct OracleReport {
+  uint64_t blocks_checked = 0;
+  uint64_t blocks_newest = 0;      // hold the newest acknowledged version
+  uint64_t blocks_older = 0;       // hold an older acceptable version: acknowledged
+                                   // writes that were never made durable were lost
+  uint64_t read_errors = 0;
+  std::vector<OracleViolation> violations;
+  bool ok() const { return violations.empty() && read_errors == 0; }
+  std::string Summary() const;     // a few lines, then one line per violation (first 20)
+};
+
+class Oracle : public NodeWrapper {
+ public:
+  // `fresh`: the device starts all zeros (a new stack). Otherwise a block's
+  // content before its first write through the oracle is unknown, and any
+  // value is accepted until a durable write covers it.
+  Oracle(Engine& engine, Node& child, bool fresh = true);
+  std::string_view type() const override { return "oracle"; }
+
+  // Reads back every block the oracle knows (queue depth 16) and checks it.
+  // Call after Stack::PowerCut(); `done` runs from an engine event. The found
+  // contents become the new durable baseline, so cuts can repeat.
+  void Verify(Callback<void(OracleReport)> done);
+  // Verify() driven to completion in virtual time.
+  OracleReport VerifyNow();
+
+  uint64_t blocks_tracked() const { return blocks_.size(); }
+  // Reads that returned an unacceptable (e.g. stale) version, as they happened.
+  const std::vector<OracleViolation>& read_violations() const { return read_violations_; }
+  void AppendStats(StatList& out) const override;
+
+ protected:
+  void DoSubmit(Request req) override;
+  void OnPowerCut() override;
+
+ private:
+  static constexpr uint64_t kInFlight = UINT64_MAX;
+  static constexpr uint64_t kUnknown = 0;  // hash value meaning "anything"
+  struct Version {
+    uint64_t seq;          // write number, unique
+    uint64_t hash;
+    uint64_t submit_mark;  // acks completed when it was submitted
+    uint64_t ack_no;       // its ack number, or kInFlight
+    bool trim;             // zeros, or the previous content
+    bool unknown;          // initial content of a non-fresh device
+  };
+  void RecordSubmit(const Request& req, uint64_t seq);
+  void RecordAck(const Request& req, uint64_t seq, bool fua);
+  void OnFlushDone(uint64_t mark);
+  void CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, uint64_t mark);
+  // Whether `found` is an acceptable content given `versions`, when the
+  // writes acknowledged by `mark` (ack number) supersede what they replaced;
+  // mark 0: nothing is superseded beyond what flushes and FUA already pruned.
+  bool Acceptable(const std::vector<Version>& versions, uint64_t found, uint64_t mark) const;
+  uint64_t HashBlock(const uint8_t* p) const;
+
+  bool fresh_;
+  uint32_t block_;
+  uint64_t zero_hash_;
+  uint64_t next_seq_ = 1;
+  uint64_t acks_ = 0;
+  uint64_t flushes_ = 0;
+  uint64_t durable_writes_ = 0;
+  uint64_t reads_checked_ = 0;
+  std::vector<OracleViolation> read_violations_;  // stale or wrong reads seen online
+  std::unordered_map<uint64_t, std::vector<Version>> blocks_;
+  std::unordered_set<uint64_t> multi_;  // blocks with more than one version
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_ORACLE_H_
