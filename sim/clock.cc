@@ -14,7 +14,8 @@ class SteadyClock : public Clock {
   }
   void WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                  int64_t deadline_ns) override {
-    cv.wait_until(lock, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(deadline_ns)));
+    cv.wait_until(lock,
+                  std::chrono::steady_clock::time_point(std::chrono::nanoseconds(deadline_ns)));
   }
 };
 

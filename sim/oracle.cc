@@ -40,7 +40,8 @@ std::string OracleReport::Summary() const {
     s += "  VIOLATION at byte " + std::to_string(v.offset) + ": " + v.what + "; found " +
          Hex(v.found) + ", acceptable {" + acc + "}\n";
   }
-  if (violations.size() > 20) s += "  ... and " + std::to_string(violations.size() - 20) + " more\n";
+  if (violations.size() > 20)
+    s += "  ... and " + std::to_string(violations.size() - 20) + " more\n";
   return s;
 }
 
@@ -161,8 +162,7 @@ void Oracle::OnFlushDone(uint64_t mark) {
   for (uint64_t b : done_blocks) multi_.erase(b);
 }
 
-bool Oracle::Acceptable(const std::vector<Version>& versions, uint64_t found,
-                        uint64_t mark) const {
+bool Oracle::Acceptable(const std::vector<Version>& versions, uint64_t found, uint64_t mark) const {
   // Versions superseded by a write acknowledged by `mark` (and submitted
   // after they were acknowledged) are no longer acceptable.
   int64_t max_submit = -1;
@@ -192,8 +192,8 @@ void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, ui
     uint64_t found = HashBlock(data + i * block_);
     if (it == blocks_.end()) {
       if (fresh_ && found != zero_hash_ && read_violations_.size() < kMaxReadViolations) {
-        read_violations_.push_back({(first + i) * block_, found, {zero_hash_},
-                                    "a block never written read as non-zero"});
+        read_violations_.push_back(
+            {(first + i) * block_, found, {zero_hash_}, "a block never written read as non-zero"});
       }
       continue;
     }
@@ -265,7 +265,8 @@ void Oracle::Verify(Callback<void(OracleReport)> done) {
             // device would hold.
             const Version* newest = nullptr;
             for (const auto& ver : versions)
-              if (ver.ack_no != kInFlight && (!newest || ver.ack_no > newest->ack_no)) newest = &ver;
+              if (ver.ack_no != kInFlight && (!newest || ver.ack_no > newest->ack_no))
+                newest = &ver;
             if (newest && (newest->unknown || newest->hash == found)) {
               ++st->report.blocks_newest;
             } else {

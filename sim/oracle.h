@@ -33,21 +33,21 @@
 namespace storlab {
 
 struct OracleViolation {
-  uint64_t offset;                  // byte offset of the block
-  uint64_t found;                   // hash of what the device returned
-  std::vector<uint64_t> acceptable; // hashes it could have returned
-  std::string what;                 // e.g. "a durable write was lost"
+  uint64_t offset;                   // byte offset of the block
+  uint64_t found;                    // hash of what the device returned
+  std::vector<uint64_t> acceptable;  // hashes it could have returned
+  std::string what;                  // e.g. "a durable write was lost"
 };
 
 struct OracleReport {
   uint64_t blocks_checked = 0;
-  uint64_t blocks_newest = 0;      // hold the newest acknowledged version
-  uint64_t blocks_older = 0;       // hold an older acceptable version: acknowledged
-                                   // writes that were never made durable were lost
+  uint64_t blocks_newest = 0;  // hold the newest acknowledged version
+  uint64_t blocks_older = 0;   // hold an older acceptable version: acknowledged
+                               // writes that were never made durable were lost
   uint64_t read_errors = 0;
   std::vector<OracleViolation> violations;
   bool ok() const { return violations.empty() && read_errors == 0; }
-  std::string Summary() const;     // a few lines, then one line per violation (first 20)
+  std::string Summary() const;  // a few lines, then one line per violation (first 20)
 };
 
 class Oracle : public NodeWrapper {
@@ -78,7 +78,7 @@ class Oracle : public NodeWrapper {
   static constexpr uint64_t kInFlight = UINT64_MAX;
   static constexpr uint64_t kUnknown = 0;  // hash value meaning "anything"
   struct Version {
-    uint64_t seq;          // write number, unique
+    uint64_t seq;  // write number, unique
     uint64_t hash;
     uint64_t submit_mark;  // acks completed when it was submitted
     uint64_t ack_no;       // its ack number, or kInFlight

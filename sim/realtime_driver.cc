@@ -107,8 +107,8 @@ void RealtimeDriver::Loop() {
       continue;
     }
     // Sleep until the next event is due, or until something is posted.
-    int64_t deadline = engine_.empty() ? std::numeric_limits<int64_t>::max() / 2
-                                       : WallOf(engine_.next_time());
+    int64_t deadline =
+        engine_.empty() ? std::numeric_limits<int64_t>::max() / 2 : WallOf(engine_.next_time());
     options_.clock->WaitUntil(lock, cv_, deadline);
   }
 }

@@ -61,7 +61,7 @@ class RealtimeDriver {
 
  private:
   void Loop();
-  Nanos SimNow() const;          // simulated time of the wall clock now
+  Nanos SimNow() const;           // simulated time of the wall clock now
   int64_t WallOf(Nanos t) const;  // wall time at which simulated time t is due
 
   Engine& engine_;

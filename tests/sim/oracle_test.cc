@@ -81,7 +81,7 @@ TEST(OracleTest, HonestDiskPassesAndUnflushedLossIsCountedNotFlagged) {
   auto a = Pattern(8192, 1), b = Pattern(8192, 2), c = Pattern(4096, 3);
   ASSERT_TRUE(testing::Write(r.e, *r.oracle, 0, a).status.ok());
   ASSERT_TRUE(testing::Flush(r.e, *r.oracle).status.ok());
-  ASSERT_TRUE(testing::Write(r.e, *r.oracle, 0, b).status.ok());       // not flushed
+  ASSERT_TRUE(testing::Write(r.e, *r.oracle, 0, b).status.ok());            // not flushed
   ASSERT_TRUE(testing::Write(r.e, *r.oracle, 65536, c, kFua).status.ok());  // durable
   r.stack.PowerCut();
   OracleReport rep = r.oracle->VerifyNow();
