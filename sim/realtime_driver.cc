@@ -1,5 +1,7 @@
 #include "sim/realtime_driver.h"
 
+#include <sys/prctl.h>
+
 #include <cassert>
 #include <limits>
 
@@ -70,6 +72,8 @@ Nanos RealtimeDriver::SimNow() const {
 int64_t RealtimeDriver::WallOf(Nanos t) const { return wall_start_ + (t - sim_start_).count(); }
 
 void RealtimeDriver::Loop() {
+  // Ask for precise timed wake-ups (the default timer slack is 50 us).
+  ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   std::vector<Callback<void()>> work;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {

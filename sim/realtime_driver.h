@@ -32,6 +32,10 @@ class RealtimeDriver {
  public:
   struct Options {
     Clock* clock = Clock::Real();
+    // The last stretch before an event is due is spent polling instead of
+    // sleeping: waking from a timed sleep costs the OS's timer slack (tens
+    // of microseconds or more). 0 sleeps all the way.
+    Nanos spin = Nanos(100'000);
   };
 
   RealtimeDriver(Engine& engine, Options options);

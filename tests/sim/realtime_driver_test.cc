@@ -58,7 +58,7 @@ TEST(RealtimeDriverTest, RunsEventsAtTheirWallTimeAndMeasuresLateness) {
   cfg.latency = 1_ms;
   RamDisk disk(engine, "disk", cfg, std::make_unique<RamStore>());
   FakeClock clock(/*overshoot_ns=*/50'000);
-  RealtimeDriver driver(engine, {&clock});
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
   driver.Start();
 
   Waiter w;
@@ -87,7 +87,7 @@ TEST(RealtimeDriverTest, RunsEventsAtTheirWallTimeAndMeasuresLateness) {
 TEST(RealtimeDriverTest, OutsideRequestsArriveAtTheWallTimeTheyArePosted) {
   Engine engine;
   FakeClock clock(0);
-  RealtimeDriver driver(engine, {&clock});
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
   driver.Start();
   clock.Advance(3'000'000);  // 3 ms of wall time pass with nothing to do
   Nanos seen;
@@ -100,7 +100,7 @@ TEST(RealtimeDriverTest, OutsideRequestsArriveAtTheWallTimeTheyArePosted) {
 TEST(RealtimeDriverTest, StopRunsWhatIsPostedAndKeepsFutureEvents) {
   Engine engine;
   FakeClock clock(0);
-  RealtimeDriver driver(engine, {&clock});
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
   driver.Start();
   int ran = 0;
   driver.Call([&] { engine.After(10_s, [&] { ++ran; }); });
