@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/probe.h"
 #include "sim/engine.h"
 #include "sim/profile/catalog.h"
 #include "sim/profile/loader.h"
@@ -19,7 +20,10 @@ namespace {
 const char kUsage[] =
     "usage: storlab stacks                 list the built-in catalog\n"
     "       storlab stacks show NAME|FILE  validate a stack and print it resolved\n"
-    "       storlab stacks types           list the node types a stack file can use\n";
+    "       storlab stacks types           list the node types a stack file can use\n"
+    "       storlab stacks probe [--all] [--seconds S] [--span SIZE] NAME|FILE...\n"
+    "                                      measure headline figures in virtual time\n"
+    "                                      (4K random QD1/QD32, 1M sequential QD8)\n";
 
 int List() {
   for (const auto& e : Catalog()) {
@@ -63,7 +67,11 @@ int Types() {
 
 int StacksCommand(const Args& args) {
   po::options_description desc("Options");
-  desc.add_options()("help,h", "show this help");
+  desc.add_options()("help,h", "show this help")("all", "probe: every catalog stack")(
+      "seconds", po::value<double>()->default_value(2.0), "probe: simulated seconds per test")(
+      "span", po::value<std::string>()->default_value("0"),
+      "probe: bytes used by random I/O (e.g. 1GiB); 0 = the whole device")(
+      "seed", po::value<uint64_t>()->default_value(1), "probe: the run's seed");
   po::options_description hidden;
   hidden.add_options()("words", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -87,6 +95,27 @@ int StacksCommand(const Args& args) {
   if (words.empty()) return List();
   if (words[0] == "show" && words.size() == 2) return Show(words[1]);
   if (words[0] == "types" && words.size() == 1) return Types();
+  if (words[0] == "probe") {
+    ProbeOptions o;
+    o.seconds = vm["seconds"].as<double>();
+    o.seed = vm["seed"].as<uint64_t>();
+    auto span = ParseSize(vm["span"].as<std::string>());
+    if (!span.ok() || !(o.seconds > 0)) {
+      std::fprintf(stderr, "storlab stacks probe: %s\n",
+                   span.ok() ? "--seconds must be positive" : span.status().ToString().c_str());
+      return 2;
+    }
+    o.span = *span;
+    std::vector<std::string> names(words.begin() + 1, words.end());
+    if (vm.count("all")) {
+      for (const auto& e : Catalog()) names.emplace_back(e.name);
+    }
+    if (names.empty()) {
+      std::fprintf(stderr, "storlab stacks probe: name a stack, or --all\n%s", kUsage);
+      return 2;
+    }
+    return ProbeStacks(names, o);
+  }
   std::fprintf(stderr, "storlab stacks: unexpected arguments\n%s", kUsage);
   return 2;
 }

@@ -7,6 +7,9 @@
 #include "sim/virtual_driver.h"
 
 namespace storlab {
+namespace {
+constexpr uint64_t kMaxIos = 20'000'000;
+}  // namespace
 
 ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec) {
   ProbeResult res;
@@ -25,7 +28,11 @@ ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec) {
   uint32_t in_flight = 0;
 
   std::function<void()> issue = [&]() {
-    if (stopping || engine.now() >= stop || (spec.max_ios && issued >= spec.max_ios)) {
+    // A device without latency would run forever at one instant: stop once
+    // that is clear.
+    const uint64_t cap = spec.max_ios ? spec.max_ios : kMaxIos;
+    const bool timeless = issued >= 10000 && engine.now() == start;
+    if (stopping || engine.now() >= stop || issued >= cap || timeless) {
       stopping = true;
       return;
     }

@@ -32,7 +32,7 @@ struct ProbeResult {
   uint64_t ios = 0;
   uint64_t bytes = 0;
   uint64_t errors = 0;
-  Nanos elapsed;
+  Nanos elapsed;  // 0 for a device without latency
   double iops = 0;
   double bytes_per_s = 0;
   double mean_latency_us = 0;  // per I/O, including its flush if flush_each
