@@ -25,7 +25,11 @@ void RamDisk::Start(Request req) {
   ++busy_;
   Nanos t = p_.latency;
   if (p_.bytes_per_s > 0 && (req.op == Op::kRead || req.op == Op::kWrite)) {
-    t += TransferTime(req.length, p_.bytes_per_s);
+    // One data path shared by all requests: the transfer starts when the
+    // latency has passed and the previous transfer is done.
+    Nanos begin = Max(engine_.now() + p_.latency, bus_free_);
+    bus_free_ = begin + TransferTime(req.length, p_.bytes_per_s);
+    t = bus_free_ - engine_.now();
   }
   engine_.After(t, [this, r = std::move(req)]() mutable { Finish(std::move(r)); });
 }
@@ -59,6 +63,7 @@ void RamDisk::Finish(Request req) {
 
 void RamDisk::OnPowerCut() {
   busy_ = 0;
+  bus_free_ = Nanos(0);
   waiting_.clear();
 }
 

@@ -1,8 +1,8 @@
 // RamDisk: a device with no moving parts and, by default, no latency.
 //
-// Every request completes after a fixed latency plus length / bandwidth
-// (both optional), with `queue_depth` requests served in parallel and the
-// rest waiting in FIFO order. Writes are durable when they complete: there
+// Every request completes after a fixed latency, plus its transfer over one
+// data path of `bandwidth` shared by all requests (both optional), with
+// `queue_depth` requests in service and the rest waiting in FIFO order. Writes are durable when they complete: there
 // is no volatile cache. The catalog's `ram`, and the simplest example of a
 // device model. Not thread-safe.
 #ifndef STORLAB_SIM_DEVICES_RAM_DISK_H_
@@ -41,6 +41,7 @@ class RamDisk : public Node {
   Config p_;
   std::unique_ptr<Store> store_;
   uint32_t busy_ = 0;
+  Nanos bus_free_;  // when the shared data path is free
   std::deque<Request> waiting_;
 };
 
