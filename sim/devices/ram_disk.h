@@ -2,8 +2,8 @@
 //
 // Every request completes after a fixed latency, plus its transfer over one
 // data path of `bandwidth` shared by all requests (both optional), with
-// `queue_depth` requests in service and the rest waiting in FIFO order. Writes are durable when they complete: there
-// is no volatile cache. The catalog's `ram`, and the simplest example of a
+// `queue_depth` requests in service and the rest waiting in FIFO order. Writes are durable when
+// they complete: there is no volatile cache. The catalog's `ram`, and the simplest example of a
 // device model. Not thread-safe.
 #ifndef STORLAB_SIM_DEVICES_RAM_DISK_H_
 #define STORLAB_SIM_DEVICES_RAM_DISK_H_

@@ -145,9 +145,17 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
           return Status::InvalidArgument(Where(label, nval) + ": node '" + nname +
                                          "' must be a table ([node." + nname + "])");
         }
-        if (nname.empty() || nname.find_first_of("/. \t") != std::string::npos) {
+        // Names become file names (sparse-file stores) and appear in stats:
+        // letters, digits and - _ . / only ('.' and '/' are what `count`
+        // and `use` add, so resolved stacks load back).
+        if (nname.empty() ||
+            nname.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                    "0123456789-_./") != std::string::npos ||
+            nname.front() == '.' || nname.front() == '/') {
           return Status::InvalidArgument(Where(label, nval) + ": node name '" + nname +
-                                         "' may not be empty or contain '/', '.' or spaces");
+                                         "': use letters, digits, '-', '_', '.' and '/' (not "
+                                         "first)");
         }
         NodeSpec n;
         n.name = nname;
@@ -372,6 +380,10 @@ class Builder {
         for (const auto& [key, v] : *overrides) keys[key] = v;
       }
       Params params(name, n.where, keys);
+      if (stack_->Find(name)) {
+        return Status::InvalidArgument(n.where + ": node '" + n.name + "' would be named '" + name +
+                                       "', which another node already has");
+      }
       BuildContext ctx{engine_, options_.seed, options_.data_mode, name, kids};
       auto made = type->make(params, ctx);
       if (!made.ok()) return made.status();

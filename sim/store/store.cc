@@ -14,7 +14,11 @@ Result<std::unique_ptr<Store>> MakeStore(const DataMode& mode, const std::string
     case DataMode::Kind::kRam:
       return std::unique_ptr<Store>(new RamStore());
     case DataMode::Kind::kFile: {
-      auto fs = FileStore::Open(mode.directory + "/" + name + ".img", capacity);
+      // Nodes of a `use`d stack are named "outer/inner": keep one directory.
+      std::string file = name;
+      for (auto& c : file)
+        if (c == '/') c = '+';
+      auto fs = FileStore::Open(mode.directory + "/" + file + ".img", capacity);
       if (!fs.ok()) return fs.status();
       return std::unique_ptr<Store>(std::move(fs).value());
     }

@@ -55,6 +55,20 @@ latency = "1ms"
   EXPECT_NE(s.resolved.find("# default"), std::string::npos) << s.resolved;
 }
 
+TEST(LoaderTest, ResolvedTextLoadsBack) {
+  Engine e;
+  auto s = testing::MustLoadText("[node.disk]\nuse = \"ram\"\ncapacity = \"32MiB\"\n", e);
+  Engine e2;
+  auto again = testing::MustLoadText(s.resolved, e2);
+  EXPECT_EQ(again.stack->root().geometry().capacity, uint64_t{32} << 20);
+}
+
+TEST(LoaderTest, NodeNamesAreChecked) {
+  ExpectMessage(LoadError("[node.\"my disk\"]\ntype = \"ram\"\n"),
+                {"bad.toml:1", "node name 'my disk'"});
+  ExpectMessage(LoadError("[node.\"/etc\"]\ntype = \"ram\"\n"), {"node name '/etc'"});
+}
+
 TEST(LoaderTest, HostTableIsRead) {
   Engine e;
   auto s = testing::MustLoadText(R"(
