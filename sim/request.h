@@ -29,6 +29,8 @@ constexpr uint32_t kFua = 1u << 0;         // write: durable before completion
 constexpr uint32_t kNoUnmap = 1u << 1;     // write-zeroes: keep the range allocated
 constexpr uint32_t kBackground = 1u << 2;  // issued by a layer on its own (destage,
                                            // rebuild), not on behalf of a client
+constexpr uint32_t kDirect = 1u << 3;      // O_DIRECT: a page cache passes it to its child
+                                           // (keeping itself coherent); others ignore it
 
 using Completion = Callback<void(Status)>;
 

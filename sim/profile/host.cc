@@ -4,6 +4,7 @@ namespace storlab {
 
 Status ParseHost(Params& p, HostSpec* h) {
   p.Size("mem", &h->mem_bytes, uint64_t{64} << 20);
+  p.Size("used_mem", &h->used_mem_bytes);
   p.Int("cores", &h->cores, 1, 1024);
   p.Rate("copy_rate_per_core", &h->copy_bytes_per_s_per_core);
   p.Rate("memory_bandwidth", &h->memory_bandwidth);
@@ -12,6 +13,18 @@ Status ParseHost(Params& p, HostSpec* h) {
   p.Duration("dirty_expire", &h->dirty_expire);
   p.Duration("writeback_interval", &h->writeback_interval);
   RETURN_IF_ERROR(p.Finish());
+  if (h->copy_bytes_per_s_per_core <= 0) {
+    p.Fail("copy_rate_per_core", "must be positive");
+    return p.Finish();
+  }
+  if (h->memory_bandwidth <= 0) {
+    p.Fail("memory_bandwidth", "must be positive");
+    return p.Finish();
+  }
+  if (h->used_mem_bytes >= h->mem_bytes) {
+    p.Fail("used_mem", "must be less than mem");
+    return p.Finish();
+  }
   if (h->dirty_background_ratio > h->dirty_ratio) {
     p.Fail("dirty_background_ratio", "must not exceed dirty_ratio");
     return p.Finish();

@@ -19,6 +19,10 @@ namespace storlab {
 
 struct HostSpec {
   uint64_t mem_bytes = uint64_t{16} << 30;  // RAM; dirty limits are fractions of it
+  // RAM the kernel and applications hold: neither dirtyable nor available
+  // to the page cache (Linux global_dirtyable_memory() counts free and file
+  // pages only). 0: the whole of `mem`.
+  uint64_t used_mem_bytes = 0;
   uint32_t cores = 4;
   // One core copying user data into the page cache (memcpy plus page
   // allocation); several writers scale with cores up to `memory_bandwidth`.

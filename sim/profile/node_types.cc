@@ -2,6 +2,7 @@
 
 #include "sim/devices/link.h"
 #include "sim/devices/ram_disk.h"
+#include "sim/layers/page_cache.h"
 
 namespace storlab {
 
@@ -11,6 +12,8 @@ const std::vector<NodeType>& NodeTypes() {
       {"link",
        "host link or bridge (USB BOT/UAS, SATA, PCIe, Ethernet): latency, bandwidth, queue depth",
        1, 1, &MakeLink},
+      {"page_cache", "host page cache: buffered I/O, dirty limits, writeback, read-ahead", 1, 1,
+       &MakePageCache},
   };
   return kTypes;
 }
