@@ -143,6 +143,7 @@ class PageCache : public Node {
   uint64_t writeback_bytes() const;
   uint64_t cached_bytes() const;
   const DirtyLimits& limits() const { return throttle_.limits(); }
+  const DirtyThrottle& throttle() const { return throttle_; }
   // The writeback bandwidth the throttle currently assumes (bytes/s).
   double write_bandwidth() const { return throttle_.write_bandwidth(); }
 

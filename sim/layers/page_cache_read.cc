@@ -77,8 +77,10 @@ void PageCache::Readahead(uint32_t file, uint64_t first, uint64_t last) {
       s.start += s.size;
       s.size = NextWindow(s.size, max);
       s.async = s.size;
-    } else if (req_pages > max ||
-               (s.prev_page != UINT64_MAX && index >= s.prev_page && index - s.prev_page <= 1)) {
+    } else if (req_pages > max || s.prev_page == UINT64_MAX ||
+               (index >= s.prev_page && index - s.prev_page <= 1)) {
+      // A stream's first read counts as the start of its file (Linux reads
+      // ahead from index 0); so does a read right after the previous one.
       s.start = index;  // initial_readahead
       s.size = InitWindow(req_pages, max);
       s.async = s.size > req_pages ? s.size - req_pages : s.size;
