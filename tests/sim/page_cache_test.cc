@@ -28,7 +28,8 @@ mem = "64MiB"
 cores = 1
 copy_rate_per_core = "1GB/s"
 memory_bandwidth = "10GB/s"
-)" + extra + R"(
+)" + extra +
+         R"(
 [node.disk]
 type = "ram"
 capacity = "1GiB"
@@ -38,8 +39,7 @@ queue_depth = 1
 }
 
 struct Fixture {
-  explicit Fixture(const std::string& text = Stack(),
-                   DataMode::Kind kind = DataMode::Kind::kRam)
+  explicit Fixture(const std::string& text = Stack(), DataMode::Kind kind = DataMode::Kind::kRam)
       : s(testing::MustLoadText(text, e, 1, kind)),
         pc(static_cast<PageCache&>(s.stack->root())),
         disk(*s.stack->Find("disk")) {}

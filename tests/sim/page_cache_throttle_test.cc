@@ -21,15 +21,18 @@ std::string Stack(const std::string& mem, const std::string& rate, const std::st
 [node.pc]
 type = "page_cache"
 child = "disk"
-mem = ")" + mem + R"("
+mem = ")" +
+         mem + R"("
 cores = 4
 copy_rate_per_core = "4GB/s"
 memory_bandwidth = "12GB/s"
 
 [node.disk]
 type = "ram"
-capacity = ")" + cap + R"("
-bandwidth = ")" + rate + R"("
+capacity = ")" +
+         cap + R"("
+bandwidth = ")" +
+         rate + R"("
 queue_depth = 1
 )";
 }

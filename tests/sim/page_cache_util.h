@@ -47,8 +47,8 @@ struct Job {
   bool random = true;
 };
 struct JobsResult {
-  uint64_t bytes = 0;   // written by all jobs
-  Nanos elapsed;        // until the last job's end_fsync completed
+  uint64_t bytes = 0;  // written by all jobs
+  Nanos elapsed;       // until the last job's end_fsync completed
   Nanos longest_fsync;
   uint64_t errors = 0;
 };
