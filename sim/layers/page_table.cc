@@ -250,20 +250,11 @@ bool PageTable::AllCached(uint64_t first, uint64_t last) const {
   return all;
 }
 
-bool PageTable::AnyReading(uint64_t first, uint64_t last) const {
+bool PageTable::AnyBit(uint64_t first, uint64_t last, Mask Group::*bits) const {
   bool any = false;
   ForEachGroup(first, last, [&](uint64_t g, Mask m) {
     const Group* grp = Find(g);
-    if (grp && (grp->reading & m)) any = true;
-  });
-  return any;
-}
-
-bool PageTable::AnyWriteback(uint64_t first, uint64_t last) const {
-  bool any = false;
-  ForEachGroup(first, last, [&](uint64_t g, Mask m) {
-    const Group* grp = Find(g);
-    if (grp && (grp->writeback & m)) any = true;
+    if (grp && (grp->*bits & m)) any = true;
   });
   return any;
 }

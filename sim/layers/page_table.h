@@ -95,8 +95,12 @@ class PageTable {
   void Touch(uint64_t first, uint64_t last);
 
   bool AllCached(uint64_t first, uint64_t last) const;
-  bool AnyReading(uint64_t first, uint64_t last) const;
-  bool AnyWriteback(uint64_t first, uint64_t last) const;
+  bool AnyReading(uint64_t first, uint64_t last) const {
+    return AnyBit(first, last, &Group::reading);
+  }
+  bool AnyWriteback(uint64_t first, uint64_t last) const {
+    return AnyBit(first, last, &Group::writeback);
+  }
   // Runs (first, count) of pages in [first, last] neither cached nor reading.
   std::vector<std::pair<uint64_t, uint64_t>> MissingRuns(uint64_t first, uint64_t last) const;
   // The first run of pages >= `from` that are dirty, not under writeback
@@ -121,6 +125,7 @@ class PageTable {
 
  private:
   Group& Get(uint64_t g);
+  bool AnyBit(uint64_t first, uint64_t last, Mask Group::*bits) const;
   static uint32_t OwnerOf(const Group& grp, unsigned bit);
   void SetOwner(Group& grp, Mask m, uint32_t file);
   // The files owning dirty or writeback pages of `m` in `grp`.

@@ -18,25 +18,7 @@ namespace storlab::testing {
 // DoIo with a file id.
 inline IoResult PcIo(Engine& e, Node& n, Op op, uint64_t off, uint64_t len, uint8_t* data,
                      uint32_t flags, uint32_t file) {
-  IoResult r{Status::Internal("never completed"), Nanos(-1), Nanos(-1)};
-  bool done = false;
-  const Nanos start = e.now();
-  Request req;
-  req.op = op;
-  req.offset = off;
-  req.length = len;
-  req.data = data;
-  req.flags = flags;
-  req.file_id = file;
-  req.done = [&](Status st) {
-    r.status = std::move(st);
-    r.done_at = e.now();
-    r.latency = e.now() - start;
-    done = true;
-  };
-  n.Submit(std::move(req));
-  VirtualDriver(e).RunWhile([&] { return !done; });
-  return r;
+  return DoIo(e, n, op, off, len, data, flags, file);
 }
 
 struct Job {

@@ -24,7 +24,7 @@ struct IoResult {
 // Submits one request, runs the engine until it completes (and until idle
 // if `drain`), returns its status and completion time.
 inline IoResult DoIo(Engine& e, Node& n, Op op, uint64_t off, uint64_t len, uint8_t* data,
-                     uint32_t flags = 0) {
+                     uint32_t flags = 0, uint32_t file_id = 0) {
   IoResult r{Status::Internal("never completed"), Nanos(-1), Nanos(-1)};
   bool done = false;
   Nanos start = e.now();
@@ -34,6 +34,7 @@ inline IoResult DoIo(Engine& e, Node& n, Op op, uint64_t off, uint64_t len, uint
   req.length = len;
   req.data = data;
   req.flags = flags;
+  req.file_id = file_id;
   req.done = [&](Status st) {
     r.status = std::move(st);
     r.done_at = e.now();
