@@ -2,6 +2,7 @@
 
 #include "sim/devices/link.h"
 #include "sim/devices/ram_disk.h"
+#include "sim/devices/ssd.h"
 #include "sim/layers/page_cache.h"
 
 namespace storlab {
@@ -14,6 +15,8 @@ const std::vector<NodeType>& NodeTypes() {
        1, 1, &MakeLink},
       {"page_cache", "host page cache: buffered I/O, dirty limits, writeback, read-ahead", 1, 1,
        &MakePageCache},
+      {"ssd", "SATA or NVMe SSD: flash dies, SLC cache, FTL/GC, write buffer, PLP", 0, 0,
+       &MakeSsd},
   };
   return kTypes;
 }

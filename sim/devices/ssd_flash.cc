@@ -1,0 +1,111 @@
+#include "sim/devices/ssd_flash.h"
+
+#include <algorithm>
+
+namespace storlab::ssd {
+
+FlashArray::FlashArray(const SsdConfig& c)
+    : dies_(c.dies()),
+      planes_(c.planes),
+      page_size_(c.page_size),
+      units_div_(uint64_t{c.dies()} * c.planes),
+      dies_div_(c.dies()),
+      channels_div_(c.channels),
+      channel_time_(c.channel_bytes_per_s),
+      read_time_(c.read_time),
+      slc_read_time_(c.slc_read_time),
+      program_time_(c.program_time),
+      slc_program_time_(c.slc_program_time),
+      plane_free_(static_cast<size_t>(c.dies()) * c.planes),
+      channel_(c.channels),
+      paid_(c.dies()) {}
+
+Nanos FlashArray::ReadPage(Nanos now, uint64_t page, uint64_t bytes, bool slc, Nanos ready) {
+  // Read unit u: die u % dies, plane u / dies; die d sits on channel
+  // d % channels, so consecutive pages go to different channels first.
+  const uint64_t u = units_div_.Mod(page);
+  const auto die = static_cast<uint32_t>(dies_div_.Mod(u));
+  const auto plane = static_cast<uint32_t>(dies_div_.Div(u));
+  Nanos& free = plane_free_[static_cast<size_t>(die) * planes_ + plane];
+  const Nanos t = slc ? slc_read_time_ : read_time_;
+  const Nanos end = Max(ready, free) + t;
+  free = end;
+  die_busy_ += t;
+  return channel_[channels_div_.Mod(die)].Reserve(now, end, channel_time_(bytes));
+}
+
+Nanos FlashArray::ReadMapPage(Nanos now, uint64_t segment, Nanos ready) {
+  // The needed entries are a small part of the page: move 4 KiB of it.
+  return ReadPage(now, segment, std::min<uint64_t>(4096, page_size_), true, ready);
+}
+
+Nanos FlashArray::Installment(uint32_t die) const {
+  const Nanos o = owed(die);
+  if (o <= Nanos(0)) return Nanos(0);
+  // At least one program's worth, or a quarter of a large debt, so a lump of
+  // GC work is spread over the next few programs rather than stalling one.
+  return Min(o, Max(program_time_, o / 4));
+}
+
+Nanos FlashArray::Program(Nanos now, uint64_t bytes, bool slc, Nanos ready) {
+  const uint32_t die = NextDie();
+  const Nanos in_controller =
+      channel_[channels_div_.Mod(die)].Reserve(now, ready, channel_time_(bytes));
+  const Nanos pay = Installment(die);
+  paid_[die] += pay;
+  const Nanos start = Max(in_controller, Max(die_free(die), now) + pay);
+  const Nanos t = slc ? slc_program_time_ : program_time_;
+  HoldDie(die, start + t);
+  die_busy_ += t + pay;
+  return start + t;
+}
+
+Nanos FlashArray::ProgramMapPage(Nanos now, uint64_t segment) {
+  const uint32_t die = static_cast<uint32_t>(segment % dies_);
+  return Occupy(now, die, now, slc_program_time_);
+}
+
+Nanos FlashArray::Occupy(Nanos now, uint32_t die, Nanos ready, Nanos t) {
+  const Nanos end = Max(Max(ready, now), die_free(die)) + t;
+  HoldDie(die, end);
+  die_busy_ += t;
+  return end;
+}
+
+Nanos FlashArray::WorkOff(Nanos now, Nanos quantum) {
+  Nanos last = now;
+  for (uint32_t d = 0; d < dies_; ++d) {
+    const Nanos pay = Min(owed(d), quantum);
+    if (pay <= Nanos(0)) continue;
+    paid_[d] += pay;
+    const Nanos end = Max(die_free(d), now) + pay;
+    HoldDie(d, end);
+    die_busy_ += pay;
+    last = Max(last, end);
+  }
+  return last;
+}
+
+bool FlashArray::owes() const {
+  for (uint32_t d = 0; d < dies_; ++d)
+    if (owed(d) > Nanos(0)) return true;
+  return false;
+}
+
+Nanos FlashArray::die_free(uint32_t die) const {
+  const Nanos* p = &plane_free_[static_cast<size_t>(die) * planes_];
+  return *std::max_element(p, p + planes_);
+}
+
+void FlashArray::HoldDie(uint32_t die, Nanos t) {
+  Nanos* p = &plane_free_[static_cast<size_t>(die) * planes_];
+  std::fill(p, p + planes_, t);
+}
+
+void FlashArray::Reset() {
+  std::fill(plane_free_.begin(), plane_free_.end(), Nanos(0));
+  for (auto& c : channel_) c.Reset();
+  next_die_ = 0;
+}
+
+}  // namespace storlab::ssd

@@ -1,0 +1,62 @@
+// ssd::MapCache: the part of the logical-to-physical table a DRAM-less
+// controller holds in SRAM or in the host memory buffer (HMB).
+//
+// The table is cut into segments, one flash page of 4-byte entries each (a
+// 16 KiB page maps 16 MiB of LBAs). The cache keeps the most recently used
+// segments (LRU, O(1) per access over arrays, no allocation after
+// construction). A miss costs the I/O an extra flash read of the segment; a
+// dirty segment pushed out costs a map-page program. So random I/O over a
+// span larger than the cache covers slows down — the DRAM-less cliff
+// (TechPowerUp, Team MP33: 4K random write falls off past ~15 GB). A drive
+// with DRAM holds the whole table and has no MapCache. Not thread-safe.
+#ifndef STORLAB_SIM_DEVICES_SSD_MAP_CACHE_H_
+#define STORLAB_SIM_DEVICES_SSD_MAP_CACHE_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace storlab::ssd {
+
+class MapCache {
+ public:
+  struct Outcome {
+    bool hit = true;
+    bool evicted_dirty = false;  // a dirty segment was written back
+    uint64_t evicted = 0;        // which one (if evicted_dirty)
+  };
+
+  // `segments` in the whole table, `capacity` of them cached.
+  // REQUIRES: capacity >= 1.
+  MapCache(uint64_t segments, uint64_t capacity);
+  MapCache(const MapCache&) = delete;
+  MapCache& operator=(const MapCache&) = delete;
+
+  // Looks segment `s` up (loading it on a miss) and marks it dirty if the
+  // access changes the mapping.
+  Outcome Access(uint64_t s, bool dirty);
+  // A power cut: the cache's contents are gone (the table on flash and its
+  // journal are what the controller rebuilds from).
+  void Clear();
+
+  uint64_t segments() const { return flags_.size(); }
+  uint64_t capacity() const { return capacity_; }
+  uint64_t hits() const { return hits_; }
+  uint64_t misses() const { return misses_; }
+
+ private:
+  static constexpr uint32_t kNone = 0xffffffffu;
+  static constexpr uint8_t kCached = 1, kDirty = 2;
+  void Unlink(uint32_t s);
+  void PushFront(uint32_t s);
+
+  uint64_t capacity_;
+  uint64_t count_ = 0;
+  std::vector<uint8_t> flags_;
+  std::vector<uint32_t> prev_, next_;
+  uint32_t head_ = kNone, tail_ = kNone;  // most / least recently used
+  uint64_t hits_ = 0, misses_ = 0;
+};
+
+}  // namespace storlab::ssd
+
+#endif  // STORLAB_SIM_DEVICES_SSD_MAP_CACHE_H_

@@ -1,0 +1,132 @@
+// Ssd: the write path behind the host interface — buffer admission, program
+// units, programs on the dies, and the durability of FLUSH and FUA.
+#include <algorithm>
+
+#include "sim/devices/ssd.h"
+
+namespace storlab {
+
+void Ssd::AcceptWrite(uint32_t slot) {
+  const Nanos now = engine_.now();
+  ssd::Command& c = queue_.at(slot);
+  const Request& r = c.req;
+  buffer_.Hold(r.length);
+  const Nanos in_buffer = host_.FromHost(now, Max(c.ready, now), r.length);
+  wear_.host_bytes_written += r.length;
+  MapLookup(r.offset, r.length, true, now);
+  AddGcWork(ftl_.Write(r.offset, r.length));
+  AppendToUnits(r.offset, r.length, in_buffer);
+  if (r.fua() && !config_.plp) {
+    // Durable before completion: program what the buffer holds now.
+    if (buffer_.has_open()) CloseUnit();
+    c.ready = in_buffer;
+    return WaitDurable(slot, buffer_.last_closed());
+  }
+  FinishAt(in_buffer, slot);
+}
+
+void Ssd::AdmitWaitingWrites() {
+  while (!write_waiters_.empty() &&
+         buffer_.HasRoom(queue_.at(write_waiters_.front()).req.length)) {
+    const uint32_t slot = write_waiters_.front();
+    write_waiters_.pop_front();
+    AcceptWrite(slot);
+  }
+}
+
+void Ssd::AppendToUnits(uint64_t off, uint64_t len, Nanos ready) {
+  uint64_t done = 0;
+  while (done < len) {
+    if (!buffer_.has_open()) OpenUnit();
+    done += buffer_.Fill(off + done, len - done, ready);
+    if (buffer_.open_full()) CloseUnit();
+  }
+}
+
+void Ssd::OpenUnit() {
+  const bool slc = slc_.Fits(config_.slc_unit_bytes(), ftl_.free_user_bytes());
+  buffer_.Open(slc ? config_.slc_unit_bytes() : config_.native_unit_bytes(), slc);
+  // A partly filled unit is programmed (padded) after the timeout, so data
+  // does not sit in volatile memory while the host pauses.
+  const uint64_t seq = buffer_.open_seq();
+  unit_timer_ = engine_.After(config_.write_buffer_timeout, [this, seq] {
+    unit_timer_ = {};
+    if (buffer_.has_open() && buffer_.open_seq() == seq) CloseUnit();
+  });
+}
+
+void Ssd::CloseUnit() {
+  if (unit_timer_) engine_.Cancel(std::exchange(unit_timer_, {}));
+  const Nanos now = engine_.now();
+  ssd::WriteBuffer::Unit& u = buffer_.Close();
+  const Nanos end = flash_.Program(now, u.size, u.slc, Max(u.ready, now));
+  if (u.slc) slc_.Add(u.size);
+  wear_.nand_bytes_written += u.size;
+  const uint64_t seq = u.seq;
+  engine_.At(end, [this, seq] { ProgramDone(seq); });
+}
+
+void Ssd::ProgramDone(uint64_t seq) {
+  ssd::WriteBuffer::Unit u = buffer_.Done(seq);
+  // The data is on flash now: it moves from the volatile Overlay to the
+  // Store. (Newer data for the same range, acknowledged since, moves too:
+  // durable early is never wrong.)
+  for (const auto& [off, len] : u.ranges) {
+    Status st = overlay_.DrainTo(*store_, off, len);
+    if (!st.ok() && media_error_.ok()) media_error_ = st;
+  }
+  RecordSeries();
+  AdmitWaitingWrites();
+  ReleaseDurable();
+}
+
+void Ssd::WaitDurable(uint32_t slot, uint64_t target) {
+  queue_.at(slot).target = target;
+  durable_waiters_.push_back(slot);
+  ReleaseDurable();
+}
+
+void Ssd::ReleaseDurable() {
+  while (!durable_waiters_.empty()) {
+    const uint32_t slot = durable_waiters_.front();
+    ssd::Command& c = queue_.at(slot);
+    if (c.target > buffer_.durable_through()) return;
+    durable_waiters_.pop_front();
+    const Nanos now = engine_.now();
+    if (c.target <= committed_through_) {
+      // Nothing new since the last commit: done once that commit is.
+      FinishAt(Max(Max(c.ready, now), commit_end_), slot);
+      continue;
+    }
+    // Commit the mapping journal: one more program on a die.
+    committed_through_ = c.target;
+    ++flush_commits_;
+    wear_.nand_bytes_written += config_.page_size;
+    commit_end_ = flash_.Occupy(now, flash_.NextDie(), c.ready, config_.flush_commit_time);
+    FinishAt(commit_end_, slot);
+  }
+}
+
+void Ssd::AddGcWork(const ssd::ScaledFtl::Work& w) {
+  if (w.copied_bytes == 0 && w.erased_bytes == 0) return;
+  wear_.gc_copied_bytes += w.copied_bytes;
+  wear_.nand_bytes_written += w.copied_bytes;
+  wear_.erased_bytes += w.erased_bytes;
+  // A copy reads cell_bits pages per plane and programs them again.
+  const double units = static_cast<double>(w.copied_bytes) /
+                       static_cast<double>(config_.native_unit_bytes());
+  const double erases =
+      static_cast<double>(w.erased_bytes) / static_cast<double>(config_.block_size);
+  const double ns = units * static_cast<double>((config_.read_time * config_.cell_bits +
+                                                 config_.program_time).count()) +
+                    erases * static_cast<double>(config_.erase_time.count());
+  flash_.AddWork(Nanos(static_cast<int64_t>(ns / flash_.dies())));
+}
+
+void Ssd::RecordSeries() {
+  const Nanos now = engine_.now();
+  slc_series_.Record(now, static_cast<double>(slc_.used()));
+  free_series_.Record(now, ftl_.free_block_fraction());
+}
+
+}  // namespace storlab

@@ -1,0 +1,61 @@
+#include "sim/devices/ssd_queue.h"
+
+namespace storlab::ssd {
+
+bool CommandQueue::CanStart(const Request& r) const {
+  if (barrier_ || active_ >= depth_) return false;
+  return !(flush_drains_ && r.op == Op::kFlush && active_ > 0);
+}
+
+uint32_t CommandQueue::Take(Request req) {
+  uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  if (flush_drains_ && req.op == Op::kFlush) barrier_ = true;
+  Command& c = slots_[slot];
+  c.req = std::move(req);
+  c.ready = Nanos(0);
+  c.target = 0;
+  ++active_;
+  return slot;
+}
+
+bool CommandQueue::Arrive(Request req, uint32_t* slot) {
+  if (waiting_.empty() && CanStart(req)) {
+    *slot = Take(std::move(req));
+    return true;
+  }
+  waiting_.push_back(std::move(req));
+  return false;
+}
+
+Request CommandQueue::Finish(uint32_t slot) {
+  Request r = std::move(slots_[slot].req);
+  if (flush_drains_ && r.op == Op::kFlush) barrier_ = false;
+  free_.push_back(slot);
+  --active_;
+  return r;
+}
+
+bool CommandQueue::NextStartable(uint32_t* slot) {
+  if (waiting_.empty() || !CanStart(waiting_.front())) return false;
+  Request r = std::move(waiting_.front());
+  waiting_.pop_front();
+  *slot = Take(std::move(r));
+  return true;
+}
+
+void CommandQueue::Clear() {
+  slots_.clear();
+  free_.clear();
+  waiting_.clear();
+  active_ = 0;
+  barrier_ = false;
+}
+
+}  // namespace storlab::ssd
