@@ -92,11 +92,7 @@ void Ssd::StartRead(uint32_t slot) {
 void Ssd::StartWrite(uint32_t slot) {
   ssd::Command& c = queue_.at(slot);
   c.ready = host_.Command(engine_.now(), Op::kWrite);
-  if (write_waiters_.empty() && buffer_.HasRoom(c.req.length)) {
-    AcceptWrite(slot);
-  } else {
-    write_waiters_.push_back(slot);
-  }
+  if (!write_waiters_.empty() || !AdmitWrite(slot)) write_waiters_.push_back(slot);
 }
 
 void Ssd::StartFlush(uint32_t slot) {

@@ -92,7 +92,9 @@ class Ssd : public Node {
   void Finish(uint32_t slot);
 
   // ssd_programs.cc: the write buffer and the programs.
-  void AcceptWrite(uint32_t slot);
+  // Takes as much of the write in `slot` into the buffer as fits; true once
+  // all of it is in (its completion is then scheduled).
+  bool AdmitWrite(uint32_t slot);
   void AdmitWaitingWrites();
   void AppendToUnits(uint64_t off, uint64_t len, Nanos ready);
   void OpenUnit();

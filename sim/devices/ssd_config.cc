@@ -60,9 +60,9 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
   // Figures that must agree with each other.
   if (c->physical_block % c->logical_block != 0) {
     p.Fail("physical_block", "must be a multiple of logical_block");
-  } else if (c->capacity % c->physical_block != 0) {
-    p.Fail("capacity", "must be a multiple of physical_block (" +
-                           std::to_string(c->physical_block) + " bytes)");
+  } else if (c->capacity % c->logical_block != 0) {
+    p.Fail("capacity", "must be a multiple of logical_block (" +
+                           std::to_string(c->logical_block) + " bytes)");
   } else if (c->interface == SsdConfig::Interface::kSata && c->queue_depth > 32) {
     p.Fail("queue_depth", "SATA NCQ has at most 32 tags");
   } else if (c->page_size % 4096 != 0) {

@@ -53,6 +53,7 @@ Nanos FlashArray::Program(Nanos now, uint64_t bytes, bool slc, Nanos ready) {
       channel_[channels_div_.Mod(die)].Reserve(now, ready, channel_time_(bytes));
   const Nanos pay = Installment(die);
   paid_[die] += pay;
+  paid_total_ += pay;
   const Nanos start = Max(in_controller, Max(die_free(die), now) + pay);
   const Nanos t = slc ? slc_program_time_ : program_time_;
   HoldDie(die, start + t);
@@ -78,18 +79,13 @@ Nanos FlashArray::WorkOff(Nanos now, Nanos quantum) {
     const Nanos pay = Min(owed(d), quantum);
     if (pay <= Nanos(0)) continue;
     paid_[d] += pay;
+    paid_total_ += pay;
     const Nanos end = Max(die_free(d), now) + pay;
     HoldDie(d, end);
     die_busy_ += pay;
     last = Max(last, end);
   }
   return last;
-}
-
-bool FlashArray::owes() const {
-  for (uint32_t d = 0; d < dies_; ++d)
-    if (owed(d) > Nanos(0)) return true;
-  return false;
 }
 
 Nanos FlashArray::die_free(uint32_t die) const {

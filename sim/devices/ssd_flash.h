@@ -63,7 +63,7 @@ class FlashArray {
   // free. Returns when the last of them is done (now if nothing was owed).
   Nanos WorkOff(Nanos now, Nanos quantum);
   Nanos owed(uint32_t die) const { return debt_per_die_ - paid_[die]; }
-  bool owes() const;
+  bool owes() const { return debt_per_die_ * dies_ > paid_total_; }
 
   // When die `die` finishes what is reserved on it.
   Nanos die_free(uint32_t die) const;
@@ -90,6 +90,7 @@ class FlashArray {
   uint32_t next_die_ = 0;
   Nanos debt_per_die_;
   std::vector<Nanos> paid_;
+  Nanos paid_total_;
   Nanos die_busy_;
 };
 

@@ -21,7 +21,7 @@ HostInterface::HostInterface(const SsdConfig& c)
       write_path_time_(c.write_bytes_per_s > 0 ? c.write_bytes_per_s : 1.0) {}
 
 Nanos HostInterface::Command(Nanos now, Op op) {
-  const bool write = op != Op::kRead;
+  const bool write = op == Op::kWrite;  // FLUSH, TRIM: light commands
   const Nanos slot = controller_.Reserve(now, now, write ? write_cost_ : read_cost_);
   const Nanos link = down_.Reserve(now, now, link_overhead_);
   return Max(Max(slot, link), now + (write ? write_latency_ : read_latency_));

@@ -2,8 +2,9 @@
 // (SATA 6 Gb/s, PCIe lanes) and the controller's command processing — as
 // time, with no state beyond a few ssd::Pipes.
 //
-// Every command costs the controller a latency (read_command_time /
-// write_command_time) and a share of its throughput (1 / max_*_iops), and
+// Every command costs the controller a latency (write_command_time for
+// writes, read_command_time for everything else) and a share of its
+// throughput (1 / max_write_iops or 1 / max_read_iops), and
 // costs the link a fixed overhead (SATA FIS exchange; NVMe SQE fetch, CQE,
 // doorbell and interrupt). Payloads cross the link at its payload rate: a
 // SATA link is half duplex (one pipe both ways), PCIe full duplex (one pipe

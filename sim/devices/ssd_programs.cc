@@ -6,31 +6,38 @@
 
 namespace storlab {
 
-void Ssd::AcceptWrite(uint32_t slot) {
+bool Ssd::AdmitWrite(uint32_t slot) {
   const Nanos now = engine_.now();
   ssd::Command& c = queue_.at(slot);
   const Request& r = c.req;
-  buffer_.Hold(r.length);
-  const Nanos in_buffer = host_.FromHost(now, Max(c.ready, now), r.length);
+  // The controller fetches a write's data as buffer space frees: all of it
+  // at once when it fits, else one program unit's worth at a time.
+  while (c.admitted < r.length) {
+    const uint64_t left = r.length - c.admitted;
+    const uint64_t n = buffer_.HasRoom(left) ? left : std::min(left, config_.slc_unit_bytes());
+    if (!buffer_.HasRoom(n)) return false;
+    const uint64_t off = r.offset + c.admitted;
+    buffer_.Hold(n);
+    c.ready = host_.FromHost(now, Max(c.ready, now), n);
+    MapLookup(off, n, true, now);
+    AddGcWork(ftl_.Write(off, n));
+    AppendToUnits(off, n, c.ready);
+    c.admitted += n;
+  }
   wear_.host_bytes_written += r.length;
-  MapLookup(r.offset, r.length, true, now);
-  AddGcWork(ftl_.Write(r.offset, r.length));
-  AppendToUnits(r.offset, r.length, in_buffer);
   if (r.fua() && !config_.plp) {
     // Durable before completion: program what the buffer holds now.
     if (buffer_.has_open()) CloseUnit();
-    c.ready = in_buffer;
-    return WaitDurable(slot, buffer_.last_closed());
+    WaitDurable(slot, buffer_.last_closed());
+  } else {
+    FinishAt(c.ready, slot);
   }
-  FinishAt(in_buffer, slot);
+  return true;
 }
 
 void Ssd::AdmitWaitingWrites() {
-  while (!write_waiters_.empty() &&
-         buffer_.HasRoom(queue_.at(write_waiters_.front()).req.length)) {
-    const uint32_t slot = write_waiters_.front();
+  while (!write_waiters_.empty() && AdmitWrite(write_waiters_.front())) {
     write_waiters_.pop_front();
-    AcceptWrite(slot);
   }
 }
 

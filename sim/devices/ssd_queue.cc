@@ -21,6 +21,7 @@ uint32_t CommandQueue::Take(Request req) {
   c.req = std::move(req);
   c.ready = Nanos(0);
   c.target = 0;
+  c.admitted = 0;
   ++active_;
   return slot;
 }
