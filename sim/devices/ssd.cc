@@ -45,11 +45,15 @@ void Ssd::DoSubmit(Request req) {
 
 void Ssd::Start(uint32_t slot) {
   switch (queue_.at(slot).req.op) {
-    case Op::kRead: return StartRead(slot);
-    case Op::kWrite: return StartWrite(slot);
-    case Op::kFlush: return StartFlush(slot);
+    case Op::kRead:
+      return StartRead(slot);
+    case Op::kWrite:
+      return StartWrite(slot);
+    case Op::kFlush:
+      return StartFlush(slot);
     case Op::kTrim:
-    case Op::kWriteZeroes: return StartDiscard(slot);
+    case Op::kWriteZeroes:
+      return StartDiscard(slot);
   }
 }
 
@@ -188,8 +192,8 @@ Result<std::unique_ptr<Node>> MakeSsd(Params& params, BuildContext& ctx) {
   SsdConfig config;
   RETURN_IF_ERROR(ParseSsdConfig(params, &config));
   ASSIGN_OR_RETURN(auto store, ctx.MakeStore(config.capacity));
-  return std::unique_ptr<Node>(new Ssd(ctx.engine, ctx.node_name, config, std::move(store),
-                                       ctx.keeps_data(), ctx.seed));
+  return std::unique_ptr<Node>(
+      new Ssd(ctx.engine, ctx.node_name, config, std::move(store), ctx.keeps_data(), ctx.seed));
 }
 
 }  // namespace storlab

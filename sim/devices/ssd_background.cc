@@ -38,9 +38,9 @@ void Ssd::IdleStep() {
     wear_.fold_bytes += folded;
     wear_.nand_bytes_written += folded;
     const Nanos per_unit = config_.slc_read_time * config_.cell_bits + config_.program_time;
-    flash_.AddWork(Nanos(static_cast<int64_t>(static_cast<double>(per_unit.count()) *
-                                              static_cast<double>(folded) /
-                                              static_cast<double>(wave))));
+    flash_.AddWork(
+        Nanos(static_cast<int64_t>(static_cast<double>(per_unit.count()) *
+                                   static_cast<double>(folded) / static_cast<double>(wave))));
     end = flash_.WorkOff(now, quantum);
   } else {
     ssd::ScaledFtl::Work w;

@@ -61,8 +61,8 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
   if (c->physical_block % c->logical_block != 0) {
     p.Fail("physical_block", "must be a multiple of logical_block");
   } else if (c->capacity % c->logical_block != 0) {
-    p.Fail("capacity", "must be a multiple of logical_block (" +
-                           std::to_string(c->logical_block) + " bytes)");
+    p.Fail("capacity",
+           "must be a multiple of logical_block (" + std::to_string(c->logical_block) + " bytes)");
   } else if (c->interface == SsdConfig::Interface::kSata && c->queue_depth > 32) {
     p.Fail("queue_depth", "SATA NCQ has at most 32 tags");
   } else if (c->page_size % 4096 != 0) {
@@ -75,10 +75,11 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
   } else if (c->block_size < c->native_unit_bytes()) {
     p.Fail("block_size", "must hold at least one program (page_size × planes × cell_bits)");
   } else if (c->write_buffer < 2 * c->native_unit_bytes()) {
-    p.Fail("write_buffer", "must hold at least two programs (2 × page_size × planes × cell_bits = " +
-                               std::to_string(2 * c->native_unit_bytes()) + " bytes)");
-  } else if (c->raw_bytes() < c->capacity + c->slc_static * c->cell_bits +
-                                  c->capacity / 64 + 64 * c->native_unit_bytes()) {
+    p.Fail("write_buffer",
+           "must hold at least two programs (2 × page_size × planes × cell_bits = " +
+               std::to_string(2 * c->native_unit_bytes()) + " bytes)");
+  } else if (c->raw_bytes() < c->capacity + c->slc_static * c->cell_bits + c->capacity / 64 +
+                                  64 * c->native_unit_bytes()) {
     p.Fail(c->raw_capacity ? "raw_capacity" : "slc_static",
            "leaves too little spare NAND: raw_capacity must exceed capacity + slc_static × "
            "cell_bits by at least 1/64 of the capacity");

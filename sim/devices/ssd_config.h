@@ -32,23 +32,23 @@ struct SsdConfig {
 
   // --- Host interface -----------------------------------------------------
   Interface interface = Interface::kNvme;
-  uint32_t queue_depth = 1024;           // NVMe I/O queue (Linux nvme default)
-  double link_bytes_per_s = 3.6e9;       // PCIe 3.0 x4 payload after 128b/130b + TLP headers
+  uint32_t queue_depth = 1024;               // NVMe I/O queue (Linux nvme default)
+  double link_bytes_per_s = 3.6e9;           // PCIe 3.0 x4 payload after 128b/130b + TLP headers
   Nanos link_command_overhead = Nanos(100);  // SQE fetch, CQE, doorbell, interrupt
   Nanos read_command_time = Nanos(2'000);    // controller: parse, L2P lookup, ECC setup
   Nanos write_command_time = Nanos(15'000);  // controller: allocate, buffer, map update
-  double max_read_iops = 620e3;   // controller ceiling (Samsung: up to 620K read)
-  double max_write_iops = 560e3;  // (Samsung: up to 560K write)
-  double write_bytes_per_s = 3.3e9;  // controller write path (Samsung: 3300 MB/s)
+  double max_read_iops = 620e3;              // controller ceiling (Samsung: up to 620K read)
+  double max_write_iops = 560e3;             // (Samsung: up to 560K write)
+  double write_bytes_per_s = 3.3e9;          // controller write path (Samsung: 3300 MB/s)
 
   // --- Flash array --------------------------------------------------------
   uint32_t channels = 8;          // Phoenix: 8 channels
   uint32_t dies_per_channel = 4;  // 32 dies of 256 Gb
   uint32_t planes = 2;            // independent read units per die
   uint64_t page_size = 16384;
-  uint32_t cell_bits = 3;               // TLC
-  double channel_bytes_per_s = 1.4e9;   // Toggle DDR 4.0
-  Nanos read_time = Nanos(50'000);      // V5: 50 µs read response
+  uint32_t cell_bits = 3;              // TLC
+  double channel_bytes_per_s = 1.4e9;  // Toggle DDR 4.0
+  Nanos read_time = Nanos(50'000);     // V5: 50 µs read response
   Nanos slc_read_time = Nanos(30'000);
   // One native program stores page_size × planes × cell_bits on a die.
   Nanos program_time = Nanos(1'850'000);
@@ -63,8 +63,8 @@ struct SsdConfig {
 
   // --- FTL, garbage collection, background work ---------------------------
   Nanos idle_delay = Nanos(500'000'000);  // quiet time before folding / idle GC
-  double gc_idle_target = 0.5;  // idle GC frees this fraction of the reclaimable space
-  double prefill = 0;           // fraction of the LBA space mapped at power-on
+  double gc_idle_target = 0.5;            // idle GC frees this fraction of the reclaimable space
+  double prefill = 0;                     // fraction of the LBA space mapped at power-on
 
   // --- Mapping table ------------------------------------------------------
   // Bytes of the L2P table the controller holds (SRAM or HMB); 0: all of it
@@ -72,7 +72,7 @@ struct SsdConfig {
   uint64_t map_cache = 0;
 
   // --- Write buffer and durability ----------------------------------------
-  uint64_t write_buffer = uint64_t{16} << 20;  // DRAM holding acknowledged writes
+  uint64_t write_buffer = uint64_t{16} << 20;     // DRAM holding acknowledged writes
   Nanos write_buffer_timeout = Nanos(1'000'000);  // a partial program waits at most this
   bool plp = false;                               // power-loss protection
   Nanos flush_commit_time = Nanos(1'450'000);     // journal commit after a FLUSH / FUA

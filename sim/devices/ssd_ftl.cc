@@ -15,8 +15,8 @@ ScaledFtl::ScaledFtl(uint64_t user_bytes, uint64_t native_bytes, uint32_t max_un
   logical_units_ = static_cast<uint32_t>((user_bytes + unit_bytes_ - 1) / unit_bytes_);
   // At least two blocks of spare beyond the logical units, whatever the
   // rounding: GC needs somewhere to copy to.
-  uint64_t physical = std::max<uint64_t>(native_bytes / unit_bytes_,
-                                         logical_units_ + 2ull * units_per_block_);
+  uint64_t physical =
+      std::max<uint64_t>(native_bytes / unit_bytes_, logical_units_ + 2ull * units_per_block_);
   blocks_ = static_cast<uint32_t>((physical + units_per_block_ - 1) / units_per_block_);
   const uint32_t spare_blocks =
       blocks_ - static_cast<uint32_t>((logical_units_ + units_per_block_ - 1) / units_per_block_);
@@ -58,7 +58,7 @@ void ScaledFtl::Trim(uint64_t off, uint64_t len) {
   if (len == 0) return;
   const uint64_t end = off + len;
   const uint64_t u0 = (off + unit_bytes_ - 1) / unit_bytes_;  // first unit covered whole
-  const uint64_t u1 = end / unit_bytes_;                       // one past the last
+  const uint64_t u1 = end / unit_bytes_;                      // one past the last
   const uint64_t first = off / kPage, last = (end + kPage - 1) / kPage;
   auto trim_page = [&](uint64_t page) { TrimUnit(static_cast<uint32_t>(page / k_)); };
   if (u0 >= u1) {
@@ -71,8 +71,8 @@ void ScaledFtl::Trim(uint64_t off, uint64_t len) {
 }
 
 void ScaledFtl::Fill(double fraction) {
-  const auto n = static_cast<uint32_t>(static_cast<double>(logical_units_) *
-                                       std::clamp(fraction, 0.0, 1.0));
+  const auto n =
+      static_cast<uint32_t>(static_cast<double>(logical_units_) * std::clamp(fraction, 0.0, 1.0));
   Work ignored;
   for (uint32_t lu = 0; lu < n; ++lu) WriteUnit(lu, &ignored);
 }

@@ -120,13 +120,14 @@ void Ssd::AddGcWork(const ssd::ScaledFtl::Work& w) {
   wear_.nand_bytes_written += w.copied_bytes;
   wear_.erased_bytes += w.erased_bytes;
   // A copy reads cell_bits pages per plane and programs them again.
-  const double units = static_cast<double>(w.copied_bytes) /
-                       static_cast<double>(config_.native_unit_bytes());
+  const double units =
+      static_cast<double>(w.copied_bytes) / static_cast<double>(config_.native_unit_bytes());
   const double erases =
       static_cast<double>(w.erased_bytes) / static_cast<double>(config_.block_size);
-  const double ns = units * static_cast<double>((config_.read_time * config_.cell_bits +
-                                                 config_.program_time).count()) +
-                    erases * static_cast<double>(config_.erase_time.count());
+  const double ns =
+      units * static_cast<double>(
+                  (config_.read_time * config_.cell_bits + config_.program_time).count()) +
+      erases * static_cast<double>(config_.erase_time.count());
   flash_.AddWork(Nanos(static_cast<int64_t>(ns / flash_.dies())));
 }
 

@@ -21,8 +21,8 @@ namespace storlab::ssd {
 
 struct Command {
   Request req;
-  Nanos ready;          // model scratch: when the controller has acted on it
-  uint64_t target = 0;  // model scratch: the program a FLUSH / FUA write waits for
+  Nanos ready;            // model scratch: when the controller has acted on it
+  uint64_t target = 0;    // model scratch: the program a FLUSH / FUA write waits for
   uint64_t admitted = 0;  // model scratch: bytes of a write taken into the buffer
 };
 

@@ -16,14 +16,14 @@ struct Wear {
   uint64_t host_bytes_written = 0;  // write commands' payloads
   uint64_t nand_bytes_written = 0;  // every program: host data, padding, GC, folding, map
   uint64_t gc_copied_bytes = 0;
-  uint64_t fold_bytes = 0;          // SLC data rewritten into native cells
-  uint64_t map_bytes_written = 0;   // mapping-table pages (DRAM-less drives)
+  uint64_t fold_bytes = 0;         // SLC data rewritten into native cells
+  uint64_t map_bytes_written = 0;  // mapping-table pages (DRAM-less drives)
   uint64_t erased_bytes = 0;
 
   double write_amplification() const {
-    return host_bytes_written ? static_cast<double>(nand_bytes_written) /
-                                    static_cast<double>(host_bytes_written)
-                              : 0.0;
+    return host_bytes_written
+               ? static_cast<double>(nand_bytes_written) / static_cast<double>(host_bytes_written)
+               : 0.0;
   }
   // NVMe Percentage Used, unrounded (it may exceed 100).
   double percentage_used(uint64_t raw_bytes, uint32_t rated_pe_cycles) const {

@@ -32,8 +32,8 @@ class WriteBuffer {
     uint64_t data_bytes = 0;  // host data in it
     bool slc = false;
     bool done = false;
-    Nanos ready;              // when its last data is in the buffer
-    Ranges ranges;            // host ranges, if keeping data
+    Nanos ready;    // when its last data is in the buffer
+    Ranges ranges;  // host ranges, if keeping data
   };
 
   WriteBuffer(uint64_t capacity, bool keep_ranges)

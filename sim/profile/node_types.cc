@@ -15,8 +15,7 @@ const std::vector<NodeType>& NodeTypes() {
        1, 1, &MakeLink},
       {"page_cache", "host page cache: buffered I/O, dirty limits, writeback, read-ahead", 1, 1,
        &MakePageCache},
-      {"ssd", "SATA or NVMe SSD: flash dies, SLC cache, FTL/GC, write buffer, PLP", 0, 0,
-       &MakeSsd},
+      {"ssd", "SATA or NVMe SSD: flash dies, SLC cache, FTL/GC, write buffer, PLP", 0, 0, &MakeSsd},
   };
   return kTypes;
 }

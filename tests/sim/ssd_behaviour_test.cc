@@ -119,7 +119,7 @@ TEST(SsdBehaviour, DramLessMapMissesCostAFlashReadPastTheCachedSpan) {
   RunProbe(e, n, p);   // warm the cache
   const double near = RunProbe(e, n, p).mean_latency_us;
   EXPECT_DOUBLE_EQ(near, 55.5);  // exactly the DRAM drive's read
-  p.span = 0;  // the whole drive: 12 of 16 map pages are not cached
+  p.span = 0;                    // the whole drive: 12 of 16 map pages are not cached
   const double far = RunProbe(e, n, p).mean_latency_us;
   // A miss adds an SLC read of the map page (30 us + 2.5 us channel).
   EXPECT_NEAR(far, 55.5 + 0.75 * 32.5, 2.0);
@@ -169,8 +169,7 @@ TEST(SsdBehaviour, WearCountersAddUp) {
   // Each byte was programmed in SLC and folded into TLC once.
   EXPECT_EQ(w.nand_bytes_written, 16 * kMiB);
   EXPECT_DOUBLE_EQ(w.write_amplification(), 2.0);
-  EXPECT_DOUBLE_EQ(w.percentage_used(320 * kMiB, 3000),
-                   100.0 * 16 / (320.0 * 3000));
+  EXPECT_DOUBLE_EQ(w.percentage_used(320 * kMiB, 3000), 100.0 * 16 / (320.0 * 3000));
 }
 
 }  // namespace

@@ -30,10 +30,11 @@ TEST(SsdBench, RandomReadQd32SimulatedIosPerSecond) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   ASSERT_EQ(r.ios, p.max_ios);
   EXPECT_GE(r.iops, 400000);  // the simulated drive's figure
-  std::printf("nvme-gen3 4K randread QD32: %llu I/Os, %.0f simulated IOPS; %.2f M I/Os per wall "
-              "second (%.3f s), %.2f M per CPU second (%.3f s)\n",
-              static_cast<unsigned long long>(r.ios), r.iops, r.ios / wall / 1e6, wall,
-              r.ios / cpu / 1e6, cpu);
+  std::printf(
+      "nvme-gen3 4K randread QD32: %llu I/Os, %.0f simulated IOPS; %.2f M I/Os per wall "
+      "second (%.3f s), %.2f M per CPU second (%.3f s)\n",
+      static_cast<unsigned long long>(r.ios), r.iops, r.ios / wall / 1e6, wall, r.ios / cpu / 1e6,
+      cpu);
 }
 
 }  // namespace

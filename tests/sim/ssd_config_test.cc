@@ -75,13 +75,11 @@ TEST(SsdConfig, ErrorsNameFileLineAndKey) {
 TEST(SsdConfig, FiguresThatDisagreeAreErrors) {
   EXPECT_NE(LoadError("interface = \"sata\"\nqueue_depth = 64\n").message().find("NCQ"),
             std::string::npos);
-  EXPECT_NE(LoadError("capacity = \"1TB\"\nraw_capacity = \"1TB\"\n").message().find(
-                "spare"),
+  EXPECT_NE(LoadError("capacity = \"1TB\"\nraw_capacity = \"1TB\"\n").message().find("spare"),
             std::string::npos);
   EXPECT_NE(LoadError("write_buffer = \"64KiB\"\n").message().find("'write_buffer'"),
             std::string::npos);
-  EXPECT_NE(LoadError("page_size = \"6000\"\n").message().find("'page_size'"),
-            std::string::npos);
+  EXPECT_NE(LoadError("page_size = \"6000\"\n").message().find("'page_size'"), std::string::npos);
   EXPECT_NE(LoadError("capacity = \"1000000001\"\n").message().find("logical_block"),
             std::string::npos);
 }

@@ -69,7 +69,7 @@ TEST(SsdFlash, BackgroundDebtIsWorkedOffInQuantaAndBeforePrograms) {
   EXPECT_EQ(f.WorkOff(10_ms, 10_ms), 14_ms);  // die 0 owed 2 ms, the others 4 ms
   EXPECT_EQ(f.die_free(0), 12_ms);
   EXPECT_FALSE(f.owes());
-  EXPECT_EQ(f.WorkOff(20_ms, 1_ms), 20_ms);   // nothing owed: nothing happens
+  EXPECT_EQ(f.WorkOff(20_ms, 1_ms), 20_ms);  // nothing owed: nothing happens
 }
 
 TEST(SsdFlash, OccupyHoldsADieAndResetForgetsReservations) {

@@ -67,8 +67,8 @@ TEST(SsdFtl, SequentialOverwritesCostNoCopies) {
   ScaledFtl f(64 * kMiB, 80 * kMiB);
   ScaledFtl::Work w;
   for (int pass = 0; pass < 5; ++pass) w += f.Write(0, 64 * kMiB);
-  EXPECT_EQ(w.copied_bytes, 0u);   // whole blocks go invalid together
-  EXPECT_GT(w.erased_bytes, 0u);   // but they are erased for reuse
+  EXPECT_EQ(w.copied_bytes, 0u);  // whole blocks go invalid together
+  EXPECT_GT(w.erased_bytes, 0u);  // but they are erased for reuse
 }
 
 TEST(SsdFtl, RandomWriteAmplificationMatchesTheGreedyModel) {

@@ -28,9 +28,9 @@ TEST(SsdMapCache, EvictingADirtySegmentWritesItBack) {
   EXPECT_EQ(o.evicted, 5u);
   o = c.Access(8, false);  // evicts 6, clean
   EXPECT_FALSE(o.evicted_dirty);
-  c.Access(7, true);       // dirty on a hit
-  c.Access(9, false);      // evicts 8
-  o = c.Access(10, false); // evicts 7, dirty
+  c.Access(7, true);        // dirty on a hit
+  c.Access(9, false);       // evicts 8
+  o = c.Access(10, false);  // evicts 7, dirty
   EXPECT_TRUE(o.evicted_dirty);
   EXPECT_EQ(o.evicted, 7u);
 }
