@@ -143,6 +143,30 @@ TEST(SsdBehaviour, DramLessRandomWritesFallOffPastTheCachedSpan) {
   EXPECT_GT(AsSsd(s).wear().map_bytes_written, 0u);
 }
 
+TEST(SsdBehaviour, HmbDrivesFallOffPastTheSpanTheirMapCovers) {
+  // A DRAM-less NVMe drive with 16 MiB of host memory buffer for its map:
+  // 1024 map pages of 16 KiB, 16 GiB of LBAs (TechPowerUp, Team MP33: 4K
+  // random writes fall off past ~15 GB).
+  auto iops = [](uint64_t span) {
+    Engine e;
+    auto s = testing::MustLoadText("[node.d]\nuse = \"nvme-gen3\"\nmap_cache = \"16MiB\"\n", e, 1,
+                                   DataMode::Kind::kNone);
+    ProbeSpec p;
+    p.op = Op::kWrite;
+    p.queue_depth = 32;
+    p.span = span;
+    p.duration = 20_ms;
+    RunProbe(e, s.stack->root(), p);  // warm the map cache
+    p.seed = 2;
+    p.duration = 100_ms;
+    return RunProbe(e, s.stack->root(), p).iops;
+  };
+  constexpr uint64_t kGB = 1'000'000'000;
+  const double small = iops(8 * kGB), large = iops(256 * kGB);
+  EXPECT_GT(small, 400000);
+  EXPECT_LT(large, 0.5 * small);
+}
+
 TEST(SsdBehaviour, SustainedWritesAreHeldToTheProgramRateByTheBuffer) {
   Engine e;
   auto s = MustLoadText(SmallSsd(), e, 1, DataMode::Kind::kNone);
