@@ -25,7 +25,7 @@ Ssd::Ssd(Engine& engine, std::string name, const SsdConfig& config, std::unique_
   geometry_.logical_block = config.logical_block;
   geometry_.physical_block = config.physical_block;
   caps_.trim = true;
-  caps_.volatile_cache = !config.plp;
+  caps_.volatile_cache = config.flush_programs();
   caps_.queue_depth = config.queue_depth;
   if (config.map_cache != 0) {
     const uint64_t segments = (config.capacity + map_segment_bytes_ - 1) / map_segment_bytes_;
@@ -102,7 +102,8 @@ void Ssd::StartWrite(uint32_t slot) {
 void Ssd::StartFlush(uint32_t slot) {
   ssd::Command& c = queue_.at(slot);
   c.ready = host_.Command(engine_.now(), Op::kFlush);
-  if (config_.plp) return FinishAt(c.ready, slot);  // the buffer survives a power cut
+  // With PLP the buffer survives a power cut: nothing to do.
+  if (!config_.flush_programs()) return FinishAt(c.ready, slot);
   if (buffer_.has_open()) CloseUnit();
   WaitDurable(slot, buffer_.last_closed());
 }
@@ -130,7 +131,9 @@ void Ssd::Finish(uint32_t slot) {
       break;
     case Op::kWrite:
       if (r.data) overlay_.Put(r.offset, r.length, r.data);
-      if (r.fua() && !config_.plp) st = overlay_.DrainTo(*store_, r.offset, r.length);
+      if (r.fua() && config_.flush_programs()) {
+        st = overlay_.DrainTo(*store_, r.offset, r.length);
+      }
       break;
     case Op::kTrim:
     case Op::kWriteZeroes:

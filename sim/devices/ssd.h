@@ -5,7 +5,9 @@
 // queue depth), then:
 //  - a read looks its mapping up (a DRAM-less drive may first read a map
 //    page from flash), reads its flash pages on the dies that hold them
-//    (SLC or native read time), and crosses the link back;
+//    (SLC or native read time), and crosses the link back. (Data still in
+//    the write buffer is timed as a flash read too: which LBAs are buffered
+//    is known only when data is kept, and timing never depends on that.)
 //  - a write is admitted to the write buffer when there is room (else it
 //    waits: back-pressure), crosses the link and is acknowledged — its data
 //    goes into the volatile Overlay. The buffer gathers data into program
@@ -16,8 +18,9 @@
 //    work is owed by the dies and slows later programs;
 //  - FLUSH, without power-loss protection, closes the open unit, waits for
 //    every program before it and commits the mapping journal; with PLP the
-//    buffer counts as durable and FLUSH is cheap. FUA does the same for one
-//    write. A power cut drops the Overlay without PLP, and stores it with.
+//    buffer counts as durable and FLUSH is cheap (unless flush_despite_plp).
+//    FUA does the same for one write. A power cut drops the Overlay without
+//    PLP, and stores it with.
 //  - TRIM and write-zeroes unmap the range (utilisation drops; GC gets
 //    cheaper) and take effect at once.
 // When the host has been quiet for idle_delay, the drive folds SLC data into

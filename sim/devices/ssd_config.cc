@@ -52,6 +52,7 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
   p.Size("write_buffer", &c->write_buffer, 4096);
   p.Duration("write_buffer_timeout", &c->write_buffer_timeout);
   p.Bool("plp", &c->plp);
+  p.Bool("flush_despite_plp", &c->flush_despite_plp);
   p.Duration("flush_commit_time", &c->flush_commit_time);
 
   p.Int("rated_pe_cycles", &c->rated_pe_cycles, 1, 1000000);

@@ -25,7 +25,7 @@ bool Ssd::AdmitWrite(uint32_t slot) {
     c.admitted += n;
   }
   wear_.host_bytes_written += r.length;
-  if (r.fua() && !config_.plp) {
+  if (r.fua() && config_.flush_programs()) {
     // Durable before completion: program what the buffer holds now.
     if (buffer_.has_open()) CloseUnit();
     WaitDurable(slot, buffer_.last_closed());

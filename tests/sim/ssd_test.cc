@@ -69,6 +69,23 @@ TEST(Ssd, FlushWithPlpIsCheap) {
   EXPECT_EQ(testing::Flush(e, n).latency, 2_us);
 }
 
+TEST(Ssd, APlpDriveThatStillHonoursFlushPaysForIt) {
+  // Micron 5100: PLP, yet FLUSH programs the buffer (288 IOPS with fsync).
+  Engine e;
+  auto s = MustLoadText(SmallSsd("plp = true\nflush_despite_plp = true\n"), e);
+  Node& n = s.stack->root();
+  EXPECT_TRUE(n.caps().volatile_cache);  // so the host keeps sending flushes
+  auto w = Pattern(4096, 4);
+  ASSERT_EQ(testing::Write(e, n, 0, w).latency, 6_us);
+  EXPECT_EQ(testing::Flush(e, n).latency, 1220_us);
+  auto loose = Pattern(4096, 5);
+  ASSERT_TRUE(testing::Write(e, n, 8192, loose).status.ok());
+  s.stack->PowerCut();  // the capacitors still save the buffer
+  std::vector<uint8_t> r(4096);
+  ASSERT_TRUE(testing::Read(e, n, 8192, r).status.ok());
+  EXPECT_EQ(r, loose);
+}
+
 TEST(Ssd, FuaWriteIsProgrammedAndCommittedBeforeItCompletes) {
   Engine e;
   auto s = MustLoadText(SmallSsd(), e);
@@ -194,6 +211,27 @@ TEST(Ssd, SataFlushWaitsForTheQueueAndHoldsItBack) {
   EXPECT_EQ(done[4].first, 4);  // the flush after every earlier read
   EXPECT_EQ(done[5].first, 5);  // and the later read after the flush
   EXPECT_GT(done[5].second, done[4].second);
+}
+
+TEST(Ssd, TimingDoesNotDependOnWhetherDataIsKept) {
+  auto run = [](DataMode::Kind kind) {
+    Engine e;
+    auto s = MustLoadText(SmallSsd("map_cache = \"64KiB\"\n"), e, 5, kind);
+    Node& n = s.stack->root();
+    std::vector<int64_t> t;
+    std::vector<uint8_t> buf(65536, 7);
+    Random rng(9);
+    for (int i = 0; i < 300; ++i) {
+      const uint64_t off = rng.Uniform(4000) * 65536;
+      const int k = static_cast<int>(rng.Uniform(10));
+      const Op op = k < 5 ? Op::kWrite : k < 9 ? Op::kRead : Op::kFlush;
+      t.push_back(DoIo(e, n, op, op == Op::kFlush ? 0 : off, op == Op::kFlush ? 0 : 65536,
+                       buf.data(), k == 0 ? kFua : 0)
+                      .done_at.count());
+    }
+    return t;
+  };
+  EXPECT_EQ(run(DataMode::Kind::kNone), run(DataMode::Kind::kRam));
 }
 
 TEST(Ssd, SameSeedSameEverything) {
