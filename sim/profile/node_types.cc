@@ -4,6 +4,7 @@
 #include "sim/devices/ram_disk.h"
 #include "sim/devices/ssd.h"
 #include "sim/layers/page_cache.h"
+#include "sim/layers/zfs.h"
 
 namespace storlab {
 
@@ -16,6 +17,8 @@ const std::vector<NodeType>& NodeTypes() {
       {"page_cache", "host page cache: buffered I/O, dirty limits, writeback, read-ahead", 1, 1,
        &MakePageCache},
       {"ssd", "SATA or NVMe SSD: flash dies, SLC cache, FTL/GC, write buffer, PLP", 0, 0, &MakeSsd},
+      {"zfs", "ZFS-like pool: records, ARC, txgs, write throttle, ZIL, compression", 1, -1,
+       &MakeZfs},
   };
   return kTypes;
 }
