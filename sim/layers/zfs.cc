@@ -22,8 +22,7 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
     : Node(engine, std::move(name)),
       config_(config),
       keeps_data_(keeps_data),
-      cpu_(config.host.cores, config.host.copy_bytes_per_s_per_core,
-           config.host.memory_bandwidth),
+      cpu_(config.host.cores, config.host.copy_bytes_per_s_per_core, config.host.memory_bandwidth),
       compressor_(config.compression, config.rates, config.compress_ratio),
       vdevs_(members, slog, config.vdevs),
       members_(std::move(members)),
@@ -31,9 +30,8 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
       store_(std::move(store)),
       open_(std::make_unique<Overlay>(keeps_data)),
       syncing_(std::make_unique<Overlay>(keeps_data)) {
-  dirty_max_ = config.dirty_max_bytes
-                   ? config.dirty_max_bytes
-                   : std::min(config.host.mem_bytes / 10, uint64_t{4} << 30);
+  dirty_max_ = config.dirty_max_bytes ? config.dirty_max_bytes
+                                      : std::min(config.host.mem_bytes / 10, uint64_t{4} << 30);
   if (config_.arc_bytes == 0) config_.arc_bytes = config.host.mem_bytes / 2;
   geometry_.capacity = config.capacity;
   geometry_.logical_block = 512;
@@ -169,13 +167,13 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
   }
   if (members.empty() || (c.vdevs.layout == ZfsLayout::kMirror && members.size() < 2) ||
       (c.vdevs.layout == ZfsLayout::kRaidz1 && members.size() < 2)) {
-    p.Fail("layout", layout + " needs " + (layout == "stripe" ? "one member" : "two members") +
-                         " or more");
+    p.Fail("layout",
+           layout + " needs " + (layout == "stripe" ? "one member" : "two members") + " or more");
     return p.Finish();
   }
   // How much the pool holds, to size (or check) the dataset.
-  const uint64_t dirty_max = c.dirty_max_bytes ? c.dirty_max_bytes
-                                               : std::min(c.host.mem_bytes / 10, uint64_t{4} << 30);
+  const uint64_t dirty_max =
+      c.dirty_max_bytes ? c.dirty_max_bytes : std::min(c.host.mem_bytes / 10, uint64_t{4} << 30);
   ZfsVdevs probe(members, slog, c.vdevs);
   const uint64_t usable = probe.usable_bytes();
   if (c.capacity == 0) c.capacity = ZfsPool::DefaultCapacity(usable, dirty_max, c.record_size);
@@ -189,8 +187,8 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
     return p.Finish();
   }
   ASSIGN_OR_RETURN(auto store, ctx.MakeStore(c.capacity));
-  return std::unique_ptr<Node>(new ZfsPool(ctx.engine, ctx.node_name, c, members, slog,
-                                           std::move(store), ctx.keeps_data()));
+  return std::unique_ptr<Node>(
+      new ZfsPool(ctx.engine, ctx.node_name, c, members, slog, std::move(store), ctx.keeps_data()));
 }
 
 }  // namespace storlab

@@ -64,18 +64,18 @@
 namespace storlab {
 
 struct ZfsConfig {
-  HostSpec host;                       // mem, cores, copy rates
-  uint64_t capacity = 0;               // the dataset/zvol size; 0: what the pool can hold
-  uint64_t record_size = 128 * 1024;   // recordsize (or volblocksize for a zvol)
+  HostSpec host;                      // mem, cores, copy rates
+  uint64_t capacity = 0;              // the dataset/zvol size; 0: what the pool can hold
+  uint64_t record_size = 128 * 1024;  // recordsize (or volblocksize for a zvol)
   bool zvol = false;
   ZfsCompression compression = ZfsCompression::kLz4;
-  double compress_ratio = 1.0;         // timing-only data: 1.0 = random (fio's default)
+  double compress_ratio = 1.0;  // timing-only data: 1.0 = random (fio's default)
   ZfsCompressRates rates;
-  uint64_t arc_bytes = 0;              // 0: zfs_arc_max default, half the RAM
-  uint64_t dirty_max_bytes = 0;        // 0: 10 % of RAM, at most 4 GiB
-  double dirty_sync_fraction = 0.20;   // zfs_dirty_data_sync_percent
-  double delay_min_fraction = 0.60;    // zfs_delay_min_dirty_percent
-  Nanos delay_scale = Nanos(500'000);  // zfs_delay_scale (ns)
+  uint64_t arc_bytes = 0;                // 0: zfs_arc_max default, half the RAM
+  uint64_t dirty_max_bytes = 0;          // 0: 10 % of RAM, at most 4 GiB
+  double dirty_sync_fraction = 0.20;     // zfs_dirty_data_sync_percent
+  double delay_min_fraction = 0.60;      // zfs_delay_min_dirty_percent
+  Nanos delay_scale = Nanos(500'000);    // zfs_delay_scale (ns)
   Nanos delay_max = Nanos(100'000'000);  // zfs_delay_max_ns
   Nanos txg_timeout = Nanos(5'000'000'000);
   uint64_t immediate_write_bytes = 32 * 1024;  // zfs_immediate_write_sz
@@ -89,21 +89,21 @@ struct ZfsConfig {
 class ZfsPool : public Node {
  public:
   struct Counters {
-    uint64_t absorbed_bytes = 0;     // bytes the application wrote
-    uint64_t sync_write_bytes = 0;   // of them, FUA (O_DSYNC) writes
-    uint64_t rmw_reads = 0;          // record reads a partial write waited for
+    uint64_t absorbed_bytes = 0;            // bytes the application wrote
+    uint64_t sync_write_bytes = 0;          // of them, FUA (O_DSYNC) writes
+    uint64_t rmw_reads = 0;                 // record reads a partial write waited for
     uint64_t arc_hits = 0, arc_misses = 0;  // records a read found / had to read
     uint64_t txgs = 0;
     uint64_t records_written = 0;
-    uint64_t logical_bytes = 0;      // records written by txgs, before compression
-    uint64_t physical_bytes = 0;     // after compression, before mirror/raidz copies
+    uint64_t logical_bytes = 0;   // records written by txgs, before compression
+    uint64_t physical_bytes = 0;  // after compression, before mirror/raidz copies
     uint64_t compressed_records = 0;
     uint64_t compress_cpu_ns = 0;
     uint64_t alloc_failures = 0;
     uint64_t throttled_writes = 0, throttle_ns = 0;
     uint64_t zil_commits = 0, zil_bytes = 0, zil_indirect_bytes = 0;
     uint64_t fsyncs = 0, fsync_ns_total = 0, fsync_ns_max = 0, last_fsync_ns = 0;
-    uint64_t last_txg_ns = 0;        // duration of the last txg sync
+    uint64_t last_txg_ns = 0;  // duration of the last txg sync
   };
 
   // REQUIRES: members non-empty; config.record_size a power of two that

@@ -11,9 +11,9 @@ namespace storlab {
 namespace {
 
 struct LzScan {
-  uint64_t literals = 0;    // literal bytes
-  uint64_t sequences = 0;   // matches found
-  uint64_t match_cost = 0;  // token, offset and length bytes
+  uint64_t literals = 0;                  // literal bytes
+  uint64_t sequences = 0;                 // matches found
+  uint64_t match_cost = 0;                // token, offset and length bytes
   std::array<uint64_t, 256> histogram{};  // of the literals
 };
 
@@ -80,9 +80,12 @@ Result<ZfsCompression> ParseZfsCompression(std::string_view name) {
 
 const char* ZfsCompressionName(ZfsCompression c) {
   switch (c) {
-    case ZfsCompression::kOff: return "off";
-    case ZfsCompression::kLz4: return "lz4";
-    case ZfsCompression::kZstd: return "zstd";
+    case ZfsCompression::kOff:
+      return "off";
+    case ZfsCompression::kLz4:
+      return "lz4";
+    case ZfsCompression::kZstd:
+      return "zstd";
   }
   return "?";
 }
@@ -117,8 +120,8 @@ ZfsCompressed ZfsCompressor::Compress(const uint8_t* data, uint64_t lsize) const
   const uint64_t d_len = lsize - lsize / 8;
   const bool fits = c_len <= d_len && RoundUp(c_len, kSector) < r.psize;
   if (alg_ == ZfsCompression::kLz4) {
-    r.cpu = TransferTime(lsize, fits ? rates_.lz4_bytes_per_s
-                                     : rates_.lz4_incompressible_bytes_per_s);
+    r.cpu =
+        TransferTime(lsize, fits ? rates_.lz4_bytes_per_s : rates_.lz4_incompressible_bytes_per_s);
   } else {
     r.cpu = TransferTime(lsize, rates_.zstd_bytes_per_s);
   }
@@ -131,9 +134,12 @@ ZfsCompressed ZfsCompressor::Compress(const uint8_t* data, uint64_t lsize) const
 
 Nanos ZfsCompressor::DecompressTime(uint64_t lsize) const {
   switch (alg_) {
-    case ZfsCompression::kOff: return Nanos(0);
-    case ZfsCompression::kLz4: return TransferTime(lsize, rates_.lz4_decompress_bytes_per_s);
-    case ZfsCompression::kZstd: return TransferTime(lsize, rates_.zstd_decompress_bytes_per_s);
+    case ZfsCompression::kOff:
+      return Nanos(0);
+    case ZfsCompression::kLz4:
+      return TransferTime(lsize, rates_.lz4_decompress_bytes_per_s);
+    case ZfsCompression::kZstd:
+      return TransferTime(lsize, rates_.zstd_decompress_bytes_per_s);
   }
   return Nanos(0);
 }

@@ -84,9 +84,12 @@ uint64_t ZfsVdevs::usable_bytes() const {
                            ? member_capacity_ - kFrontLabels - kEndLabels
                            : 0;
   switch (config_.layout) {
-    case ZfsLayout::kMirror: return per;
-    case ZfsLayout::kRaidz1: return per * (members_.size() - 1);
-    case ZfsLayout::kStripe: return per * members_.size();
+    case ZfsLayout::kMirror:
+      return per;
+    case ZfsLayout::kRaidz1:
+      return per * (members_.size() - 1);
+    case ZfsLayout::kStripe:
+      return per * members_.size();
   }
   return 0;
 }
@@ -94,8 +97,10 @@ uint64_t ZfsVdevs::usable_bytes() const {
 uint64_t ZfsVdevs::RawBytes(uint64_t psize) const {
   const uint64_t n = members_.size();
   switch (config_.layout) {
-    case ZfsLayout::kMirror: return psize * n;
-    case ZfsLayout::kStripe: return psize;
+    case ZfsLayout::kMirror:
+      return psize * n;
+    case ZfsLayout::kStripe:
+      return psize;
     case ZfsLayout::kRaidz1: {
       const uint64_t sectors = (psize + kSector - 1) / kSector;
       const uint64_t rows = (sectors + n - 2) / (n - 1);

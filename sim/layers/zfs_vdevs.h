@@ -60,8 +60,8 @@ class ExtentAllocator {
 class ZfsVdevs {
  public:
   static constexpr uint64_t kSector = 4096;
-  static constexpr uint64_t kFrontLabels = 4 << 20;   // 2 labels + boot block
-  static constexpr uint64_t kEndLabels = 512 << 10;   // 2 labels
+  static constexpr uint64_t kFrontLabels = 4 << 20;  // 2 labels + boot block
+  static constexpr uint64_t kEndLabels = 512 << 10;  // 2 labels
   struct Config {
     ZfsLayout layout = ZfsLayout::kMirror;
     std::array<uint32_t, 4> max_active = {10, 10, 3, 10};
@@ -122,15 +122,17 @@ class ZfsVdevs {
                std::shared_ptr<Join> join);
   void Dispatch(uint32_t member);
   uint32_t Limit(ZfsIoClass cls) const;
-  ExtentAllocator& AllocatorFor(uint32_t member) { return allocs_[allocs_.size() == 1 ? 0 : member]; }
+  ExtentAllocator& AllocatorFor(uint32_t member) {
+    return allocs_[allocs_.size() == 1 ? 0 : member];
+  }
 
   Config config_;
   std::deque<Member> members_;  // (a deque: Member is not movable cheaply)
   Node* slog_;
   uint64_t member_capacity_;  // the smallest member
   std::vector<ExtentAllocator> allocs_;
-  uint32_t rotor_ = 0;            // stripe: member taking allocations
-  uint64_t rotor_bytes_ = 0;      // allocated there since it took over
+  uint32_t rotor_ = 0;        // stripe: member taking allocations
+  uint64_t rotor_bytes_ = 0;  // allocated there since it took over
   uint64_t slog_cursor_ = 0;
   uint32_t async_write_limit_;
   uint64_t member_writes_ = 0;

@@ -28,8 +28,8 @@ void ZfsPool::WakeBlocked() {
 void ZfsPool::Admit(Request req) {
   // dmu_tx_delay(), once per transaction: one per record the write touches.
   const uint64_t dirty = dirty_bytes();
-  const uint64_t min = static_cast<uint64_t>(static_cast<double>(dirty_max_) *
-                                             config_.delay_min_fraction);
+  const uint64_t min =
+      static_cast<uint64_t>(static_cast<double>(dirty_max_) * config_.delay_min_fraction);
   const Nanos now = engine_.now();
   if (dirty > min && dirty < dirty_max_) {
     const uint64_t txs = LastRecordOf(req.offset, req.length) - RecordOf(req.offset) + 1;

@@ -54,9 +54,8 @@ void ZfsPool::StartZilCommit() {
     }
   }
   if (entries.empty()) {  // nothing to log: every write is already durable
-    engine_.After(Nanos(0), [this, b = std::move(batch)]() mutable {
-      ZilDone(std::move(b), {}, Status());
-    });
+    engine_.After(Nanos(0),
+                  [this, b = std::move(batch)]() mutable { ZilDone(std::move(b), {}, Status()); });
     zil_busy_ = true;
     return;
   }
@@ -88,7 +87,8 @@ void ZfsPool::StartZilCommit() {
     }
   };
   for (uint64_t b = 0; b < blocks; ++b) {
-    const uint64_t bytes = std::min(config_.zil_block_bytes, log_bytes - b * config_.zil_block_bytes);
+    const uint64_t bytes =
+        std::min(config_.zil_block_bytes, log_bytes - b * config_.zil_block_bytes);
     ++pending->left;
     if (vdevs_.has_slog()) {
       vdevs_.SlogWrite(bytes, one_done);
