@@ -175,6 +175,8 @@ class ZfsPool : public Node {
   void ServeRead(Request req);
   // Reads record `rec` from the members into the ARC; done(status) after.
   void ReadRecord(uint64_t rec, Callback<void(Status)> done);
+  // Reads `recs`, then runs then(req) (or fails req with the first error).
+  void ReadRecords(const std::vector<uint64_t>& recs, Request req, Callback<void(Request)> then);
   void ArcInsert(uint64_t rec);
   void ArcTouch(uint64_t rec);
 

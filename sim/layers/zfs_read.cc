@@ -18,15 +18,24 @@ void ZfsPool::StartRead(Request req) {
     }
   }
   if (need.empty()) return ServeRead(std::move(req));
-  auto left = std::make_shared<size_t>(need.size());
-  auto shared = std::make_shared<Request>(std::move(req));
-  auto status = std::make_shared<Status>();
-  for (uint64_t rec : need) {
-    ReadRecord(rec, [this, left, shared, status](Status st) {
-      if (!st.ok() && status->ok()) *status = st;
-      if (--*left > 0) return;
-      if (!status->ok()) return shared->done(*status);
-      ServeRead(std::move(*shared));
+  ReadRecords(need, std::move(req), [this](Request r) { ServeRead(std::move(r)); });
+}
+
+void ZfsPool::ReadRecords(const std::vector<uint64_t>& recs, Request req,
+                          Callback<void(Request)> then) {
+  struct Wait {
+    size_t left;
+    Status status;
+    Request req;
+    Callback<void(Request)> then;
+  };
+  auto w = std::make_shared<Wait>(Wait{recs.size(), Status(), std::move(req), std::move(then)});
+  for (uint64_t rec : recs) {
+    ReadRecord(rec, [w](Status st) {
+      if (!st.ok() && w->status.ok()) w->status = st;
+      if (--w->left > 0) return;
+      if (!w->status.ok()) return w->req.done(w->status);
+      w->then(std::move(w->req));
     });
   }
 }

@@ -64,17 +64,8 @@ void ZfsPool::Prepare(Request req) {
     return;
   }
   counters_.rmw_reads += need.size();
-  auto left = std::make_shared<size_t>(need.size());
-  auto shared = std::make_shared<Request>(std::move(req));
-  auto status = std::make_shared<Status>();
-  for (uint64_t rec : need) {
-    ReadRecord(rec, [this, left, shared, status](Status st) {
-      if (!st.ok() && status->ok()) *status = st;
-      if (--*left > 0) return;
-      if (!status->ok()) return shared->done(*status);
-      Prepare(std::move(*shared));  // the records are in the ARC now
-    });
-  }
+  // Then again: the records are in the ARC now.
+  ReadRecords(need, std::move(req), [this](Request r) { Prepare(std::move(r)); });
 }
 
 void ZfsPool::Apply(Request req) {
