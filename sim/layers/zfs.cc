@@ -17,19 +17,22 @@ uint64_t ZfsPool::DefaultCapacity(uint64_t usable, uint64_t dirty_max, uint64_t 
 }
 
 ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
-                 std::vector<Node*> members, Node* slog, std::unique_ptr<Store> store,
-                 bool keeps_data)
+                 std::vector<ZfsVdevs::MemberSpec> members, Node* slog,
+                 std::unique_ptr<Store> store, bool keeps_data)
     : Node(engine, std::move(name)),
       config_(config),
       keeps_data_(keeps_data),
       cpu_(config.host.cores, config.host.copy_bytes_per_s_per_core, config.host.memory_bandwidth),
       compressor_(config.compression, config.rates, config.compress_ratio),
       vdevs_(members, slog, config.vdevs),
-      members_(std::move(members)),
+      members_(),
       slog_(slog),
       store_(std::move(store)),
       open_(std::make_unique<Overlay>(keeps_data)),
       syncing_(std::make_unique<Overlay>(keeps_data)) {
+  for (const auto& m : members)
+    if (std::find(members_.begin(), members_.end(), m.node) == members_.end())
+      members_.push_back(m.node);
   dirty_max_ = config.dirty_max_bytes ? config.dirty_max_bytes
                                       : std::min(config.host.mem_bytes / 10, uint64_t{4} << 30);
   if (config_.arc_bytes == 0) config_.arc_bytes = config.host.mem_bytes / 2;
@@ -117,6 +120,8 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
   p.Enum("layout", &layout, {"stripe", "mirror", "raidz1"});
   std::string slog_name;
   p.String("slog", &slog_name);
+  uint32_t regions = 1;
+  p.Int("member_regions", &regions, 1, 64);
   const bool has_record = p.Has("recordsize"), has_vol = p.Has("volblocksize");
   if (has_vol) {
     c.zvol = true;
@@ -152,14 +157,15 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
   c.vdevs.layout = layout == "mirror"   ? ZfsLayout::kMirror
                    : layout == "raidz1" ? ZfsLayout::kRaidz1
                                         : ZfsLayout::kStripe;
-  std::vector<Node*> members;
+  std::vector<ZfsVdevs::MemberSpec> members;
   Node* slog = nullptr;
   for (Node* n : ctx.children) {
     if (!slog_name.empty() && n->name() == slog_name) {
       slog = n;
-    } else {
-      members.push_back(n);
+      continue;
     }
+    const uint64_t part = n->geometry().capacity / regions / ZfsVdevs::kSector * ZfsVdevs::kSector;
+    for (uint32_t i = 0; i < regions; ++i) members.push_back({n, i * part, part});
   }
   if (!slog_name.empty() && !slog) {
     p.Fail("slog", "no child is named '" + slog_name + "'");

@@ -108,8 +108,9 @@ class ZfsPool : public Node {
 
   // REQUIRES: members non-empty; config.record_size a power of two that
   // divides config.capacity.
-  ZfsPool(Engine& engine, std::string name, const ZfsConfig& config, std::vector<Node*> members,
-          Node* slog, std::unique_ptr<Store> store, bool keeps_data);
+  ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
+          std::vector<ZfsVdevs::MemberSpec> members, Node* slog, std::unique_ptr<Store> store,
+          bool keeps_data);
   ~ZfsPool() override;
 
   std::string_view type() const override { return "zfs"; }
@@ -237,7 +238,9 @@ class ZfsPool : public Node {
 };
 
 // `type = "zfs"`: children are the vdev members (and the SLOG, named by
-// `slog`). Keys: layout (stripe, mirror, raidz1), recordsize or
+// `slog`); `member_regions = N` splits each child into N equal members
+// (partitions; the drives of a multi-bay enclosure behind one link, joined
+// by a `concat`). Keys: layout (stripe, mirror, raidz1), recordsize or
 // volblocksize, capacity, compression (off, lz4, zstd), compress_ratio,
 // arc_size, dirty_data_max, txg_timeout, and the host's mem, cores,
 // copy_rate_per_core, memory_bandwidth.

@@ -67,12 +67,13 @@ void ExtentAllocator::Free(uint64_t offset, uint64_t size) {
 
 // ---- ZfsVdevs ----
 
-ZfsVdevs::ZfsVdevs(std::vector<Node*> members, Node* slog, const Config& config)
+ZfsVdevs::ZfsVdevs(std::vector<MemberSpec> members, Node* slog, const Config& config)
     : config_(config), slog_(slog), async_write_limit_(config.async_write_min_active) {
   member_capacity_ = UINT64_MAX;
-  for (Node* m : members) {
-    members_.push_back(Member{m, {}, {}});
-    member_capacity_ = std::min(member_capacity_, m->geometry().capacity / kSector * kSector);
+  for (const MemberSpec& m : members) {
+    members_.push_back(Member{m.node, m.base, {}, {}});
+    const uint64_t size = m.size ? m.size : m.node->geometry().capacity - m.base;
+    member_capacity_ = std::min(member_capacity_, size / kSector * kSector);
   }
   const uint64_t end = member_capacity_ > kEndLabels ? member_capacity_ - kEndLabels : 0;
   const size_t spaces = config.layout == ZfsLayout::kStripe ? members_.size() : 1;
@@ -148,7 +149,7 @@ void ZfsVdevs::Enqueue(uint32_t member, ZfsIoClass cls, Op op, uint64_t offset, 
                        std::shared_ptr<Join> join) {
   Request r;
   r.op = op;
-  r.offset = offset;
+  r.offset = members_[member].base + offset;
   r.length = length;
   r.flags = cls == ZfsIoClass::kAsyncWrite ? kBackground : 0;
   r.done = [join](Status st) {
@@ -231,15 +232,18 @@ void ZfsVdevs::set_async_write_limit(uint32_t n) {
 }
 
 void ZfsVdevs::FlushMembers(Callback<void(Status)> done) {
-  auto join = MakeJoin(static_cast<uint32_t>(members_.size()), std::move(done));
-  for (Member& m : members_) {
+  std::vector<Node*> nodes;  // each device once, though regions share it
+  for (const Member& m : members_)
+    if (std::find(nodes.begin(), nodes.end(), m.node) == nodes.end()) nodes.push_back(m.node);
+  auto join = MakeJoin(static_cast<uint32_t>(nodes.size()), std::move(done));
+  for (Node* node : nodes) {
     Request r;
     r.op = Op::kFlush;
     r.done = [join](Status st) {
       if (!st.ok() && join->status.ok()) join->status = st;
       if (--join->left == 0) join->done(join->status);
     };
-    m.node->Submit(std::move(r));
+    node->Submit(std::move(r));
   }
 }
 

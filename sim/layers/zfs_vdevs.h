@@ -68,8 +68,15 @@ class ZfsVdevs {
     uint32_t async_write_min_active = 2;
   };
 
+  // A member: a device, or a region of one (ZFS on partitions; a USB
+  // enclosure showing two drives through one link). size 0: the whole device.
+  struct MemberSpec {
+    Node* node;
+    uint64_t base = 0;
+    uint64_t size = 0;
+  };
   // REQUIRES: members non-empty; raidz1 needs >= 2 (3 for parity to pay).
-  ZfsVdevs(std::vector<Node*> members, Node* slog, const Config& config);
+  ZfsVdevs(std::vector<MemberSpec> members, Node* slog, const Config& config);
   ZfsVdevs(const ZfsVdevs&) = delete;
   ZfsVdevs& operator=(const ZfsVdevs&) = delete;
 
@@ -108,6 +115,7 @@ class ZfsVdevs {
  private:
   struct Member {
     Node* node;
+    uint64_t base;
     std::array<std::deque<Request>, 4> queued;
     std::array<uint32_t, 4> active{};
   };

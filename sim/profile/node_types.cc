@@ -3,6 +3,7 @@
 #include "sim/devices/link.h"
 #include "sim/devices/ram_disk.h"
 #include "sim/devices/ssd.h"
+#include "sim/layers/concat.h"
 #include "sim/layers/page_cache.h"
 #include "sim/layers/zfs.h"
 
@@ -17,6 +18,8 @@ const std::vector<NodeType>& NodeTypes() {
       {"page_cache", "host page cache: buffered I/O, dirty limits, writeback, read-ahead", 1, 1,
        &MakePageCache},
       {"ssd", "SATA or NVMe SSD: flash dies, SLC cache, FTL/GC, write buffer, PLP", 0, 0, &MakeSsd},
+      {"concat", "devices joined end to end (dm-linear; a multi-bay enclosure)", 1, -1,
+       &MakeConcat},
       {"zfs", "ZFS-like pool: records, ARC, txgs, write throttle, ZIL, compression", 1, -1,
        &MakeZfs},
   };

@@ -289,3 +289,24 @@ count = 2
 
 }  // namespace
 }  // namespace storlab
+
+namespace storlab {
+namespace {
+
+TEST(ZfsTest, AMirrorOfTwoBaysBehindOneLinkCarriesEveryRecordTwice) {
+  Engine e;
+  auto s = testing::MustLoad("./tests/sim/conformance/zfs_enclosure_mirror.toml", e);
+  auto& pool = static_cast<ZfsPool&>(s.stack->root());
+  auto w = testing::Pattern(1 << 20, 15);
+  ASSERT_TRUE(testing::Write(e, pool, 0, w).status.ok());
+  VirtualDriver(e).RunUntil(Nanos(6'000'000'000));
+  const uint64_t d0 = s.stack->Find("d0")->stats().op(Op::kWrite).bytes;
+  const uint64_t d1 = s.stack->Find("d1")->stats().op(Op::kWrite).bytes;
+  const uint64_t link = s.stack->Find("usb")->stats().op(Op::kWrite).bytes;
+  EXPECT_EQ(d0, d1);
+  EXPECT_GE(d0, 1u << 20);
+  EXPECT_EQ(link, d0 + d1) << "both sides cross the one link";
+}
+
+}  // namespace
+}  // namespace storlab

@@ -1,0 +1,78 @@
+#include "sim/layers/concat.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace storlab {
+
+Concat::Concat(Engine& engine, std::string name, std::vector<Node*> children)
+    : Node(engine, std::move(name)), children_(std::move(children)) {
+  caps_.trim = caps_.honors_flush = caps_.honors_fua = true;
+  caps_.queue_depth = 0;
+  geometry_.logical_block = 512;
+  geometry_.physical_block = 512;
+  for (Node* c : children_) {
+    starts_.push_back(geometry_.capacity);
+    geometry_.capacity += c->geometry().capacity;
+    geometry_.logical_block = std::max(geometry_.logical_block, c->geometry().logical_block);
+    geometry_.physical_block = std::max(geometry_.physical_block, c->geometry().physical_block);
+    const Capabilities& k = c->caps();
+    caps_.trim = caps_.trim && k.trim;
+    caps_.rotational = caps_.rotational || k.rotational;
+    caps_.volatile_cache = caps_.volatile_cache || k.volatile_cache;
+    caps_.honors_flush = caps_.honors_flush && k.honors_flush;
+    caps_.honors_fua = caps_.honors_fua && k.honors_fua;
+    caps_.queue_depth += k.queue_depth;
+  }
+}
+
+void Concat::DoSubmit(Request req) {
+  struct Join {
+    size_t left;
+    Status status;
+    Completion done;
+  };
+  // The children a request touches (every child for a flush).
+  std::vector<size_t> parts;
+  for (size_t i = 0; i < children_.size(); ++i) {
+    const uint64_t lo = starts_[i], hi = lo + children_[i]->geometry().capacity;
+    if (req.op == Op::kFlush || (req.offset < hi && req.offset + req.length > lo))
+      parts.push_back(i);
+  }
+  auto join = std::make_shared<Join>(Join{parts.size(), Status(), std::move(req.done)});
+  for (size_t i : parts) {
+    Request r;
+    r.op = req.op;
+    r.flags = req.flags;
+    r.file_id = req.file_id;
+    if (req.op != Op::kFlush) {
+      const uint64_t lo = std::max(req.offset, starts_[i]);
+      const uint64_t hi =
+          std::min(req.offset + req.length, starts_[i] + children_[i]->geometry().capacity);
+      r.offset = lo - starts_[i];
+      r.length = hi - lo;
+      r.data = req.data ? req.data + (lo - req.offset) : nullptr;
+    }
+    r.done = [join](Status st) {
+      if (!st.ok() && join->status.ok()) join->status = st;
+      if (--join->left == 0) join->done(join->status);
+    };
+    children_[i]->Submit(std::move(r));
+  }
+}
+
+Result<std::unique_ptr<Node>> MakeConcat(Params& params, BuildContext& ctx) {
+  RETURN_IF_ERROR(params.Finish());
+  uint32_t lb = 512;
+  for (Node* c : ctx.children) lb = std::max(lb, c->geometry().logical_block);
+  for (Node* c : ctx.children) {
+    if (c->geometry().capacity % lb != 0) {
+      params.Fail("children", "'" + c->name() + "' is not a multiple of the " + std::to_string(lb) +
+                                  "-byte logical block");
+      return params.Finish();
+    }
+  }
+  return std::unique_ptr<Node>(new Concat(ctx.engine, ctx.node_name, ctx.children));
+}
+
+}  // namespace storlab
