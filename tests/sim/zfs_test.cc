@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "tests/sim/test_util.h"
 
 namespace storlab {
@@ -295,7 +297,9 @@ namespace {
 
 TEST(ZfsTest, AMirrorOfTwoBaysBehindOneLinkCarriesEveryRecordTwice) {
   Engine e;
-  auto s = testing::MustLoad("./tests/sim/conformance/zfs_enclosure_mirror.toml", e);
+  const char* dir = std::getenv("STORLAB_SOURCE_DIR");
+  auto s = testing::MustLoad(
+      std::string(dir ? dir : ".") + "/tests/sim/conformance/zfs_enclosure_mirror.toml", e);
   auto& pool = static_cast<ZfsPool&>(s.stack->root());
   auto w = testing::Pattern(1 << 20, 15);
   ASSERT_TRUE(testing::Write(e, pool, 0, w).status.ok());
