@@ -6,6 +6,7 @@
 #include "sim/layers/concat.h"
 #include "sim/layers/page_cache.h"
 #include "sim/layers/zfs.h"
+#include "sim/layers/raid/raid_node.h"
 
 namespace storlab {
 
@@ -22,6 +23,7 @@ const std::vector<NodeType>& NodeTypes() {
        &MakeConcat},
       {"zfs", "ZFS-like pool: records, ARC, txgs, write throttle, ZIL, compression", 1, -1,
        &MakeZfs},
+      {"raid", "md software RAID 0/1/5/6/10 over its children (members)", 1, -1, &MakeRaid},
   };
   return kTypes;
 }

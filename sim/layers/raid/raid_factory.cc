@@ -1,0 +1,70 @@
+// MakeRaid: the "raid" node type's profile keys.
+//
+//   level = 5              0, 1, 5, 6 or 10 (required)
+//   chunk = "512KiB"       mdadm's default chunk; a power of two >= 4 KiB
+//   copies = 2             RAID10 near copies (mdadm layout n2)
+//   rmw_level = 1          md's rmw_level: 0 never RMW, 1 cheaper (ties to
+//                          reconstruct-write), 2 prefer RMW on ties
+//   speed_limit_min = "1000KiB/s"    md's rebuild speed floor ...
+//   speed_limit_max = "200000KiB/s"  ... and ceiling (md(4))
+#include <memory>
+#include <string>
+
+#include "sim/layers/raid/raid_node.h"
+
+namespace storlab {
+
+Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
+  RaidNode::Config c;
+  int level = -1;
+  params.Require("level");
+  params.Int("level", &level, 0, 10);
+  params.Size("chunk", &c.chunk, 4096, uint64_t{1} << 30);
+  params.Int("copies", &c.copies, 2, RaidArray::kMaxMembers);
+  params.Int("rmw_level", &c.rmw_level, 0, 2);
+  params.Rate("speed_limit_min", &c.sync.speed_min_bytes_per_s);
+  params.Rate("speed_limit_max", &c.sync.speed_max_bytes_per_s);
+  RETURN_IF_ERROR(params.Finish());
+
+  const int n = static_cast<int>(ctx.children.size());
+  int min_members = 2;
+  switch (level) {
+    case 0: c.level = RaidLevel::kRaid0; break;
+    case 1: c.level = RaidLevel::kRaid1; break;
+    case 5: c.level = RaidLevel::kRaid5; min_members = 3; break;
+    case 6: c.level = RaidLevel::kRaid6; min_members = 4; break;
+    case 10: c.level = RaidLevel::kRaid10; min_members = c.copies; break;
+    default: params.Fail("level", "expected 0, 1, 5, 6 or 10, got " + std::to_string(level));
+  }
+  if (params.Has("copies") && level != 10) params.Fail("copies", "applies to level 10 only");
+  if (n < min_members) {
+    params.Fail("level", "raid" + std::to_string(level) + " needs at least " +
+                             std::to_string(min_members) + " members, has " + std::to_string(n));
+  }
+  if (n > RaidArray::kMaxMembers) {
+    params.Fail("level", "at most " + std::to_string(RaidArray::kMaxMembers) + " members");
+  }
+  if ((c.chunk & (c.chunk - 1)) != 0) {
+    params.Fail("chunk", "must be a power of two (md), got " + std::to_string(c.chunk));
+  }
+  uint64_t smallest = UINT64_MAX;
+  for (Node* m : ctx.children) {
+    smallest = std::min(smallest, m->geometry().capacity);
+    if (c.chunk % m->geometry().logical_block != 0) {
+      params.Fail("chunk", "must be a multiple of member '" + m->name() + "''s " +
+                               std::to_string(m->geometry().logical_block) + "-byte logical block");
+    }
+  }
+  if (n > 0 && smallest < c.chunk) {
+    params.Fail("chunk", "is larger than the smallest member (" + std::to_string(smallest) +
+                             " bytes)");
+  }
+  if (c.sync.speed_min_bytes_per_s > c.sync.speed_max_bytes_per_s) {
+    params.Fail("speed_limit_min", "is above speed_limit_max");
+  }
+  RETURN_IF_ERROR(params.Finish());
+  return std::unique_ptr<Node>(
+      new RaidNode(ctx.engine, ctx.node_name, c, ctx.children, ctx.keeps_data()));
+}
+
+}  // namespace storlab

@@ -1,0 +1,180 @@
+#include "sim/layers/raid/raid_node.h"
+
+#include <algorithm>
+
+#include "sim/layers/raid/raid_ops.h"
+
+namespace storlab {
+namespace {
+
+uint64_t MemberSize(const std::vector<Node*>& members, uint64_t chunk) {
+  uint64_t size = UINT64_MAX;
+  for (Node* m : members) size = std::min(size, m->geometry().capacity);
+  return size / chunk * chunk;
+}
+
+uint32_t MaxLogicalBlock(const std::vector<Node*>& members) {
+  uint32_t lb = 512;
+  for (Node* m : members) lb = std::max(lb, m->geometry().logical_block);
+  return lb;
+}
+
+}  // namespace
+
+RaidNode::RaidNode(Engine& engine, std::string name, const Config& config,
+                   std::vector<Node*> members, bool keeps_data)
+    : Node(engine, name),
+      config_(config),
+      array_(engine, name,
+             RaidLayout(config.level, static_cast<int>(members.size()), config.chunk,
+                        MemberSize(members, config.chunk), config.copies),
+             members, keeps_data, std::max<uint64_t>(4096, MaxLogicalBlock(members))),
+      sync_(array_, config.sync) {
+  array_.set_rmw_level(config.rmw_level);
+  array_.on_member_change = [this] { sync_.Kick(); };
+  array_.on_read_error = [this](int m, uint64_t off, uint64_t len) {
+    sync_.RewriteRange(m, off, len);
+  };
+
+  geometry_.capacity = array_.layout().capacity();
+  geometry_.logical_block = MaxLogicalBlock(members);
+  geometry_.physical_block = geometry_.logical_block;
+  caps_.trim = true;
+  caps_.queue_depth = 0;
+  for (Node* m : members) {
+    geometry_.physical_block = std::max(geometry_.physical_block, m->geometry().physical_block);
+    caps_.trim &= m->caps().trim;
+    caps_.rotational |= m->caps().rotational;
+    caps_.volatile_cache |= m->caps().volatile_cache;
+    caps_.honors_flush &= m->caps().honors_flush;
+    caps_.honors_fua &= m->caps().honors_fua;
+    caps_.queue_depth = std::min<uint32_t>(65536, caps_.queue_depth + m->caps().queue_depth);
+  }
+}
+
+std::vector<Node*> RaidNode::children() const {
+  std::vector<Node*> out;
+  for (int i = 0; i < array_.size(); ++i) out.push_back(array_.member(i).node);
+  return out;
+}
+
+void RaidNode::DoSubmit(Request req) {
+  const RaidLevel level = array_.layout().level();
+  switch (req.op) {
+    case Op::kFlush:
+      return Flush(std::move(req));
+    case Op::kRead:
+      if (array_.layout().striped()) return StartStripedRead(array_, std::move(req));
+      return StartMirrorRead(array_, std::move(req));
+    case Op::kWrite:
+    case Op::kWriteZeroes:
+    case Op::kTrim:
+      if (level == RaidLevel::kRaid0) return StartRaid0Write(array_, std::move(req));
+      if (array_.layout().mirrored()) return StartMirrorWrite(array_, std::move(req));
+      if (req.op == Op::kTrim) return StartParityTrim(array_, std::move(req));
+      return StartParityWrite(array_, std::move(req));
+  }
+}
+
+void RaidNode::Flush(Request req) {
+  // md passes a flush to every member that is still in the array.
+  if (array_.failed()) {
+    return CompleteAfter(Nanos(0), std::move(req), Status::IoError(name() + ": array has failed"));
+  }
+  uint64_t mask = 0;
+  for (int m = 0; m < array_.size(); ++m)
+    if (array_.member(m).state != RaidArray::State::kFailed) mask |= uint64_t{1} << m;
+  array_.IssueEach(mask, Op::kFlush, 0, 0, 0, [this, r = std::move(req)](uint64_t failed) mutable {
+    for (int m = 0; m < array_.size(); ++m)
+      if ((failed >> m) & 1) array_.MarkFailed(m);
+    r.done(array_.failed() ? Status::IoError(name() + ": array has failed") : Status());
+  });
+}
+
+Status RaidNode::FailMember(int i) {
+  if (i < 0 || i >= array_.size()) {
+    return Status::InvalidArgument(name() + ": no member " + std::to_string(i));
+  }
+  if (!array_.MarkFailed(i)) {
+    return Status::InvalidArgument(name() + ": member " + std::to_string(i) + " already failed");
+  }
+  return Status();
+}
+
+Status RaidNode::ReplaceMember(int i, Node* spare) {
+  if (i < 0 || i >= array_.size()) {
+    return Status::InvalidArgument(name() + ": no member " + std::to_string(i));
+  }
+  RaidArray::Member& m = array_.member(i);
+  if (m.state != RaidArray::State::kFailed) {
+    return Status::InvalidArgument(name() + ": member " + std::to_string(i) +
+                                   " is not failed (fail it first)");
+  }
+  if (array_.failed()) {
+    return Status::InvalidArgument(name() + ": the array has failed; nothing to rebuild from");
+  }
+  if (spare != nullptr) {
+    if (spare->geometry().capacity < array_.layout().member_size() ||
+        array_.layout().member_size() % spare->geometry().logical_block != 0 ||
+        spare->geometry().logical_block > geometry_.logical_block) {
+      return Status::InvalidArgument(name() + ": spare '" + spare->name() +
+                                     "' is too small or has a larger logical block");
+    }
+    m.node = spare;
+  }
+  m.state = RaidArray::State::kRecovering;
+  m.frontier = m.durable_frontier = 0;
+  m.head = 0;
+  if (array_.on_member_change) array_.on_member_change();
+  return Status();
+}
+
+double RaidNode::sync_progress() const {
+  if (sync_.action() == RaidSync::Action::kIdle || sync_.end() == 0) return 1.0;
+  return static_cast<double>(sync_.position()) / static_cast<double>(sync_.end());
+}
+
+uint64_t RaidNode::member_frontier(int i) const {
+  const auto& m = array_.member(i);
+  switch (m.state) {
+    case RaidArray::State::kInSync: return array_.layout().member_size();
+    case RaidArray::State::kFailed: return 0;
+    case RaidArray::State::kRecovering: return m.frontier;
+  }
+  return 0;
+}
+
+void RaidNode::OnPowerCut() {
+  array_.PowerCut();
+  sync_.PowerCut();
+}
+
+void RaidNode::AppendStats(StatList& out) const {
+  const RaidCounters& c = array_.counters();
+  int failed = 0, recovering = 0;
+  for (int m = 0; m < array_.size(); ++m) {
+    failed += array_.member(m).state == RaidArray::State::kFailed;
+    recovering += array_.member(m).state == RaidArray::State::kRecovering;
+  }
+  auto add = [&](const char* name, double v) { out.push_back({name, v}); };
+  add("members", array_.size());
+  add("members_failed_now", failed);
+  add("members_recovering", recovering);
+  add("array_failed", array_.failed() ? 1 : 0);
+  add("full_stripe_writes", static_cast<double>(c.full_stripe_writes));
+  add("rmw_writes", static_cast<double>(c.rmw_writes));
+  add("rcw_writes", static_cast<double>(c.rcw_writes));
+  add("degraded_writes", static_cast<double>(c.degraded_writes));
+  add("degraded_reads", static_cast<double>(c.degraded_reads));
+  add("member_errors", static_cast<double>(c.member_errors));
+  add("read_errors_corrected", static_cast<double>(c.read_errors_corrected));
+  add("members_failed_total", static_cast<double>(c.members_failed));
+  add("sync_running", sync_.action() == RaidSync::Action::kIdle ? 0 : 1);
+  add("sync_progress", sync_progress());
+  add("sync_bytes", static_cast<double>(sync_.synced_bytes()));
+  add("sync_errors", static_cast<double>(sync_.errors()));
+  add("rebuilds_completed", static_cast<double>(sync_.completed_recoveries()));
+  add("mismatch_sectors", static_cast<double>(sync_.mismatch_sectors()));
+}
+
+}  // namespace storlab
