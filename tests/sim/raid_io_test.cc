@@ -10,27 +10,15 @@ namespace storlab {
 namespace {
 
 using testing::DoIo;
+using testing::Fill;
 using testing::MakeRaidRig;
 using testing::MemberOps;
 using testing::Pattern;
 using testing::RaidRig;
 using testing::RaidSpec;
+using testing::ReadAll;
 using testing::Spec;
 using testing::WithKeys;
-
-// Fills the whole array with a pattern and returns it.
-std::vector<uint8_t> Fill(Engine& e, RaidRig& r, uint64_t seed) {
-  auto data = Pattern(r.raid->geometry().capacity, seed);
-  EXPECT_TRUE(testing::Write(e, *r.raid, 0, data).status.ok());
-  return data;
-}
-
-std::vector<uint8_t> ReadAll(Engine& e, RaidRig& r) {
-  std::vector<uint8_t> out(r.raid->geometry().capacity);
-  auto res = testing::Read(e, *r.raid, 0, out);
-  EXPECT_TRUE(res.status.ok()) << res.status.ToString();
-  return out;
-}
 
 TEST(RaidIoTest, Raid5SmallRandomWriteIsFourMemberIos) {
   // Five members: read-modify-write (old data + P) is cheaper than
@@ -135,7 +123,7 @@ TEST(RaidIoTest, RandomWritesKeepDataAndParity) {
       ASSERT_TRUE(testing::Write(e, *r.raid, off, w).status.ok());
       std::copy(w.begin(), w.end(), model.begin() + off);
     }
-    EXPECT_EQ(ReadAll(e, r), model) << "raid" << level;
+    EXPECT_EQ(ReadAll(e, *r.raid), model) << "raid" << level;
     if (level != 0) {
       EXPECT_EQ(testing::Inconsistencies(r), 0) << "raid" << level;
     }
@@ -144,8 +132,8 @@ TEST(RaidIoTest, RandomWritesKeepDataAndParity) {
 
 TEST(RaidIoTest, ConcurrentOverlappingWritesKeepParity) {
   Engine e;
-  auto r = MakeRaidRig(e, WithKeys(Spec(6, 5, "16KiB"), "",
-                                    "latency = \"30us\"\nbandwidth = \"300MB/s\"\n"));
+  auto r = MakeRaidRig(
+      e, WithKeys(Spec(6, 5, "16KiB"), "", "latency = \"30us\"\nbandwidth = \"300MB/s\"\n"));
   std::vector<std::vector<uint8_t>> bufs;
   Random rng(3);
   int done = 0;
@@ -175,7 +163,7 @@ TEST(RaidIoTest, DegradedReadReconstructs) {
   EXPECT_TRUE(r.raid->degraded());
   EXPECT_FALSE(r.raid->failed());
   testing::ResetMemberStats(r);
-  EXPECT_EQ(ReadAll(e, r), data);
+  EXPECT_EQ(ReadAll(e, *r.raid), data);
   EXPECT_GT(r.raid->array().counters().degraded_reads, 0u);
   EXPECT_EQ(r.disks[1]->stats().op(Op::kRead).ops, 0u);
 }
@@ -190,12 +178,12 @@ TEST(RaidIoTest, Raid6SurvivesAnyTwoFailedMembers) {
       ASSERT_TRUE(r.raid->FailMember(x).ok());
       ASSERT_TRUE(r.raid->FailMember(y).ok());
       ASSERT_FALSE(r.raid->failed());
-      ASSERT_EQ(ReadAll(e, r), data) << "members " << x << " and " << y << " failed";
+      ASSERT_EQ(ReadAll(e, *r.raid), data) << "members " << x << " and " << y << " failed";
       // Writes while doubly degraded, partial and whole, read back right.
       auto w = Pattern(100 * 1024, 7);
       std::copy(w.begin(), w.end(), data.begin() + 5120);
       ASSERT_TRUE(testing::Write(e, *r.raid, 5120, w).status.ok());
-      ASSERT_EQ(ReadAll(e, r), data) << "after a degraded write, members " << x << ", " << y;
+      ASSERT_EQ(ReadAll(e, *r.raid), data) << "after a degraded write, members " << x << ", " << y;
     }
   }
 }
@@ -214,7 +202,7 @@ TEST(RaidIoTest, DegradedWritesThenReadBack) {
       ASSERT_TRUE(testing::Write(e, *r.raid, off, w).status.ok());
       std::copy(w.begin(), w.end(), data.begin() + off);
     }
-    EXPECT_EQ(ReadAll(e, r), data) << "raid" << level;
+    EXPECT_EQ(ReadAll(e, *r.raid), data) << "raid" << level;
   }
 }
 
@@ -246,7 +234,7 @@ TEST(RaidIoTest, Raid10SurvivesOneFailurePerMirrorPair) {
   ASSERT_TRUE(r.raid->FailMember(0).ok());
   ASSERT_TRUE(r.raid->FailMember(3).ok());
   EXPECT_FALSE(r.raid->failed());
-  EXPECT_EQ(ReadAll(e, r), data);
+  EXPECT_EQ(ReadAll(e, *r.raid), data);
 }
 
 // Issues `count` reads of `len` at QD `depth`, sequential or random.
@@ -370,11 +358,11 @@ TEST(RaidIoTest, TrimWholeStripesAndWriteZeroes) {
   ASSERT_TRUE(DoIo(e, *r.raid, Op::kTrim, sb, sb + sb / 2, nullptr).status.ok());
   EXPECT_EQ(MemberOps(r, Op::kTrim), 4u);
   std::fill(data.begin() + sb, data.begin() + 2 * sb, 0);
-  EXPECT_EQ(ReadAll(e, r), data);
+  EXPECT_EQ(ReadAll(e, *r.raid), data);
   EXPECT_EQ(testing::Inconsistencies(r), 0);
   ASSERT_TRUE(DoIo(e, *r.raid, Op::kWriteZeroes, 1024, 70000 - 70000 % 512, nullptr).status.ok());
   std::fill(data.begin() + 1024, data.begin() + 1024 + 70000 - 70000 % 512, 0);
-  EXPECT_EQ(ReadAll(e, r), data);
+  EXPECT_EQ(ReadAll(e, *r.raid), data);
   EXPECT_EQ(testing::Inconsistencies(r), 0);
 }
 
@@ -391,7 +379,8 @@ TEST(RaidIoTest, TimingOnlyRunsCountTheSameMemberIos) {
     }
     ops[static_cast<int>(kind)] = MemberOps(r, Op::kRead) * 1000 + MemberOps(r, Op::kWrite);
   }
-  EXPECT_EQ(ops[static_cast<int>(DataMode::Kind::kRam)], ops[static_cast<int>(DataMode::Kind::kNone)]);
+  EXPECT_EQ(ops[static_cast<int>(DataMode::Kind::kRam)],
+            ops[static_cast<int>(DataMode::Kind::kNone)]);
 }
 
 }  // namespace

@@ -20,8 +20,7 @@ TEST(Gf256Test, MatchesLinuxRaid6Field) {
   EXPECT_EQ(gf256::Pow2(255), 1);
   EXPECT_EQ(gf256::Mul(0x80, 2), 0x1d);
   for (int a = 1; a < 256; ++a) {
-    EXPECT_EQ(gf256::Mul(static_cast<uint8_t>(a), gf256::Inverse(static_cast<uint8_t>(a))), 1)
-        << a;
+    EXPECT_EQ(gf256::Mul(static_cast<uint8_t>(a), gf256::Inverse(static_cast<uint8_t>(a))), 1) << a;
   }
   EXPECT_EQ(gf256::Mul(gf256::Pow2(-3), gf256::Pow2(3)), 1);
 }

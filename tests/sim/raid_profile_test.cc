@@ -36,12 +36,14 @@ TEST(RaidProfileTest, BadValuesNameFileLineAndKey) {
     std::string text, expect;
   };
   const Case cases[] = {
-      {Array("level = 5", 2), "bad.toml:4: node 'md', key 'level': raid5 needs at least 3 members, has 2"},
+      {Array("level = 5", 2),
+       "bad.toml:4: node 'md', key 'level': raid5 needs at least 3 members, has 2"},
       {Array("level = 6", 3), "key 'level': raid6 needs at least 4 members, has 3"},
       {Array("level = 3", 4), "key 'level': expected 0, 1, 5, 6 or 10, got 3"},
       {Array("level = \"five\"", 4), "bad.toml:4: node 'md', key 'level': expected an integer"},
       {Array("chunk = \"64KiB\"", 4), "key 'level': is required"},
-      {Array("level = 5\nchunk = \"48KiB\"", 4), "bad.toml:5: node 'md', key 'chunk': must be a power of two"},
+      {Array("level = 5\nchunk = \"48KiB\"", 4),
+       "bad.toml:5: node 'md', key 'chunk': must be a power of two"},
       {Array("level = 5\nchunk = \"4KiB\"", 4, "logical_block = 8192\n"),
        "key 'chunk': must be a multiple of member 'd.0''s 8192-byte logical block"},
       {Array("level = 5\nchunk = \"16MiB\"", 4), "key 'chunk': is larger than the smallest member"},

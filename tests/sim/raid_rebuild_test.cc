@@ -9,24 +9,13 @@ namespace storlab {
 namespace {
 
 using namespace time_literals;
+using testing::Fill;
 using testing::MakeRaidRig;
 using testing::Pattern;
 using testing::RaidRig;
+using testing::ReadAll;
 using testing::Spec;
 using testing::WithKeys;
-
-std::vector<uint8_t> Fill(Engine& e, RaidRig& r, uint64_t seed) {
-  auto data = Pattern(r.raid->geometry().capacity, seed);
-  EXPECT_TRUE(testing::Write(e, *r.raid, 0, data).status.ok());
-  return data;
-}
-
-std::vector<uint8_t> ReadAll(Engine& e, Node& n) {
-  std::vector<uint8_t> out(n.geometry().capacity);
-  auto res = testing::Read(e, n, 0, out);
-  EXPECT_TRUE(res.status.ok()) << res.status.ToString();
-  return out;
-}
 
 TEST(RaidRebuildTest, RebuildCompletesAndTheArrayIsConsistent) {
   for (int level : {1, 5, 6, 10}) {
@@ -122,8 +111,9 @@ TEST(RaidRebuildTest, ReadsAndWritesDuringRebuild) {
 // QD4 while it runs; returns how long the rebuild took.
 Nanos RebuildTime(bool foreground) {
   Engine e;
-  auto r = MakeRaidRig(e, WithKeys(Spec(5, 4, "64KiB"), "",
-                                   "latency = \"100us\"\nbandwidth = \"100MB/s\"\nqueue_depth = 1\n"));
+  auto r =
+      MakeRaidRig(e, WithKeys(Spec(5, 4, "64KiB"), "",
+                              "latency = \"100us\"\nbandwidth = \"100MB/s\"\nqueue_depth = 1\n"));
   Fill(e, r, 5);
   EXPECT_TRUE(r.raid->FailMember(2).ok());
   const Nanos start = e.now();
@@ -158,8 +148,8 @@ TEST(RaidRebuildTest, RebuildCompetesWithForegroundIo) {
   const Nanos idle = RebuildTime(false);
   const Nanos busy = RebuildTime(true);
   EXPECT_GT(idle, 10_ms);
-  EXPECT_GT(busy.count(), idle.count() * 3 / 2) << "idle " << idle.millis() << " ms, busy "
-                                                << busy.millis() << " ms";
+  EXPECT_GT(busy.count(), idle.count() * 3 / 2)
+      << "idle " << idle.millis() << " ms, busy " << busy.millis() << " ms";
 }
 
 TEST(RaidRebuildTest, PowerCutDuringRebuildResumesFromTheCheckpoint) {

@@ -41,9 +41,9 @@ inline RaidSpec WithKeys(RaidSpec s, std::string array_keys, std::string disk_ke
 
 inline std::string RaidText(const RaidSpec& s) {
   return "[node.array]\ntype = \"raid\"\nlevel = " + std::to_string(s.level) + "\nchunk = \"" +
-         s.chunk + "\"\nchildren = [\"disk\"]\n" + s.array_keys + "\n[node.disk]\ntype = \"ram\"\n" +
-         "capacity = \"" + s.capacity + "\"\ncount = " + std::to_string(s.members) + "\n" +
-         s.disk_keys + "\n";
+         s.chunk + "\"\nchildren = [\"disk\"]\n" + s.array_keys +
+         "\n[node.disk]\ntype = \"ram\"\n" + "capacity = \"" + s.capacity +
+         "\"\ncount = " + std::to_string(s.members) + "\n" + s.disk_keys + "\n";
 }
 
 struct RaidRig {
@@ -60,6 +60,21 @@ inline RaidRig MakeRaidRig(Engine& e, const RaidSpec& spec,
     r.disks.push_back(dynamic_cast<RamDisk*>(r.s.stack->Find("disk." + std::to_string(i))));
   }
   return r;
+}
+
+// Fills the whole array with a pattern and returns it.
+inline std::vector<uint8_t> Fill(Engine& e, RaidRig& r, uint64_t seed) {
+  auto data = Pattern(r.raid->geometry().capacity, seed);
+  EXPECT_TRUE(Write(e, *r.raid, 0, data).status.ok());
+  return data;
+}
+
+// Reads the whole of `n`.
+inline std::vector<uint8_t> ReadAll(Engine& e, Node& n) {
+  std::vector<uint8_t> out(n.geometry().capacity);
+  auto res = Read(e, n, 0, out);
+  EXPECT_TRUE(res.status.ok()) << res.status.ToString();
+  return out;
 }
 
 // Requests of `op` the members completed since their stats were reset.

@@ -4,8 +4,7 @@
 
 namespace storlab {
 
-ArrayOp::ArrayOp(RaidArray& a, Request req)
-    : a_(a), req_(std::move(req)), epoch_(a.epoch()) {
+ArrayOp::ArrayOp(RaidArray& a, Request req) : a_(a), req_(std::move(req)), epoch_(a.epoch()) {
   with_data_ = a_.keeps_data() && (req_.data != nullptr || req_.op == Op::kWriteZeroes);
   if (with_data_ && req_.op == Op::kWriteZeroes) {
     zeros_.assign(std::min<uint64_t>(req_.length, kWindow), 0);

@@ -59,7 +59,9 @@ class ArrayOp : public std::enable_shared_from_this<ArrayOp> {
   // Where the client's bytes for array offset `off` are (zeros for write-
   // zeroes), or nullptr in timing-only runs.
   const uint8_t* Source(uint64_t off) const;
-  uint8_t* Dest(uint64_t off) const { return req_.data ? req_.data + (off - req_.offset) : nullptr; }
+  uint8_t* Dest(uint64_t off) const {
+    return req_.data ? req_.data + (off - req_.offset) : nullptr;
+  }
   // Whether this request moves real bytes.
   bool with_data() const { return with_data_; }
   uint32_t write_flags() const { return req_.flags & kFua; }

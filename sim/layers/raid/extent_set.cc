@@ -43,11 +43,11 @@ void ExtentSet::Reset() {
 
 const ExtentSet::Extent* ExtentSet::Find(int member, uint64_t off) const {
   // Extents are sorted by (member, offset): binary search.
-  auto it = std::upper_bound(extents_.begin(), extents_.end(), std::make_pair(member, off),
-                             [](const std::pair<int, uint64_t>& k, const Extent& e) {
-                               return k.first < e.member ||
-                                      (k.first == e.member && k.second < e.offset);
-                             });
+  auto it =
+      std::upper_bound(extents_.begin(), extents_.end(), std::make_pair(member, off),
+                       [](const std::pair<int, uint64_t>& k, const Extent& e) {
+                         return k.first < e.member || (k.first == e.member && k.second < e.offset);
+                       });
   if (it == extents_.begin()) return nullptr;
   --it;
   if (it->member != member || off >= it->offset + it->length) return nullptr;

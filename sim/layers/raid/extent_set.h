@@ -23,7 +23,7 @@ class ExtentSet {
     uint64_t offset = 0;
     uint64_t length = 0;
     std::unique_ptr<uint8_t[]> data;  // nullptr without data
-    bool failed = false;               // set when the member request failed
+    bool failed = false;              // set when the member request failed
   };
 
   explicit ExtentSet(int members) : ranges_(static_cast<size_t>(members)) {}
@@ -52,7 +52,7 @@ class ExtentSet {
   const Extent* Find(int member, uint64_t off) const;
 
   std::vector<std::vector<std::pair<uint64_t, uint64_t>>> ranges_;  // per member
-  std::vector<Extent> extents_;  // by member, then offset
+  std::vector<Extent> extents_;                                     // by member, then offset
   bool finalized_ = false;
 };
 

@@ -122,9 +122,14 @@ class ParityWrite : public ArrayOp {
       const bool covered = lo < r1 && r0 < hi, full = lo <= r0 && hi >= r1;
       const int m = l.DataMember(s, d);
       switch (g.how) {
-        case How::kFull: break;
-        case How::kRmw: if (covered) read(m); break;
-        case How::kRcw: if (!full) read(m); break;
+        case How::kFull:
+          break;
+        case How::kRmw:
+          if (covered) read(m);
+          break;
+        case How::kRcw:
+          if (!full) read(m);
+          break;
         case How::kDegraded:
           if (Readable(m, mo, n)) {
             read(m);
@@ -143,18 +148,26 @@ class ParityWrite : public ArrayOp {
       if (readable && (g.how == How::kRmw || g.how == How::kDegraded)) read(pq);
       if (a_.Usable(pq, mo, n)) g.write_mask |= uint64_t{1} << pq;
     }
-    if (g.how == How::kDegraded && (g.lost.size() > 2 || static_cast<int>(g.lost.size()) >
-                                                             parity_readable)) {
+    if (g.how == How::kDegraded &&
+        (g.lost.size() > 2 || static_cast<int>(g.lost.size()) > parity_readable)) {
       return false;
     }
     for (int m = 0; m < a_.size(); ++m)
       if ((g.write_mask >> m) & 1) writes_.Add(m, mo, n);
     RaidCounters& c = a_.counters();
     switch (g.how) {
-      case How::kFull: ++c.full_stripe_writes; break;
-      case How::kRmw: ++c.rmw_writes; break;
-      case How::kRcw: ++c.rcw_writes; break;
-      case How::kDegraded: ++c.degraded_writes; break;
+      case How::kFull:
+        ++c.full_stripe_writes;
+        break;
+      case How::kRmw:
+        ++c.rmw_writes;
+        break;
+      case How::kRcw:
+        ++c.rcw_writes;
+        break;
+      case How::kDegraded:
+        ++c.degraded_writes;
+        break;
     }
     segs_.push_back(std::move(g));
     return true;

@@ -30,9 +30,12 @@ RaidArray::RaidArray(Engine& engine, std::string name, const RaidLayout& layout,
 bool RaidArray::Usable(int m, uint64_t off, uint64_t len) const {
   const Member& mb = member(m);
   switch (mb.state) {
-    case State::kInSync: return true;
-    case State::kFailed: return false;
-    case State::kRecovering: return off + len <= mb.frontier;
+    case State::kInSync:
+      return true;
+    case State::kFailed:
+      return false;
+    case State::kRecovering:
+      return off + len <= mb.frontier;
   }
   return false;
 }
@@ -40,9 +43,12 @@ bool RaidArray::Usable(int m, uint64_t off, uint64_t len) const {
 uint64_t RaidArray::UsablePrefix(int m, uint64_t off, uint64_t len) const {
   const Member& mb = member(m);
   switch (mb.state) {
-    case State::kInSync: return len;
-    case State::kFailed: return 0;
-    case State::kRecovering: return off >= mb.frontier ? 0 : std::min(len, mb.frontier - off);
+    case State::kInSync:
+      return len;
+    case State::kFailed:
+      return 0;
+    case State::kRecovering:
+      return off >= mb.frontier ? 0 : std::min(len, mb.frontier - off);
   }
   return 0;
 }
@@ -64,10 +70,14 @@ bool RaidArray::failed() const {
   int out = 0;
   for (const auto& m : members_) out += m.state != State::kInSync;
   switch (layout_.level()) {
-    case RaidLevel::kRaid0: return out > 0;
-    case RaidLevel::kRaid1: return out == size();
-    case RaidLevel::kRaid5: return out > 1;
-    case RaidLevel::kRaid6: return out > 2;
+    case RaidLevel::kRaid0:
+      return out > 0;
+    case RaidLevel::kRaid1:
+      return out == size();
+    case RaidLevel::kRaid5:
+      return out > 1;
+    case RaidLevel::kRaid6:
+      return out > 2;
     case RaidLevel::kRaid10: {
       // md raid10 _enough(): every run of `copies` members starting at a
       // multiple of `copies` (wrapping) must keep one member in sync.

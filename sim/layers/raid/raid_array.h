@@ -36,7 +36,7 @@ struct RaidCounters {
   uint64_t degraded_reads = 0;      // rows read by reconstruction
   uint64_t member_errors = 0;       // member requests that failed
   uint64_t read_errors_corrected = 0;
-  uint64_t members_failed = 0;      // members marked failed (md_error)
+  uint64_t members_failed = 0;  // members marked failed (md_error)
 };
 
 class RaidArray {
@@ -54,8 +54,8 @@ class RaidArray {
 
   static constexpr int kMaxMembers = 64;  // failed sets are 64-bit masks
 
-  RaidArray(Engine& engine, std::string name, const RaidLayout& layout,
-            std::vector<Node*> members, bool keeps_data, uint64_t page);
+  RaidArray(Engine& engine, std::string name, const RaidLayout& layout, std::vector<Node*> members,
+            bool keeps_data, uint64_t page);
   RaidArray(const RaidArray&) = delete;
   RaidArray& operator=(const RaidArray&) = delete;
 
@@ -100,8 +100,7 @@ class RaidArray {
   // bits set. An empty set completes at the current time.
   void Issue(ExtentSet& set, Op op, uint32_t flags, PhaseDone done);
   // One request (FLUSH, TRIM, WRITE ZEROES...) per member in `mask`.
-  void IssueEach(uint64_t mask, Op op, uint64_t off, uint64_t len, uint32_t flags,
-                 PhaseDone done);
+  void IssueEach(uint64_t mask, Op op, uint64_t off, uint64_t len, uint32_t flags, PhaseDone done);
 
   RangeLock& lock() { return lock_; }
   RaidCounters& counters() { return counters_; }

@@ -29,12 +29,26 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
   const int n = static_cast<int>(ctx.children.size());
   int min_members = 2;
   switch (level) {
-    case 0: c.level = RaidLevel::kRaid0; break;
-    case 1: c.level = RaidLevel::kRaid1; break;
-    case 5: c.level = RaidLevel::kRaid5; min_members = 3; break;
-    case 6: c.level = RaidLevel::kRaid6; min_members = 4; break;
-    case 10: c.level = RaidLevel::kRaid10; min_members = c.copies; break;
-    default: params.Fail("level", "expected 0, 1, 5, 6 or 10, got " + std::to_string(level));
+    case 0:
+      c.level = RaidLevel::kRaid0;
+      break;
+    case 1:
+      c.level = RaidLevel::kRaid1;
+      break;
+    case 5:
+      c.level = RaidLevel::kRaid5;
+      min_members = 3;
+      break;
+    case 6:
+      c.level = RaidLevel::kRaid6;
+      min_members = 4;
+      break;
+    case 10:
+      c.level = RaidLevel::kRaid10;
+      min_members = c.copies;
+      break;
+    default:
+      params.Fail("level", "expected 0, 1, 5, 6 or 10, got " + std::to_string(level));
   }
   if (params.Has("copies") && level != 10) params.Fail("copies", "applies to level 10 only");
   if (n < min_members) {
@@ -56,8 +70,8 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
     }
   }
   if (n > 0 && smallest < c.chunk) {
-    params.Fail("chunk", "is larger than the smallest member (" + std::to_string(smallest) +
-                             " bytes)");
+    params.Fail("chunk",
+                "is larger than the smallest member (" + std::to_string(smallest) + " bytes)");
   }
   if (c.sync.speed_min_bytes_per_s > c.sync.speed_max_bytes_per_s) {
     params.Fail("speed_limit_min", "is above speed_limit_max");

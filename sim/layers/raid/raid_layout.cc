@@ -4,11 +4,16 @@ namespace storlab {
 
 const char* RaidLevelName(RaidLevel level) {
   switch (level) {
-    case RaidLevel::kRaid0: return "raid0";
-    case RaidLevel::kRaid1: return "raid1";
-    case RaidLevel::kRaid5: return "raid5";
-    case RaidLevel::kRaid6: return "raid6";
-    case RaidLevel::kRaid10: return "raid10";
+    case RaidLevel::kRaid0:
+      return "raid0";
+    case RaidLevel::kRaid1:
+      return "raid1";
+    case RaidLevel::kRaid5:
+      return "raid5";
+    case RaidLevel::kRaid6:
+      return "raid6";
+    case RaidLevel::kRaid10:
+      return "raid10";
   }
   return "raid?";
 }

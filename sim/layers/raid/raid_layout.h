@@ -33,9 +33,9 @@ class RaidLayout {
   uint64_t member_size() const { return member_size_; }
   int copies() const { return copies_; }
   uint64_t capacity() const { return capacity_; }
-  bool striped() const;      // levels 0, 5, 6
-  bool mirrored() const;     // levels 1, 10
-  int parity_disks() const;  // 0, 1 (RAID5) or 2 (RAID6)
+  bool striped() const;                                         // levels 0, 5, 6
+  bool mirrored() const;                                        // levels 1, 10
+  int parity_disks() const;                                     // 0, 1 (RAID5) or 2 (RAID6)
   int data_disks() const { return members_ - parity_disks(); }  // striped levels
   uint64_t stripe_bytes() const { return chunk_ * static_cast<uint64_t>(data_disks()); }
   uint64_t stripes() const { return member_size_ / chunk_; }

@@ -137,9 +137,12 @@ double RaidNode::sync_progress() const {
 uint64_t RaidNode::member_frontier(int i) const {
   const auto& m = array_.member(i);
   switch (m.state) {
-    case RaidArray::State::kInSync: return array_.layout().member_size();
-    case RaidArray::State::kFailed: return 0;
-    case RaidArray::State::kRecovering: return m.frontier;
+    case RaidArray::State::kInSync:
+      return array_.layout().member_size();
+    case RaidArray::State::kFailed:
+      return 0;
+    case RaidArray::State::kRecovering:
+      return m.frontier;
   }
   return 0;
 }

@@ -9,10 +9,10 @@ namespace {
 
 using namespace time_literals;
 
-constexpr Nanos kMarkStep = 3_s;         // md.c SYNC_MARK_STEP (3*HZ)
-constexpr Nanos kMaxSpeedSleep = 500_ms;  // md_do_sync: msleep(500)
+constexpr Nanos kMarkStep = 3_s;                            // md.c SYNC_MARK_STEP (3*HZ)
+constexpr Nanos kMaxSpeedSleep = 500_ms;                    // md_do_sync: msleep(500)
 constexpr Nanos kCheckpointEvery = Nanos(300'000'000'000);  // md.c UPDATE_FREQUENCY (5 min)
-constexpr uint64_t kIdleBytes = 64 * 512;  // is_mddev_idle: 64 sectors
+constexpr uint64_t kIdleBytes = 64 * 512;                   // is_mddev_idle: 64 sectors
 // Steps in flight: RAID5/6 sync goes through the stripe cache (256 pages of
 // 4 KiB per member, md's default stripe_cache_size); RAID1/10 resync keeps
 // RESYNC_DEPTH 32 buffers of RESYNC_BLOCK_SIZE 64 KiB (raid1.c, raid10.c).
@@ -24,10 +24,14 @@ constexpr uint64_t kRaid1Step = 65536;
 
 const char* RaidSync::ActionName(Action a) {
   switch (a) {
-    case Action::kIdle: return "idle";
-    case Action::kRecover: return "recover";
-    case Action::kCheck: return "check";
-    case Action::kRepair: return "repair";
+    case Action::kIdle:
+      return "idle";
+    case Action::kRecover:
+      return "recover";
+    case Action::kCheck:
+      return "check";
+    case Action::kRepair:
+      return "repair";
   }
   return "?";
 }
@@ -80,10 +84,12 @@ void RaidSync::StartPass(Action a) {
   if (a == Action::kRecover) {
     lo = a_.layout().member_size();
     for (int m = 0; m < a_.size(); ++m)
-      if (a_.member(m).state == RaidArray::State::kRecovering) lo = std::min(lo, a_.member(m).frontier);
+      if (a_.member(m).state == RaidArray::State::kRecovering)
+        lo = std::min(lo, a_.member(m).frontier);
     for (int m = 0; m < a_.size(); ++m) {
       const auto& mb = a_.member(m);
-      if (mb.state == RaidArray::State::kRecovering && mb.frontier == lo) targets_ |= uint64_t{1} << m;
+      if (mb.state == RaidArray::State::kRecovering && mb.frontier == lo)
+        targets_ |= uint64_t{1} << m;
     }
   }
   cursor_ = done_upto_ = checkpoint_at_ = lo;
@@ -150,8 +156,9 @@ void RaidSync::IssueStep() {
   st.end = e;
   st.targets = LiveTargets();
   if (action_ == Action::kRecover) {
-    Regenerate(a_, st.targets, s, e,
-               [this, s](Status status, uint64_t ticket) { OnStepDone(s, std::move(status), ticket, 0); });
+    Regenerate(a_, st.targets, s, e, [this, s](Status status, uint64_t ticket) {
+      OnStepDone(s, std::move(status), ticket, 0);
+    });
   } else {
     Verify(a_, s, e, action_ == Action::kRepair,
            [this, s](Status status, uint64_t ticket, uint64_t mismatched) {

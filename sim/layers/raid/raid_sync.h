@@ -104,8 +104,8 @@ class RaidSync {
   bool checkpointing_ = false;
   bool pumping_ = false;
   bool kick_pending_ = false;
-  uint64_t targets_ = 0;  // members recovered by this pass
-  uint64_t cursor_ = 0;   // next step start
+  uint64_t targets_ = 0;    // members recovered by this pass
+  uint64_t cursor_ = 0;     // next step start
   uint64_t done_upto_ = 0;  // committed
   uint64_t end_ = 0;
   std::map<uint64_t, Step> steps_;  // in flight or done but not committed

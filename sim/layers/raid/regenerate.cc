@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/layers/raid/parity.h"
-#include "sim/layers/raid/sync_ops.h"
+#include "sim/layers/raid/rows_op.h"
 
 namespace storlab {
 
@@ -25,20 +25,10 @@ namespace {
 
 bool Has(uint64_t mask, int m) { return m >= 0 && ((mask >> m) & 1); }
 
-class RegenerateOp : public std::enable_shared_from_this<RegenerateOp> {
+class RegenerateOp : public RowsOp {
  public:
   RegenerateOp(RaidArray& a, uint64_t targets, uint64_t lo, uint64_t hi, RegenerateDone done)
-      : a_(a), targets_(targets), lo_(lo), hi_(hi), done_(std::move(done)), epoch_(a.epoch()),
-        reads_(a.size()), writes_(a.size()) {}
-
-  void Start() {
-    auto [l, h] = LockSpanOfRows(a_.layout(), lo_, hi_);
-    auto me = shared_from_this();
-    a_.lock().Acquire(l, h, [me](uint64_t ticket) {
-      me->ticket_ = ticket;
-      me->Plan();
-    });
-  }
+      : RowsOp(a, lo, hi), targets_(targets), done_(std::move(done)), epoch_(a.epoch()) {}
 
  private:
   struct StripeJob {
@@ -55,7 +45,7 @@ class RegenerateOp : public std::enable_shared_from_this<RegenerateOp> {
     return !Has(targets_ | excluded_, m) && a_.Usable(m, off, len);
   }
 
-  void Plan() {
+  void Plan() override {
     reads_.Reset();
     writes_.Reset();
     stripes_.clear();
@@ -64,7 +54,7 @@ class RegenerateOp : public std::enable_shared_from_this<RegenerateOp> {
     if (!ok) return Fail("not enough members hold the data to rebuild from");
     reads_.Finalize(a_.keeps_data());
     writes_.Finalize(a_.keeps_data());
-    auto me = shared_from_this();
+    auto me = this->me();
     a_.Issue(reads_, Op::kRead, kBackground, [me](uint64_t failed) { me->OnReads(failed); });
   }
 
@@ -145,7 +135,7 @@ class RegenerateOp : public std::enable_shared_from_this<RegenerateOp> {
         std::memcpy(writes_.At(j.target, j.target_off), reads_.At(j.source, j.source_off), j.len);
       }
     }
-    auto me = shared_from_this();
+    auto me = this->me();
     a_.Issue(writes_, Op::kWrite, kBackground, [me](uint64_t failed) {
       for (int m = 0; m < me->a_.size(); ++m)
         if (Has(failed, m)) me->a_.MarkFailed(m);
@@ -189,19 +179,21 @@ class RegenerateOp : public std::enable_shared_from_this<RegenerateOp> {
   }
 
   void Fail(const std::string& why) {
-    auto me = shared_from_this();
+    auto me = this->me();
     a_.engine().After(Nanos(0), [me, why] {
-      if (me->epoch_ == me->a_.epoch()) me->done_(Status::IoError(me->a_.name() + ": " + why), me->ticket_);
+      if (me->epoch_ == me->a_.epoch())
+        me->done_(Status::IoError(me->a_.name() + ": " + why), me->ticket_);
     });
   }
 
-  RaidArray& a_;
-  uint64_t targets_, lo_, hi_;
+  std::shared_ptr<RegenerateOp> me() {
+    return std::static_pointer_cast<RegenerateOp>(shared_from_this());
+  }
+
+  uint64_t targets_;
   RegenerateDone done_;
   uint64_t epoch_;
-  uint64_t ticket_ = 0;
   uint64_t excluded_ = 0;
-  ExtentSet reads_, writes_;
   std::vector<StripeJob> stripes_;
   std::vector<CopyJob> copies_;
 };

@@ -17,9 +17,9 @@ namespace storlab {
 
 struct ChunkPiece {
   uint64_t stripe;
-  int d;                // data index in the stripe
-  uint64_t r0, r1;      // rows inside the chunk
-  uint64_t array_off;   // array offset of row r0
+  int d;               // data index in the stripe
+  uint64_t r0, r1;     // rows inside the chunk
+  uint64_t array_off;  // array offset of row r0
   uint64_t member_off(uint64_t chunk) const { return stripe * chunk + r0; }
   uint64_t length() const { return r1 - r0; }
 };
@@ -43,7 +43,7 @@ void ForEachChunkPiece(const RaidLayout& l, uint64_t off, uint64_t len, Fn&& fn)
 // The rows of data chunk d of stripe s that [off, off+len) covers, as
 // [lo, hi) inside the chunk; lo == hi when none.
 inline std::pair<uint64_t, uint64_t> ChunkCover(const RaidLayout& l, uint64_t s, int d,
-                                               uint64_t off, uint64_t len) {
+                                                uint64_t off, uint64_t len) {
   const uint64_t base = s * l.stripe_bytes() + static_cast<uint64_t>(d) * l.chunk();
   const uint64_t lo = std::max(off, base), hi = std::min(off + len, base + l.chunk());
   if (lo >= hi) return {0, 0};

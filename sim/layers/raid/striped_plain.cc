@@ -34,8 +34,7 @@ class Raid0Write : public ArrayOp {
     auto me = self();
     const uint32_t flags = req_.op == Op::kWrite ? write_flags() : (req_.flags & kNoUnmap);
     a_.Issue(writes_, req_.op, flags, [me, this](uint64_t failed) {
-      WindowDone(failed ? Status::IoError(a_.name() + ": member write error (raid0)")
-                        : Status());
+      WindowDone(failed ? Status::IoError(a_.name() + ": member write error (raid0)") : Status());
     });
   }
 

@@ -9,25 +9,15 @@
 #include <vector>
 
 #include "sim/layers/raid/parity.h"
-#include "sim/layers/raid/sync_ops.h"
+#include "sim/layers/raid/rows_op.h"
 
 namespace storlab {
 namespace {
 
-class VerifyOp : public std::enable_shared_from_this<VerifyOp> {
+class VerifyOp : public RowsOp {
  public:
   VerifyOp(RaidArray& a, uint64_t lo, uint64_t hi, bool repair, VerifyDone done)
-      : a_(a), lo_(lo), hi_(hi), repair_(repair), done_(std::move(done)),
-        reads_(a.size()), writes_(a.size()) {}
-
-  void Start() {
-    auto [l, h] = LockSpanOfRows(a_.layout(), lo_, hi_);
-    auto me = shared_from_this();
-    a_.lock().Acquire(l, h, [me](uint64_t ticket) {
-      me->ticket_ = ticket;
-      me->Plan();
-    });
-  }
+      : RowsOp(a, lo, hi), repair_(repair), done_(std::move(done)) {}
 
  private:
   struct Copies {
@@ -35,7 +25,7 @@ class VerifyOp : public std::enable_shared_from_this<VerifyOp> {
     std::vector<RaidLayout::Place> at;  // the first is the reference
   };
 
-  void Plan() {
+  void Plan() override {
     const RaidLayout& l = a_.layout();
     if (l.striped()) {
       for (int m = 0; m < a_.size(); ++m) reads_.Add(m, lo_, hi_ - lo_);
@@ -62,7 +52,7 @@ class VerifyOp : public std::enable_shared_from_this<VerifyOp> {
       }
     }
     reads_.Finalize(a_.keeps_data());
-    auto me = shared_from_this();
+    auto me = this->me();
     a_.Issue(reads_, Op::kRead, kBackground, [me](uint64_t failed) { me->OnReads(failed); });
   }
 
@@ -78,8 +68,9 @@ class VerifyOp : public std::enable_shared_from_this<VerifyOp> {
       }
     }
     writes_.Finalize(a_.keeps_data());
-    for (const auto& [m, off, buf] : fixes_) std::memcpy(writes_.At(m, off), buf.data(), buf.size());
-    auto me = shared_from_this();
+    for (const auto& [m, off, buf] : fixes_)
+      std::memcpy(writes_.At(m, off), buf.data(), buf.size());
+    auto me = this->me();
     a_.Issue(writes_, Op::kWrite, kBackground, [me](uint64_t failed) {
       for (int m = 0; m < me->a_.size(); ++m)
         if ((failed >> m) & 1) me->a_.MarkFailed(m);
@@ -129,13 +120,11 @@ class VerifyOp : public std::enable_shared_from_this<VerifyOp> {
     }
   }
 
-  RaidArray& a_;
-  uint64_t lo_, hi_;
+  std::shared_ptr<VerifyOp> me() { return std::static_pointer_cast<VerifyOp>(shared_from_this()); }
+
   bool repair_;
   VerifyDone done_;
-  uint64_t ticket_ = 0;
   uint64_t mismatched_ = 0;
-  ExtentSet reads_, writes_;
   std::vector<Copies> copies_;
   std::vector<std::tuple<int, uint64_t, std::vector<uint8_t>>> fixes_;
 };
