@@ -5,8 +5,8 @@
 #include "sim/devices/ssd.h"
 #include "sim/layers/concat.h"
 #include "sim/layers/page_cache.h"
-#include "sim/layers/zfs.h"
 #include "sim/layers/raid/raid_node.h"
+#include "sim/layers/zfs.h"
 
 namespace storlab {
 
