@@ -1,0 +1,31 @@
+// FUZZ_CHECK: an invariant a fuzz target asserts about the code under test.
+//
+// On failure it prints the condition and a message to stderr and aborts, so
+// libFuzzer saves the input as a crash (with its reproducer) and the replay
+// test of the regression corpus fails. Unlike assert() it stays on in release
+// builds. Thread-compatible (it only writes to stderr).
+#ifndef STORLAB_TESTS_FUZZ_FUZZ_CHECK_H_
+#define STORLAB_TESTS_FUZZ_FUZZ_CHECK_H_
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace storlab::fuzz {
+
+[[noreturn]] inline void CheckFailed(const char* file, int line, const char* cond,
+                                     const std::string& msg) {
+  std::fprintf(stderr, "%s:%d: invariant violated: %s\n  %s\n", file, line, cond, msg.c_str());
+  std::abort();
+}
+
+}  // namespace storlab::fuzz
+
+// REQUIRES: `msg` is an expression convertible to std::string; evaluated only
+// on failure.
+#define FUZZ_CHECK(cond, msg)                                                    \
+  do {                                                                           \
+    if (!(cond)) ::storlab::fuzz::CheckFailed(__FILE__, __LINE__, #cond, (msg)); \
+  } while (0)
+
+#endif  // STORLAB_TESTS_FUZZ_FUZZ_CHECK_H_
