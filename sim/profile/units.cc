@@ -1,5 +1,6 @@
 #include "sim/profile/units.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@ namespace {
 
 struct Split {
   double number;
+  std::string digits;  // the number as written: "1.5", "4.17", "1e9"
   std::string unit;
 };
 
@@ -53,7 +55,74 @@ Result<Split> SplitNumber(std::string_view text, std::string_view what) {
   if (!std::isfinite(v)) {
     return Status::InvalidArgument("'" + s + "': number out of range");
   }
-  return Split{v, unit};
+  return Split{v, s.substr(0, i), unit};
+}
+
+// A decimal number times an integer, computed exactly (no double rounding),
+// for sizes and durations that must come out to the byte and nanosecond.
+struct Scaled {
+  bool overflow = false;  // the result exceeds 2^64 - 1
+  bool whole = true;      // digits * mult is an integer
+  uint64_t value = 0;     // rounded to the nearest integer, halves up
+};
+
+// REQUIRES: `digits` is what SplitNumber accepted (digits, at most one dot,
+// then optionally e/E and digits); 0 < mult <= 2^60. Digits past the 20th
+// significant one only count towards `whole`: they cannot change a 64-bit
+// result except in a rounding tie of a value with over 20 digits.
+Scaled ScaleExact(std::string_view digits, uint64_t mult) {
+  using U128 = unsigned __int128;
+  Scaled out;
+  U128 n = 0;
+  int exp10 = 0, significant = 0;
+  bool dot = false;
+  size_t i = 0;
+  for (; i < digits.size() && digits[i] != 'e' && digits[i] != 'E'; ++i) {
+    if (digits[i] == '.') {
+      dot = true;
+      continue;
+    }
+    int d = digits[i] - '0';
+    if (significant < 20) {
+      n = n * 10 + static_cast<unsigned>(d);
+      if (n != 0) ++significant;
+      if (dot) --exp10;
+    } else if (!dot) {
+      ++exp10;  // an integer digit past the 20th: the value is >= 1e20
+    } else if (d != 0) {
+      out.whole = false;  // a fraction digit too small to keep
+    }
+  }
+  if (i < digits.size()) {  // e/E and digits; a long exponent is capped
+    int e = 0;
+    for (++i; i < digits.size(); ++i) e = std::min(e * 10 + (digits[i] - '0'), 1000);
+    exp10 += e;
+  }
+  if (n == 0) return out;
+  U128 v = n * mult;  // < 1e20 * 2^60 < 2^128
+  constexpr U128 kMax = ~uint64_t{0};
+  for (; exp10 > 0; --exp10) {
+    if (v > kMax) break;
+    v *= 10;
+  }
+  if (exp10 < 0) {
+    if (exp10 < -38) {  // v < 10^38: rounds to zero
+      out.whole = false;
+      return out;
+    }
+    U128 p = 1;
+    for (; exp10 < 0; ++exp10) p *= 10;
+    U128 rem = v % p;
+    v /= p;
+    if (rem != 0) out.whole = false;
+    if (rem >= p - rem) ++v;  // rem >= p/2: halves up
+  }
+  if (v > kMax) {
+    out.overflow = true;
+    return out;
+  }
+  out.value = static_cast<uint64_t>(v);
+  return out;
 }
 
 std::string Lower(std::string s) {
@@ -62,12 +131,14 @@ std::string Lower(std::string s) {
 }
 
 // Multiplier of a size unit (case-insensitive), 0 if unknown.
-double SizeUnit(const std::string& unit) {
+uint64_t SizeUnit(const std::string& unit) {
   std::string u = Lower(unit);
   if (u.empty() || u == "b" || u == "byte" || u == "bytes") return 1;
   static const char kPrefixes[] = "kmgtpe";
+  uint64_t bin = 1, dec = 1;
   for (int i = 0; i < 6; ++i) {
-    double bin = std::pow(1024.0, i + 1), dec = std::pow(1000.0, i + 1);
+    bin *= 1024;
+    dec *= 1000;
     std::string p(1, kPrefixes[i]);
     if (u == p || u == p + "ib" || u == p + "i") return bin;
     if (u == p + "b") return dec;
@@ -80,39 +151,39 @@ double SizeUnit(const std::string& unit) {
 Result<uint64_t> ParseSize(std::string_view text) {
   auto sp = SplitNumber(text, "size");
   if (!sp.ok()) return sp.status();
-  double mult = SizeUnit(sp->unit);
+  uint64_t mult = SizeUnit(sp->unit);
   if (mult == 0) {
     return Status::InvalidArgument(
         "'" + std::string(text) + "': unknown size unit '" + sp->unit +
         "' (expected B, KiB, MiB, GiB, TiB, KB, MB, GB, TB, or K/M/G/T)");
   }
-  double bytes = sp->number * mult;
-  if (bytes >= 1.8e19) {
+  Scaled bytes = ScaleExact(sp->digits, mult);
+  if (bytes.overflow) {
     return Status::InvalidArgument("'" + std::string(text) + "': size too large");
   }
-  if (bytes != std::floor(bytes)) {
+  if (!bytes.whole) {
     return Status::InvalidArgument("'" + std::string(text) + "': not a whole number of bytes");
   }
-  return static_cast<uint64_t>(bytes);
+  return bytes.value;
 }
 
 Result<Nanos> ParseDuration(std::string_view text) {
   auto sp = SplitNumber(text, "duration");
   if (!sp.ok()) return sp.status();
   std::string u = Lower(sp->unit);
-  double mult;
+  uint64_t mult;
   if (u == "ns")
     mult = 1;
   else if (u == "us" || u == "µs" || u == "usec")
-    mult = 1e3;
+    mult = 1000;
   else if (u == "ms" || u == "msec")
-    mult = 1e6;
+    mult = 1000000;
   else if (u == "s" || u == "sec")
-    mult = 1e9;
+    mult = 1000000000;
   else if (u == "m" || u == "min")
-    mult = 60e9;
+    mult = 60000000000;
   else if (u == "h" || u == "hr")
-    mult = 3600e9;
+    mult = 3600000000000;
   else if (u.empty()) {
     return Status::InvalidArgument("'" + std::string(text) +
                                    "': a duration needs a unit (ns, us, ms, s, min, h)");
@@ -120,9 +191,13 @@ Result<Nanos> ParseDuration(std::string_view text) {
     return Status::InvalidArgument("'" + std::string(text) + "': unknown duration unit '" +
                                    sp->unit + "' (expected ns, us, ms, s, min, h)");
   }
-  double ns = sp->number * mult;
-  if (ns > 9.2e18) return Status::InvalidArgument("'" + std::string(text) + "': too long");
-  return Nanos(std::llround(ns));
+  // Exact to the nanosecond (rounded to the nearest), so FormatDuration's text
+  // reads back as the same count.
+  Scaled ns = ScaleExact(sp->digits, mult);
+  if (ns.overflow || ns.value > 9'200'000'000'000'000'000u) {
+    return Status::InvalidArgument("'" + std::string(text) + "': too long");
+  }
+  return Nanos(static_cast<int64_t>(ns.value));
 }
 
 Result<double> ParseRate(std::string_view text) {
@@ -162,7 +237,7 @@ Result<double> ParseRate(std::string_view text) {
       mult = 0;
     mult /= 8;
   } else {
-    mult = SizeUnit(amount);
+    mult = static_cast<double>(SizeUnit(amount));
   }
   if (mult == 0) {
     return Status::InvalidArgument("'" + std::string(text) + "': unknown rate unit '" + unit +
@@ -171,6 +246,9 @@ Result<double> ParseRate(std::string_view text) {
   double r = sp->number * mult;
   if (r < 0)
     return Status::InvalidArgument("'" + std::string(text) + "': a rate cannot be negative");
+  // No device moves an exabyte per second; beyond that FormatRate would need
+  // more digits than a double has.
+  if (!(r <= 1e18)) return Status::InvalidArgument("'" + std::string(text) + "': rate too large");
   return r;
 }
 
@@ -192,11 +270,11 @@ std::string FormatSize(uint64_t bytes) {
 
 namespace {
 
-// "%.*f" with trailing zeros (and a trailing dot) removed.
+// "%.*f" with trailing zeros (and a trailing dot) removed. Any magnitude: a
+// large double needs hundreds of digits.
 std::string Trimmed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string out = buf;
+  std::string out(static_cast<size_t>(std::snprintf(nullptr, 0, "%.*f", decimals, v)), '\0');
+  std::snprintf(out.data(), out.size() + 1, "%.*f", decimals, v);
   if (out.find('.') != std::string::npos) {
     while (out.back() == '0') out.pop_back();
     if (out.back() == '.') out.pop_back();
@@ -207,12 +285,23 @@ std::string Trimmed(double v, int decimals) {
 }  // namespace
 
 std::string FormatDuration(Nanos d) {
-  // Exact: a nanosecond count has at most 9 decimals in seconds.
-  int64_t ns = d.count();
-  int64_t mag = ns < 0 ? -ns : ns;
-  if (mag >= 1'000'000'000) return Trimmed(static_cast<double>(ns) / 1e9, 9) + "s";
-  if (mag >= 1'000'000) return Trimmed(static_cast<double>(ns) / 1e6, 6) + "ms";
-  if (mag >= 1'000) return Trimmed(static_cast<double>(ns) / 1e3, 3) + "us";
+  // Exact: integer arithmetic, and a nanosecond count has at most 9 decimals
+  // in seconds.
+  const int64_t ns = d.count();
+  const uint64_t mag = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+  auto fixed = [&](uint64_t per_unit, int decimals, const char* unit) {
+    std::string out = (ns < 0 ? "-" : "") + std::to_string(mag / per_unit);
+    if (uint64_t frac = mag % per_unit; frac != 0) {
+      std::string f = std::to_string(frac);
+      f.insert(0, static_cast<size_t>(decimals) - f.size(), '0');
+      while (f.back() == '0') f.pop_back();
+      out += "." + f;
+    }
+    return out + unit;
+  };
+  if (mag >= 1'000'000'000) return fixed(1'000'000'000, 9, "s");
+  if (mag >= 1'000'000) return fixed(1'000'000, 6, "ms");
+  if (mag >= 1'000) return fixed(1'000, 3, "us");
   return std::to_string(ns) + "ns";
 }
 

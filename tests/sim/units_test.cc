@@ -62,5 +62,26 @@ TEST(UnitsTest, FormattingRoundTrips) {
   EXPECT_EQ(FormatSize(65536), "64.0 KiB");
 }
 
+// Found by fuzzing (tests/fuzz/regression/units/): sizes and durations are
+// exact to the byte and nanosecond at any magnitude, and huge rates are
+// refused rather than printed wrong.
+TEST(UnitsTest, ExactBeyondDoublePrecision) {
+  EXPECT_EQ(*ParseSize("9007199254740993"), 9007199254740993u);  // 2^53 + 1
+  EXPECT_EQ(*ParseSize("18446744073709551615"), UINT64_MAX);
+  EXPECT_FALSE(ParseSize("18446744073709551616").ok());
+  EXPECT_EQ(*ParseSize("1.5e3KiB"), 1536000u);
+  EXPECT_FALSE(ParseSize("1.0000000000000000000000001KiB").ok());  // not whole
+  EXPECT_EQ(*ParseDuration("4475807.192368548s"), Nanos(4475807192368548));
+  EXPECT_EQ(*ParseDuration("1.0000000005ns"), 1_ns);  // nearest, halves up
+  EXPECT_EQ(*ParseDuration("1.5ns"), 2_ns);
+  for (Nanos d : {Nanos(4475807192368548), Nanos(9'199'999'999'999'999'999)}) {
+    EXPECT_EQ(*ParseDuration(FormatDuration(d)), d) << FormatDuration(d);
+  }
+  EXPECT_EQ(FormatDuration(Nanos(-1500)), "-1.5us");
+  EXPECT_EQ(FormatDuration(Nanos(INT64_MIN)), "-9223372036.854775808s");
+  EXPECT_FALSE(ParseRate(".1e183/sec").ok());
+  EXPECT_EQ(FormatRate(1e30), "1000000000000000000000GB/s");
+}
+
 }  // namespace
 }  // namespace storlab
