@@ -1,6 +1,8 @@
 #include "sim/profile/loader.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -22,6 +24,10 @@ using TomlValue = toml::basic_value<toml::discard_comments, std::map, std::vecto
 
 constexpr int kMaxUseDepth = 16;
 constexpr int kMaxCount = 1024;
+// Nodes in one stack, counting every copy at every level (counts multiply:
+// a node with count = 1024 under another with count = 1024 is a million
+// nodes, and each node keeps ~80 KB of statistics).
+constexpr int kMaxNodes = 4096;
 
 using RawMap = std::map<std::string, Params::Raw>;
 
@@ -92,8 +98,52 @@ Result<Params::Raw> ToRaw(const std::string& label, const std::string& key, cons
   return r;
 }
 
+// The offset of the first byte that is not part of a valid UTF-8 sequence
+// (overlong forms, surrogates and code points past U+10FFFF are invalid), or
+// npos.
+size_t InvalidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int n;
+    unsigned lo = 0x80, hi = 0xBF;  // the valid range of the second byte
+    if (c < 0x80) {
+      n = 0;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      n = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 2;
+      if (c == 0xE0) lo = 0xA0;  // overlong
+      if (c == 0xED) hi = 0x9F;  // surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3;
+      if (c == 0xF0) lo = 0x90;  // overlong
+      if (c == 0xF4) hi = 0x8F;  // past U+10FFFF
+    } else {
+      return i;
+    }
+    if (s.size() - i <= static_cast<size_t>(n)) return i;
+    for (int k = 1; k <= n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return i;
+    }
+    i += static_cast<size_t>(n) + 1;
+  }
+  return std::string_view::npos;
+}
+
 Result<FileSpec> ParseFile(std::string_view text, const std::string& label, const std::string& dir,
                            const std::string& name) {
+  // TOML files are UTF-8 (the TOML spec), and toml11 3.7 reads out of bounds
+  // on invalid UTF-8 in literal strings (toml11 issue #199, fixed in 3.8): so
+  // reject it here, with the line.
+  if (size_t bad = InvalidUtf8(text); bad != std::string_view::npos) {
+    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + bad, '\n'));
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
+    return Status::InvalidArgument(label + ":" + std::to_string(line) + ": not valid UTF-8 (byte " +
+                                   byte + "); a TOML file must be UTF-8");
+  }
   TomlValue root;
   try {
     std::istringstream in{std::string(text)};
@@ -226,6 +276,11 @@ Result<Source> ReadSource(std::string_view name_or_path, const std::string& rel_
   }
   std::string path(name_or_path);
   if (!rel_dir.empty() && !path.empty() && path[0] != '/') path = rel_dir + "/" + path;
+  // Only regular files: `use = "/dev/zero"` would read forever.
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    return Status::InvalidArgument("'" + std::string(name_or_path) + "' is not a regular file");
+  }
   std::ifstream in(path);
   if (!in) {
     return Status::NotFound("'" + std::string(name_or_path) +
@@ -349,6 +404,11 @@ class Builder {
         out.push_back(*root);
         continue;
       }
+      if (++nodes_started_ > kMaxNodes) {
+        return Status::InvalidArgument(n.where + ": node '" + n.name +
+                                       "': the stack has more than " + std::to_string(kMaxNodes) +
+                                       " nodes (counts multiply through children and 'use')");
+      }
       // Children first.
       std::vector<Node*> kids;
       for (const auto& c : n.children) {
@@ -418,6 +478,7 @@ class Builder {
  private:
   Engine& engine_;
   const BuildOptions& options_;
+  int nodes_started_ = 0;
 };
 
 Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions& options) {

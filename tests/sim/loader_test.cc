@@ -91,6 +91,16 @@ TEST(LoaderTest, MalformedTomlNamesTheFileAndLine) {
   ExpectMessage(st, {"bad.toml", "malformed TOML", "3"});
 }
 
+// Found by fuzzing (tests/fuzz/regression/stack/): toml11 3.7 reads out of
+// bounds on invalid UTF-8 in a literal string, so the loader rejects it first.
+TEST(LoaderTest, InvalidUtf8IsRejectedWithTheLine) {
+  ExpectMessage(LoadError("[node.a]\ntype = 'r\xde'\n"), {"bad.toml:2", "not valid UTF-8"});
+  ExpectMessage(LoadError("[node.a]\ntype = \"\xed\xa0\x80\"\n"), {"bad.toml:2", "UTF-8"});
+  Engine e;
+  auto ok = testing::MustLoadText("# caf\xc3\xa9 \xf0\x9f\x92\xbe\n[node.a]\ntype = \"ram\"\n", e);
+  EXPECT_EQ(ok.stack->root().name(), "a");
+}
+
 TEST(LoaderTest, UnknownKeyNamesLineAndSuggests) {
   Status st = LoadError("[node.d]\ntype = \"ram\"\ncapacty = \"1GiB\"\n");
   ExpectMessage(st, {"bad.toml:3", "node 'd'", "unknown key 'capacty'", "did you mean 'capacity'"});
