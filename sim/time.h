@@ -19,29 +19,47 @@ class Nanos {
   constexpr explicit Nanos(int64_t ns) : ns_(ns) {}
 
   static constexpr Nanos Max() { return Nanos(std::numeric_limits<int64_t>::max()); }
-  // Rounds to the nearest nanosecond.
-  static Nanos FromSeconds(double s) { return Nanos(std::llround(s * 1e9)); }
+  static constexpr Nanos Min() { return Nanos(std::numeric_limits<int64_t>::min()); }
+  // Rounds to the nearest nanosecond; saturates at Min()/Max() (NaN: Max()).
+  static Nanos FromSeconds(double s) {
+    double ns = s * 1e9;
+    if (!(ns < 9.2e18)) return Max();
+    if (ns < -9.2e18) return Min();
+    return Nanos(std::llround(ns));
+  }
 
   constexpr int64_t count() const { return ns_; }
   constexpr double seconds() const { return static_cast<double>(ns_) * 1e-9; }
   constexpr double millis() const { return static_cast<double>(ns_) * 1e-6; }
   constexpr double micros() const { return static_cast<double>(ns_) * 1e-3; }
 
+  // clang-tidy 14 misreads the defaulted <=> (an ordering compared with 0).
+  // NOLINTNEXTLINE(modernize-use-nullptr)
   constexpr auto operator<=>(const Nanos&) const = default;
-  constexpr Nanos operator+(Nanos o) const { return Nanos(ns_ + o.ns_); }
-  constexpr Nanos operator-(Nanos o) const { return Nanos(ns_ - o.ns_); }
-  constexpr Nanos operator*(int64_t k) const { return Nanos(ns_ * k); }
+  // Arithmetic saturates at Min()/Max() instead of overflowing, so a profile
+  // with absurd figures (a 1 B/s link, a latency of centuries) gives a
+  // useless run, not undefined behaviour. Never reached by sane figures:
+  // Max() is 292 years.
+  constexpr Nanos operator+(Nanos o) const {
+    int64_t r;
+    if (__builtin_add_overflow(ns_, o.ns_, &r)) return o.ns_ > 0 ? Max() : Min();
+    return Nanos(r);
+  }
+  constexpr Nanos operator-(Nanos o) const {
+    int64_t r;
+    if (__builtin_sub_overflow(ns_, o.ns_, &r)) return o.ns_ < 0 ? Max() : Min();
+    return Nanos(r);
+  }
+  constexpr Nanos operator*(int64_t k) const {
+    int64_t r;
+    if (__builtin_mul_overflow(ns_, k, &r)) return (ns_ < 0) == (k < 0) ? Max() : Min();
+    return Nanos(r);
+  }
   constexpr Nanos operator/(int64_t k) const { return Nanos(ns_ / k); }
   constexpr int64_t operator/(Nanos o) const { return ns_ / o.ns_; }
   constexpr Nanos operator%(Nanos o) const { return Nanos(ns_ % o.ns_); }
-  constexpr Nanos& operator+=(Nanos o) {
-    ns_ += o.ns_;
-    return *this;
-  }
-  constexpr Nanos& operator-=(Nanos o) {
-    ns_ -= o.ns_;
-    return *this;
-  }
+  constexpr Nanos& operator+=(Nanos o) { return *this = *this + o; }
+  constexpr Nanos& operator-=(Nanos o) { return *this = *this - o; }
 
  private:
   int64_t ns_ = 0;
@@ -52,9 +70,12 @@ constexpr Nanos Min(Nanos a, Nanos b) { return a < b ? a : b; }
 
 // Time to move `bytes` at `bytes_per_s`, rounded up to a whole nanosecond so
 // that a positive transfer never takes zero time.
+// Saturates at Nanos::Max() (a rate so low the transfer never ends).
 // REQUIRES: bytes_per_s > 0.
 inline Nanos TransferTime(uint64_t bytes, double bytes_per_s) {
-  return Nanos(static_cast<int64_t>(std::ceil(static_cast<double>(bytes) * 1e9 / bytes_per_s)));
+  double ns = std::ceil(static_cast<double>(bytes) * 1e9 / bytes_per_s);
+  if (!(ns < 9.2e18)) return Nanos::Max();
+  return Nanos(static_cast<int64_t>(ns));
 }
 
 namespace time_literals {

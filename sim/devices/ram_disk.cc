@@ -75,6 +75,11 @@ Result<std::unique_ptr<Node>> MakeRamDisk(Params& params, BuildContext& ctx) {
   params.Rate("bandwidth", &p.bytes_per_s);
   params.Int("queue_depth", &p.queue_depth, 1, 65536);
   RETURN_IF_ERROR(params.Finish());
+  if ((p.logical_block & (p.logical_block - 1)) != 0) {
+    // Block devices (Linux, NBD) take only powers of two.
+    params.Fail("logical_block", "must be a power of two");
+    return params.Finish();
+  }
   if (p.capacity % p.logical_block != 0) {
     params.Fail("capacity", "must be a multiple of logical_block");
     return params.Finish();
