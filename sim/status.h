@@ -107,10 +107,14 @@ class Result {
 // `ASSIGN_OR_RETURN(auto x, MakeX());` declares x from a Result or returns its error.
 #define ASSIGN_OR_RETURN(lhs, expr) \
   ASSIGN_OR_RETURN_IMPL_(STORLAB_CONCAT_(_res_, __LINE__), lhs, expr)
+// `tmp` is a name being declared and `lhs` a declaration ("auto x"): neither
+// can be put in parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                           \
   if (!tmp.ok()) return tmp.status();          \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace storlab
 
