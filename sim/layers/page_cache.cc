@@ -190,7 +190,8 @@ void PageCache::StartDirect(Request req) {
   if (req.op == Op::kWrite) ++invalidations_;
   // filemap_write_and_wait_range(), then the I/O; a write then drops the
   // pages it made stale (invalidate_inode_pages2_range).
-  StartSync(req.file_id, true, first, last, false, false,
+  const uint32_t file = req.file_id;  // read before the lambda moves req
+  StartSync(file, true, first, last, false, false,
             [this, first, last, r = std::move(req)](Status st) mutable {
               if (!st.ok()) return r.done(std::move(st));
               r.flags &= ~kDirect;

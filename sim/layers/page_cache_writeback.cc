@@ -136,7 +136,7 @@ void PageCache::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t
   op.sync_id = sync_id;
   const uint64_t bytes = RunBytes(first, count);
   if (config_.keeps_data) {
-    op.data.reset(new uint8_t[bytes]());
+    op.data = std::make_unique<uint8_t[]>(bytes);  // zeroed
     data_.Patch(first * kPage, bytes, op.data.get());
   }
   Request r;
