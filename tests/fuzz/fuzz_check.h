@@ -19,6 +19,14 @@ namespace storlab::fuzz {
   std::abort();
 }
 
+// "1, 2, 3" for messages.
+template <typename Container>
+std::string Join(const Container& values) {
+  std::string out;
+  for (const auto& v : values) out += (out.empty() ? "" : ", ") + std::to_string(v);
+  return out;
+}
+
 }  // namespace storlab::fuzz
 
 // REQUIRES: `msg` is an expression convertible to std::string; evaluated only
