@@ -4,6 +4,7 @@
 #include "sim/devices/ram_disk.h"
 #include "sim/devices/ssd.h"
 #include "sim/layers/concat.h"
+#include "sim/layers/faults/faults_node.h"
 #include "sim/layers/page_cache.h"
 #include "sim/layers/raid/raid_node.h"
 #include "sim/layers/zfs.h"
@@ -24,6 +25,8 @@ const std::vector<NodeType>& NodeTypes() {
       {"zfs", "ZFS-like pool: records, ARC, txgs, write throttle, ZIL, compression", 1, -1,
        &MakeZfs},
       {"raid", "md software RAID 0/1/5/6/10 over its children (members)", 1, -1, &MakeRaid},
+      {"faults", "fault injection: media errors, latency spikes, a vanishing device, torn writes",
+       1, 1, &MakeFaults},
   };
   return kTypes;
 }

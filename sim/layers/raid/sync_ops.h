@@ -32,7 +32,9 @@ void Regenerate(RaidArray& a, uint64_t targets, uint64_t lo, uint64_t hi, Regene
 // Checks member rows [lo, hi): parity against data (RAID5/6), or every copy
 // against the first (RAID1/10); with `repair`, rewrites the parity or the
 // copies that differ. `mismatched_pages` counts pages (of a.page() bytes)
-// that differed. REQUIRES: the array is not degraded.
+// that differed. Ranges a member fails to read are handed to
+// a.on_read_error (rewritten once the rows are released) and not compared.
+// REQUIRES: the array is not degraded.
 using VerifyDone = Callback<void(Status st, uint64_t ticket, uint64_t mismatched_pages)>;
 void Verify(RaidArray& a, uint64_t lo, uint64_t hi, bool repair, VerifyDone done);
 

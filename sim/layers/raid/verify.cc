@@ -58,7 +58,14 @@ class VerifyOp : public RowsOp {
 
   void OnReads(uint64_t failed) {
     if (failed != 0) {
-      return done_(Status::IoError(a_.name() + ": read error during check"), ticket_, 0);
+      // As md's check does: what could not be read is rewritten from the
+      // others (after this step lets go of the rows); nothing is compared.
+      for (const auto& e : reads_.extents()) {
+        if (!e.failed || !a_.on_read_error) continue;
+        ++a_.counters().read_errors_corrected;
+        a_.on_read_error(e.member, e.offset, e.length);
+      }
+      return done_(Status(), ticket_, 0);
     }
     if (a_.keeps_data()) {
       if (a_.layout().striped()) {
