@@ -1,5 +1,6 @@
 #include "sim/profile/node_types.h"
 
+#include "sim/devices/hdd.h"
 #include "sim/devices/link.h"
 #include "sim/devices/ram_disk.h"
 #include "sim/devices/ssd.h"
@@ -14,6 +15,8 @@ namespace storlab {
 const std::vector<NodeType>& NodeTypes() {
   static const std::vector<NodeType> kTypes = {
       {"ram", "RAM disk: fixed latency and bandwidth, no volatile cache", 0, 0, &MakeRamDisk},
+      {"hdd", "hard disk: fitted seek curve, spindle angle, zoned rates, NCQ, volatile write cache",
+       0, 0, &MakeHdd},
       {"link",
        "host link or bridge (USB BOT/UAS, SATA, PCIe, Ethernet): latency, bandwidth, queue depth",
        1, 1, &MakeLink},

@@ -1,0 +1,315 @@
+#include "sim/devices/hdd.h"
+
+#include <utility>
+
+namespace storlab {
+
+Hdd::Hdd(Engine& engine, std::string name, const Config& c, HddMechanics mech,
+         std::unique_ptr<Store> store)
+    : Node(engine, std::move(name)),
+      c_(c),
+      mech_(std::move(mech)),
+      store_(std::move(store)),
+      cache_(c.cache_size, c.cache_segments, store_->keeps_data()),
+      read_ahead_(&mech_.layout(), c.read_ahead / ZonedLayout::kSector) {
+  geometry_.capacity = c.capacity;
+  geometry_.logical_block = c.logical_block;
+  geometry_.physical_block = c.physical_block;
+  caps_.rotational = true;
+  caps_.volatile_cache = c.write_cache;
+  caps_.queue_depth = c.queue_depth;
+}
+
+void Hdd::DoSubmit(Request req) {
+  host_queue_.push_back(std::move(req));
+  Admit();
+}
+
+void Hdd::Admit() {
+  while (!host_queue_.empty() && !flush_) {
+    if (host_queue_.front().op == Op::kFlush) {
+      // Non-queued: it waits for every command before it.
+      if (tags_ > 0) return;
+      flush_ = std::move(host_queue_.front());
+      host_queue_.pop_front();
+      ++tags_;
+      ++n_.flushes;
+      MaybeFinishFlush();
+      Dispatch();
+      return;
+    }
+    if (tags_ >= c_.queue_depth) return;
+    Request r = std::move(host_queue_.front());
+    host_queue_.pop_front();
+    ++tags_;
+    Accept(std::move(r));
+  }
+}
+
+void Hdd::Accept(Request req) {
+  const Nanos now = engine_.now();
+  if (req.op == Op::kRead) {
+    if (cache_.Covers(req.offset, req.length)) {
+      ++n_.cache_read_hits;
+      const Nanos at = InterfaceDone(now + c_.hit_overhead, req.length);
+      CompleteHit(std::move(req), at);
+      return;
+    }
+    if (read_ahead_.Holds(Lba(req.offset), Sectors(req.length), now)) {
+      ++n_.read_ahead_hits;
+      const Nanos at = InterfaceDone(now + c_.hit_overhead, req.length);
+      CompleteHit(std::move(req), at);
+      return;
+    }
+    queue_.push_back({JobKind::kRead, std::move(req), 0, 0, now});
+  } else if (req.op == Op::kWrite || req.op == Op::kWriteZeroes) {
+    if (c_.write_cache && !req.fua() && req.length <= c_.cache_size) {
+      AcceptCachedWrite(std::move(req));
+      return;
+    }
+    ++n_.write_through;
+    queue_.push_back({JobKind::kWrite, std::move(req), 0, 0, now});
+  } else {
+    // Validate() lets no trim through (caps_.trim is false); be safe anyway.
+    CompleteHit(std::move(req), now);
+    return;
+  }
+  Job& j = queue_.back();
+  j.offset = j.req.offset;
+  j.length = j.req.length;
+  Dispatch();
+}
+
+void Hdd::AcceptCachedWrite(Request req) {
+  if (!blocked_.empty() || !cache_.HasRoom(req.length)) {
+    ++n_.blocked_writes;
+    blocked_.push_back(std::move(req));
+    Dispatch();
+    return;
+  }
+  AckIntoCache(std::move(req));
+}
+
+void Hdd::AckIntoCache(Request req) {
+  cache_.Reserve(req.length);
+  const Nanos after_cmd = engine_.now() + c_.hit_overhead;
+  const Nanos at = req.op == Op::kWrite ? InterfaceDone(after_cmd, req.length) : after_cmd;
+  engine_.At(at, [this, r = std::move(req)]() mutable {
+    cache_.Put(r.offset, r.length, r.data, r.op == Op::kWriteZeroes);
+    ++n_.cached_writes;
+    dirty_series_.Record(engine_.now(), static_cast<double>(cache_.dirty_bytes()));
+    Release();
+    Dispatch();
+    r.done(Status());
+  });
+}
+
+void Hdd::CompleteHit(Request req, Nanos at) {
+  engine_.At(at, [this, r = std::move(req)]() mutable {
+    Status st = r.op == Op::kRead ? ReadData(r) : Status::NotSupported(name() + ": not supported");
+    Release();
+    r.done(std::move(st));
+  });
+}
+
+Nanos Hdd::InterfaceDone(Nanos from, uint64_t bytes) {
+  interface_free_ = Max(from, interface_free_) + TransferTime(bytes, c_.interface_rate);
+  return interface_free_;
+}
+
+void Hdd::Dispatch() {
+  if (current_) return;
+  const Nanos now = engine_.now();
+  const bool urgent = !blocked_.empty() || flush_.has_value();
+  const bool destage = !cache_.empty() && (urgent || queue_.empty());
+  if (queue_.empty() && !destage) return;  // idle: the head may read ahead
+  if (read_ahead_.streaming(now)) {
+    if (TryFollowStream()) return;
+    if (queue_.empty() && !urgent) {
+      // Only background destaging: let the look-ahead fill its window first.
+      ArmTimer(read_ahead_.window_full_at());
+      return;
+    }
+  }
+  if (read_ahead_.active()) mech_.MoveHead(read_ahead_.Stop(now));
+
+  candidates_.clear();
+  for (const Job& j : queue_) {
+    candidates_.push_back({Lba(j.offset), Sectors(j.length), j.kind == JobKind::kWrite,
+                           j.arrival + c_.command_overhead, j.arrival});
+  }
+  const size_t host = candidates_.size();
+  if (destage) {
+    cache_.Nearest(mech_.head_lba() * ZonedLayout::kSector, c_.destage_window, c_.destage_max,
+                   &pieces_);
+    for (const auto& p : pieces_) {
+      candidates_.push_back({Lba(p.offset), Sectors(p.length), true, now, Nanos::Max()});
+    }
+  }
+  const AccessChoice ch = PickNextAccess(candidates_, mech_, now, c_.scheduler);
+  Job job;
+  if (ch.index < host) {
+    job = std::move(queue_[ch.index]);
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(ch.index));
+  } else {
+    job.kind = JobKind::kDestage;
+    job.offset = pieces_[ch.index - host].offset;
+    job.length = pieces_[ch.index - host].length;
+  }
+  const HddMechanics::Access& a = ch.access;
+  n_.aged_picks += ch.aged ? 1 : 0;
+  ++n_.media_ops;
+  if (a.distance > 0) ++n_.seeks;
+  n_.seek_cylinders += a.distance;
+  n_.seek_time += a.seek;
+  n_.rotate_time += a.rotate;
+  n_.media_busy += a.end() - now;
+  mech_.MoveHead(candidates_[ch.index].lba + candidates_[ch.index].sectors);
+  StartJob(std::move(job), a.end());
+}
+
+bool Hdd::TryFollowStream() {
+  const Nanos now = engine_.now();
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    const Job& j = queue_[i];
+    if (j.kind != JobKind::kRead) continue;
+    const uint64_t lba = Lba(j.offset), n = Sectors(j.length);
+    if (!read_ahead_.CanFollow(lba, n, now)) continue;
+    // The head is already reading towards it: no seek, no lost revolution.
+    const Nanos end = Max(read_ahead_.Follow(lba, n, now), j.arrival + c_.hit_overhead);
+    Job job = std::move(queue_[i]);
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
+    job.kind = JobKind::kStreamRead;
+    ++n_.stream_reads;
+    n_.media_busy += end - now;
+    StartJob(std::move(job), end);
+    return true;
+  }
+  return false;
+}
+
+void Hdd::StartJob(Job job, Nanos end) {
+  current_ = std::move(job);
+  engine_.At(end, [this] { OnJobDone(); });
+}
+
+void Hdd::OnJobDone() {
+  Job job = std::move(*current_);
+  current_.reset();
+  if (job.kind == JobKind::kDestage) {
+    OnDestaged(job);
+    return;
+  }
+  Status st;
+  if (job.kind == JobKind::kWrite) {
+    st = WriteThrough(job.req);
+  } else {
+    // The head reads on from where this read ended (a stream read keeps its stream).
+    if (job.kind == JobKind::kRead) read_ahead_.Start(mech_.head_lba(), engine_.now());
+    st = ReadData(job.req);
+  }
+  Release();
+  Dispatch();
+  job.req.done(std::move(st));
+}
+
+void Hdd::OnDestaged(const Job& job) {
+  Status st = cache_.Destage(job.offset, job.length, *store_);
+  (void)st;  // a store error here has no command to report it to
+  ++n_.destage_ops;
+  n_.destaged_bytes += job.length;
+  dirty_series_.Record(engine_.now(), static_cast<double>(cache_.dirty_bytes()));
+  // Room freed: the waiting writes go in, in their order.
+  while (!blocked_.empty() && cache_.HasRoom(blocked_.front().length)) {
+    Request r = std::move(blocked_.front());
+    blocked_.pop_front();
+    AckIntoCache(std::move(r));
+  }
+  MaybeFinishFlush();
+  Dispatch();
+}
+
+void Hdd::MaybeFinishFlush() {
+  if (!flush_ || flush_finishing_ || !cache_.empty() || current_) return;
+  flush_finishing_ = true;
+  engine_.After(c_.hit_overhead, [this] {
+    Request f = std::move(*flush_);
+    flush_.reset();
+    flush_finishing_ = false;
+    Release();
+    f.done(Status());
+  });
+}
+
+void Hdd::Release() {
+  --tags_;
+  Admit();
+}
+
+Status Hdd::ReadData(const Request& req) const {
+  if (req.data == nullptr) return Status();
+  RETURN_IF_ERROR(store_->Read(req.offset, req.length, req.data));
+  cache_.Patch(req.offset, req.length, req.data);
+  return Status();
+}
+
+Status Hdd::WriteThrough(const Request& req) {
+  Status st;
+  if (req.op == Op::kWriteZeroes) {
+    st = store_->Zero(req.offset, req.length);
+  } else if (req.data != nullptr) {
+    st = store_->Write(req.offset, req.length, req.data);
+  }
+  // Older cached data of the range must never be destaged over this.
+  cache_.Discard(req.offset, req.length);
+  return st;
+}
+
+void Hdd::ArmTimer(Nanos at) {
+  if (timer_armed_) return;
+  timer_armed_ = true;
+  engine_.At(at, [this] {
+    timer_armed_ = false;
+    Dispatch();
+  });
+}
+
+void Hdd::OnPowerCut() {
+  host_queue_.clear();
+  tags_ = 0;
+  flush_.reset();
+  flush_finishing_ = false;
+  queue_.clear();
+  blocked_.clear();
+  current_.reset();
+  cache_.Clear();
+  read_ahead_.Clear();
+  interface_free_ = engine_.now();
+  timer_armed_ = false;
+  dirty_series_.Record(engine_.now(), 0);
+}
+
+void Hdd::AppendStats(StatList& out) const {
+  auto add = [&](const char* name, double v) { out.push_back({name, v}); };
+  const double ops = static_cast<double>(n_.media_ops);
+  add("media_ops", ops);
+  add("seeks", static_cast<double>(n_.seeks));
+  add("mean_seek_cylinders", ops ? static_cast<double>(n_.seek_cylinders) / ops : 0);
+  add("mean_seek_ms", ops ? n_.seek_time.millis() / ops : 0);
+  add("mean_rotational_ms", ops ? n_.rotate_time.millis() / ops : 0);
+  add("media_busy_ns", static_cast<double>(n_.media_busy.count()));
+  add("cache_read_hits", static_cast<double>(n_.cache_read_hits));
+  add("read_ahead_hits", static_cast<double>(n_.read_ahead_hits));
+  add("stream_reads", static_cast<double>(n_.stream_reads));
+  add("cached_writes", static_cast<double>(n_.cached_writes));
+  add("blocked_writes", static_cast<double>(n_.blocked_writes));
+  add("write_through_writes", static_cast<double>(n_.write_through));
+  add("dirty_bytes", static_cast<double>(cache_.dirty_bytes()));
+  add("dirty_extents", static_cast<double>(cache_.extents()));
+  add("destage_ops", static_cast<double>(n_.destage_ops));
+  add("destaged_bytes", static_cast<double>(n_.destaged_bytes));
+  add("flushes", static_cast<double>(n_.flushes));
+  add("aged_picks", static_cast<double>(n_.aged_picks));
+}
+
+}  // namespace storlab
