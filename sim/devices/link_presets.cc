@@ -30,8 +30,8 @@ LinkConfig Usb(double gbps, double encoding, double efficiency, bool uas) {
     // Mass Storage Class Bulk-Only Transport 1.0). Latencies fitted to
     // reproduce 192 IOPS 4K random read on the same drive and bridge
     // (bb-qq/uas README); the Linux usb-storage driver waits for each CSW.
-    c.command_latency = 150_us;
-    c.status_latency = 100_us;
+    c.command_latency = 200_us;
+    c.status_latency = 140_us;
     c.queue_depth = 1;
   }
   return c;
