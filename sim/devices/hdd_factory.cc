@@ -70,7 +70,7 @@ Result<std::unique_ptr<Node>> MakeHdd(Params& p, BuildContext& ctx) {
   RETURN_IF_ERROR(p.Finish());
 
   ASSIGN_OR_RETURN(auto store, ctx.MakeStore(c.capacity));
-  HddMechanics mech(std::move(layout).value(), std::move(read).value(), std::move(write).value());
+  HddMechanics mech(std::move(layout).value(), read.value(), write.value());
   return std::unique_ptr<Node>(
       new Hdd(ctx.engine, ctx.node_name, c, std::move(mech), std::move(store)));
 }

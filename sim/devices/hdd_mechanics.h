@@ -34,7 +34,7 @@ class HddMechanics {
   };
 
   HddMechanics(ZonedLayout layout, SeekCurve read_seek, SeekCurve write_seek)
-      : layout_(std::move(layout)), read_(std::move(read_seek)), write_(std::move(write_seek)) {}
+      : layout_(std::move(layout)), read_(read_seek), write_(write_seek) {}
 
   // The access to `sectors` sectors from `lba` if the arm starts at `start`.
   // REQUIRES: sectors > 0, lba + sectors <= layout().sectors().
