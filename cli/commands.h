@@ -20,6 +20,7 @@ struct Command {
 const std::vector<Command>& Commands();
 
 int StacksCommand(const Args& args);
+int SimCommand(const Args& args);
 
 }  // namespace storlab::cli
 

@@ -28,6 +28,7 @@ void Usage(FILE* out) {
 const std::vector<Command>& Commands() {
   static const std::vector<Command> kCommands = {
       {"stacks", "list the catalog, show or validate a stack", &StacksCommand},
+      {"sim", "run fio jobs (or iozone) in virtual time on a stack", &SimCommand},
   };
   return kCommands;
 }

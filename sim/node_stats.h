@@ -50,17 +50,22 @@ class NodeStats {
   uint32_t max_in_flight() const { return max_in_flight_; }
   // Time-averaged queue depth from the last reset up to `now`.
   double MeanQueueDepth(Nanos now) const;
+  // Time with at least one request in flight, from the last reset up to
+  // `now` (a disk's "util" is this over the elapsed time).
+  Nanos BusyTime(Nanos now) const { return in_flight_ ? busy_ + (now - last_) : busy_; }
   void Reset(Nanos now);
 
  private:
   void Integrate(Nanos now) {
     qd_integral_ += static_cast<double>(in_flight_) * static_cast<double>((now - last_).count());
+    if (in_flight_) busy_ += now - last_;
     last_ = now;
   }
   std::array<OpStats, kOpCount> ops_;
   uint32_t in_flight_ = 0;
   uint32_t max_in_flight_ = 0;
   double qd_integral_ = 0;  // depth × ns
+  Nanos busy_;
   Nanos since_;
   Nanos last_;
 };

@@ -1,0 +1,90 @@
+// Helpers for the fio interpreter tests: a stack from TOML text, jobs from
+// fio command-line words, run in virtual time.
+#ifndef STORLAB_TESTS_WORKLOADS_FIO_TEST_UTIL_H_
+#define STORLAB_TESTS_WORKLOADS_FIO_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "workloads/fio/fio_run.h"
+#include "workloads/fio/job_file.h"
+#include "workloads/fio/output.h"
+#include "workloads/host/sim_host.h"
+
+namespace storlab::fio::testing {
+
+// A RAM disk with a fixed per-request latency: results are exact.
+inline std::string RamStack(const std::string& latency = "100us", const std::string& cap = "1GiB",
+                            int qd = 256, const std::string& bandwidth = "") {
+  return "[node.disk]\ntype = \"ram\"\ncapacity = \"" + cap + "\"\nlatency = \"" + latency +
+         "\"\nqueue_depth = " + std::to_string(qd) + "\n" +
+         (bandwidth.empty() ? "" : "bandwidth = \"" + bandwidth + "\"\n");
+}
+
+struct Sim {
+  std::unique_ptr<SimHost> host;
+  std::unique_ptr<FioRun> run;
+  Status status;
+  std::string Json() const { return FioJsonText(*run, {}); }
+  nlohmann::ordered_json JsonObject() const { return FioJson(*run, {}); }
+  std::string Normal() const { return FioNormalHeader(*run) + FioNormalReport(*run, {}); }
+  const ThreadStat& Job(size_t i) const { return run->runners()[i]->stat(); }
+};
+
+inline Sim RunJobs(const std::string& stack_text, const std::vector<RawSection>& sections,
+                   uint64_t seed = 1) {
+  Sim s;
+  HostOptions ho;
+  ho.stack = "test.toml";
+  ho.stack_text = stack_text;
+  ho.seed = seed;
+  auto host = SimHost::Create(ho);
+  if (!host.ok()) {
+    s.status = host.status();
+    return s;
+  }
+  s.host = std::move(*host);
+  auto jobs = BuildJobs(sections, seed);
+  if (!jobs.ok()) {
+    s.status = jobs.status();
+    return s;
+  }
+  s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
+  s.status = s.run->Prepare();
+  if (s.status.ok()) s.run->Run(nullptr);
+  return s;
+}
+
+inline Sim RunArgs(const std::string& stack_text, const std::vector<std::string>& args,
+                   uint64_t seed = 1) {
+  auto sections = ParseCommandLine(args);
+  if (!sections.ok()) {
+    Sim s;
+    s.status = sections.status();
+    return s;
+  }
+  return RunJobs(stack_text, *sections, seed);
+}
+
+// Every key path of a JSON document ("/jobs[]/read/clat_ns/percentile").
+inline void KeyPaths(const nlohmann::json& j, const std::string& prefix,
+                     std::set<std::string>* out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      std::string p = prefix + "/" + it.key();
+      out->insert(p);
+      KeyPaths(it.value(), p, out);
+    }
+  } else if (j.is_array()) {
+    for (const auto& v : j) KeyPaths(v, prefix + "[]", out);
+  }
+}
+
+}  // namespace storlab::fio::testing
+
+#endif  // STORLAB_TESTS_WORKLOADS_FIO_TEST_UTIL_H_

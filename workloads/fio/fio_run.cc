@@ -1,0 +1,226 @@
+#include "workloads/fio/fio_run.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "sim/virtual_driver.h"
+
+// The tables below use designated initializers and rely on member defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace storlab::fio {
+namespace {
+
+// Writes [0, size) of a file front to back, one request at a time, then
+// fsyncs it: fio's extend_file() with create_fsync=1.
+struct LayoutWriter {
+  SimHost* host;
+  uint32_t id;
+  uint64_t size;
+  uint64_t chunk;
+  bool direct;
+  uint64_t pos = 0;
+  uint64_t written = 0;
+  bool done = false;
+  Status status;
+
+  void Next() {
+    if (pos >= size) {
+      host->Fsync(id, direct, [this](Status st) {
+        if (!st.ok() && status.ok()) status = st;
+        done = true;
+      });
+      return;
+    }
+    uint64_t len = std::min(chunk, size - pos);
+    len = (len + 4095) / 4096 * 4096;
+    host->FileIo(id, Op::kWrite, pos, len, direct, [this, len](Status st) {
+      if (!st.ok()) {
+        status = st;
+        done = true;
+        return;
+      }
+      pos += len;
+      written += len;
+      Next();
+    });
+  }
+};
+
+}  // namespace
+
+FioRun::FioRun(SimHost& host, JobSet jobs) : host_(host), jobs_(std::move(jobs)) {}
+
+FioRun::~FioRun() = default;
+
+Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
+  // Buffered writes go through the page cache as fio's write() calls do;
+  // without one, the writes a kernel's writeback would send (1 MiB).
+  bool direct = host_.buffered_node() == nullptr;
+  uint64_t bs = spec.bs[kWrite];
+  LayoutWriter w{&host_, id, size, direct ? std::max<uint64_t>(bs, 1 << 20) : bs, direct};
+  w.Next();
+  VirtualDriver(host_.engine()).RunWhile([&] { return !w.done; });
+  layout_bytes_ += w.written;
+  return w.status;
+}
+
+Status FioRun::Prepare() {
+  ExtentFs& fs = host_.fs();
+  layout_start_ = host_.engine().now();
+  for (const std::string& note : jobs_.notes) messages_.push_back(note);
+  for (JobSpec& spec : jobs_.jobs) {
+    const JobOptions& o = spec.opts;
+    if (!spec.direct && spec.engine != EngineKind::kNull && !host_.buffered_node()) {
+      return Status::NotSupported(
+          "job '" + spec.name + "': buffered I/O needs the host page cache, which stack '" +
+          host_.options().stack + "' does not have here; run it with --direct=1");
+    }
+    uint64_t nfiles = spec.files.size();
+    uint64_t max_bs =
+        std::max(spec.do_read ? spec.bs[kRead] : 0, spec.do_write ? spec.bs[kWrite] : 0);
+    if (o.size_percent) {
+      uint64_t total = fs.capacity() / 100 * static_cast<uint64_t>(o.size_percent);
+      spec.file_size = total / nfiles / max_bs * max_bs;
+      spec.io_size = spec.file_size * nfiles;
+    }
+    std::vector<uint32_t> ids;
+    std::vector<uint64_t> sizes;
+    uint32_t extend_files = 0;
+    uint64_t extend_bytes = 0;
+    std::vector<size_t> to_extend;
+    for (size_t i = 0; i < nfiles; ++i) {
+      const std::string& path = spec.files[i];
+      uint32_t id = fs.Lookup(path);
+      uint64_t have = id ? fs.file(id).size : 0;
+      uint64_t want = spec.file_size ? spec.file_size : have;
+      if (want == 0) {
+        return Status::InvalidArgument("job '" + spec.name + "': need size= or filesize= (file '" +
+                                       path + "' does not exist yet)");
+      }
+      if (want < max_bs) {
+        return Status::InvalidArgument("job '" + spec.name + "': file '" + path + "' (" +
+                                       std::to_string(want) + " bytes) is smaller than bs");
+      }
+      if (!id || have < want) {
+        ++extend_files;
+        extend_bytes += want;
+        to_extend.push_back(i);
+      }
+      sizes.push_back(want);
+      ids.push_back(id);
+    }
+    if (extend_files) {
+      layout_.push_back({spec.name, extend_files, extend_bytes});
+      bool new_layout = spec.do_read || (spec.do_write && o.overwrite);
+      for (size_t i : to_extend) {
+        const std::string& path = spec.files[i];
+        // A write job without overwrite gets a fresh file (fio unlinks it).
+        if (!new_layout && ids[i]) fs.Remove(ids[i]);
+        ids[i] = fs.Create(path);
+        Status st = fs.Allocate(ids[i], sizes[i]);
+        if (!st.ok()) {
+          messages_.push_back(std::string("fio: native_fallocate call failed: ") +
+                              std::strerror(ErrnoOf(st)));
+        }
+        if (new_layout) {
+          st = LayoutFile(spec, ids[i], sizes[i]);
+          if (st.code() == Status::Code::kNoSpace) {
+            messages_.push_back("fio: ENOSPC on laying out file, stopping");
+          } else if (!st.ok()) {
+            return st.WithContext("laying out '" + path + "'");
+          }
+        }
+      }
+    }
+    if (!spec.io_size) {
+      for (uint64_t s : sizes) spec.io_size += s;
+    }
+    runners_.push_back(std::make_unique<JobRunner>(host_, spec, ids, sizes, spec.io_size));
+    segments_ = std::max(segments_, spec.segment + 1);
+  }
+  layout_end_ = host_.engine().now();
+  return Status();
+}
+
+void FioRun::StartSegment(int segment) {
+  current_segment_ = segment;
+  bool any = false;
+  Nanos now = host_.engine().now();
+  for (auto& r : runners_) {
+    if (r->spec().segment != segment) continue;
+    any = true;
+    r->Start(now, [this] {
+      ++done_;
+      // A stonewall starts the next segment when this one is all done.
+      for (auto& x : runners_) {
+        if (x->spec().segment == current_segment_ && !x->done()) return;
+      }
+      if (current_segment_ + 1 < segments_) StartSegment(current_segment_ + 1);
+    });
+  }
+  if (!any && segment + 1 < segments_) StartSegment(segment + 1);
+}
+
+void FioRun::Run(const std::function<void(Nanos)>& progress) {
+  Engine& engine = host_.engine();
+  StartSegment(0);
+  uint64_t n = 0;
+  VirtualDriver(engine).RunWhile([&] {
+    if (progress && (++n & 0x3ffff) == 0) progress(engine.now());
+    return done_ < runners_.size();
+  });
+  end_ = engine.now();
+}
+
+std::vector<std::string> FioRun::Messages() const {
+  std::vector<std::string> out = messages_;
+  for (const auto& r : runners_) {
+    for (const auto& m : r->messages()) out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<FioRun::Report> FioRun::Reports() const {
+  // fio's __show_run_stats(): consecutive jobs with group_reporting in the
+  // same group share one entry; the name is the first member's, the options
+  // the last member's.
+  std::vector<Report> out;
+  int last_group = -1;
+  for (const auto& r : runners_) {
+    const JobSpec& s = r->spec();
+    bool join = !out.empty() && s.opts.group_reporting && last_group == s.groupid;
+    if (!join) {
+      out.emplace_back();
+      out.back().ts.name = r->stat().name;
+      out.back().ts.description = r->stat().description;
+      out.back().ts.groupid = s.groupid;
+      out.back().ts.members = 0;
+    }
+    Report& rep = out.back();
+    const ThreadStat& ts = r->stat();
+    rep.ts.Merge(ts);
+    ++rep.ts.members;
+    if (!rep.ts.error && ts.error) {
+      rep.ts.error = ts.error;
+      rep.ts.verror = ts.verror;
+    }
+    rep.ts.latency_depth = ts.latency_depth;
+    rep.opts = &s.opts;
+    rep.members.push_back(r.get());
+    last_group = s.groupid;
+  }
+  return out;
+}
+
+std::vector<GroupStat> FioRun::Groups(const std::vector<Report>& reports) const {
+  int max_group = 0;
+  for (const auto& r : runners_) max_group = std::max(max_group, r->spec().groupid);
+  std::vector<GroupStat> groups(static_cast<size_t>(max_group) + 1);
+  for (size_t g = 0; g < groups.size(); ++g) groups[g].groupid = static_cast<int>(g);
+  for (const Report& rep : reports) groups[static_cast<size_t>(rep.ts.groupid)].Add(rep.ts);
+  for (auto& g : groups) g.Finish();
+  return groups;
+}
+
+}  // namespace storlab::fio

@@ -1,0 +1,89 @@
+// FioRun: a set of fio jobs on one simulated host, from the layout of their
+// files to the last job's exit, in virtual time.
+//
+//   Prepare()  resolves each job's files and sizes and lays them out the way
+//              fio does before the jobs start ("Laying out IO file"): files
+//              that do not exist or are too small are created and allocated
+//              (fallocate); for jobs that read (or overwrite=1) they are
+//              written in full and fsync'ed, which costs simulated time.
+//              A full file system gives fio's messages and the jobs go on.
+//   Run()      starts the jobs (stonewall segments one after another) and
+//              runs the engine until every job has exited.
+//   Reports()  the jobs' statistics merged as fio merges them for
+//              group_reporting, with their "Run status group" figures.
+// Not thread-safe.
+#ifndef STORLAB_WORKLOADS_FIO_FIO_RUN_H_
+#define STORLAB_WORKLOADS_FIO_FIO_RUN_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/status.h"
+#include "sim/time.h"
+#include "workloads/fio/job_runner.h"
+#include "workloads/fio/job_spec.h"
+#include "workloads/fio/thread_stat.h"
+#include "workloads/host/sim_host.h"
+
+namespace storlab::fio {
+
+class FioRun {
+ public:
+  struct LayoutLine {
+    std::string job;
+    uint32_t files = 0;
+    uint64_t bytes = 0;
+  };
+  // One entry of fio's report: a job, or a group with group_reporting.
+  struct Report {
+    ThreadStat ts;
+    const JobOptions* opts = nullptr;  // the "job options" echo
+    std::vector<const JobRunner*> members;
+  };
+
+  FioRun(SimHost& host, JobSet jobs);
+  FioRun(const FioRun&) = delete;
+  FioRun& operator=(const FioRun&) = delete;
+  ~FioRun();
+
+  Status Prepare();
+  // `progress` (may be empty) is called now and then with the simulated
+  // time; it is for display only and cannot change the run.
+  void Run(const std::function<void(Nanos)>& progress);
+
+  std::vector<Report> Reports() const;
+  std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
+
+  SimHost& host() { return host_; }
+  const SimHost& host() const { return host_; }
+  const JobSet& jobs() const { return jobs_; }
+  const std::vector<std::unique_ptr<JobRunner>>& runners() const { return runners_; }
+  const std::vector<LayoutLine>& layout() const { return layout_; }
+  // fio's messages on stderr (notes, layout trouble, I/O errors).
+  std::vector<std::string> Messages() const;
+  Nanos layout_time() const { return layout_end_ - layout_start_; }
+  uint64_t layout_bytes() const { return layout_bytes_; }
+  Nanos end_time() const { return end_; }
+
+ private:
+  Status LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size);
+  void StartSegment(int segment);
+
+  SimHost& host_;
+  JobSet jobs_;
+  std::vector<std::unique_ptr<JobRunner>> runners_;
+  std::vector<LayoutLine> layout_;
+  std::vector<std::string> messages_;
+  Nanos layout_start_, layout_end_, end_;
+  uint64_t layout_bytes_ = 0;
+  size_t done_ = 0;
+  int segments_ = 0;
+  int current_segment_ = 0;
+};
+
+}  // namespace storlab::fio
+
+#endif  // STORLAB_WORKLOADS_FIO_FIO_RUN_H_

@@ -1,0 +1,176 @@
+#include "workloads/fio/job_file.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "workloads/fio/options.h"
+
+namespace storlab::fio {
+namespace {
+
+constexpr int kMaxIncludeDepth = 16;
+
+std::string Trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+// Drops a `;` or `#` comment: the whole line, or from a comment character
+// that follows white space.
+std::string StripComment(const std::string& line) {
+  for (size_t i = 0; i < line.size(); ++i) {
+    if ((line[i] == ';' || line[i] == '#') &&
+        (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+      return line.substr(0, i);
+    }
+  }
+  return line;
+}
+
+Result<std::string> ExpandEnv(const std::string& s, const std::string& where,
+                              const EnvLookup& env) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '$' && i + 1 < s.size() && s[i + 1] == '{') {
+      size_t close = s.find('}', i + 2);
+      if (close == std::string::npos) {
+        return Status::InvalidArgument(where + ": unterminated '${' in '" + s + "'");
+      }
+      std::string var = s.substr(i + 2, close - i - 2);
+      auto v = env(var);
+      if (!v) {
+        return Status::InvalidArgument(where + ": environment variable '" + var + "' is not set");
+      }
+      out += *v;
+      i = close;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::string DirOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+Result<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::NotFound("cannot open job file '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Parser {
+  const EnvLookup& env;
+  std::vector<RawSection> sections;
+
+  Status Parse(std::string_view text, const std::string& label, const std::string& dir, int depth) {
+    std::istringstream in{std::string(text)};
+    std::string raw;
+    int lineno = 0;
+    while (std::getline(in, raw)) {
+      ++lineno;
+      std::string where = label + ":" + std::to_string(lineno);
+      std::string line = Trim(StripComment(raw));
+      if (line.empty()) continue;
+      if (line[0] == '[') {
+        if (line.back() != ']' || line.size() < 3) {
+          return Status::InvalidArgument(where + ": bad section header '" + line + "'");
+        }
+        sections.push_back({Trim(line.substr(1, line.size() - 2)), where, {}});
+        continue;
+      }
+      if (line.rfind("include", 0) == 0 && line.size() > 7 && (line[7] == ' ' || line[7] == '\t')) {
+        if (depth >= kMaxIncludeDepth) {
+          return Status::InvalidArgument(where + ": includes nested too deeply (a loop?)");
+        }
+        ASSIGN_OR_RETURN(std::string file, ExpandEnv(Trim(line.substr(8)), where, env));
+        std::string path = file[0] == '/' ? file : dir + "/" + file;
+        auto text2 = ReadFile(path);
+        if (!text2.ok()) return text2.status().WithContext(where);
+        RETURN_IF_ERROR(Parse(*text2, path, DirOf(path), depth + 1));
+        continue;
+      }
+      if (sections.empty()) {
+        return Status::InvalidArgument(where + ": option '" + line + "' outside of a [section]");
+      }
+      RawEntry e;
+      e.where = where;
+      size_t eq = line.find('=');
+      if (eq == std::string::npos) {
+        e.key = line;
+      } else {
+        e.key = Trim(line.substr(0, eq));
+        ASSIGN_OR_RETURN(e.value, ExpandEnv(Trim(line.substr(eq + 1)), where, env));
+        e.has_value = true;
+      }
+      if (e.key.empty()) return Status::InvalidArgument(where + ": missing option name");
+      sections.back().entries.push_back(std::move(e));
+    }
+    return Status();
+  }
+};
+
+}  // namespace
+
+EnvLookup ProcessEnv() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    if (!v) return std::nullopt;
+    return std::string(v);
+  };
+}
+
+Result<std::vector<RawSection>> ParseJobText(std::string_view text, std::string_view label,
+                                             std::string_view dir, const EnvLookup& env) {
+  Parser p{env, {}};
+  RETURN_IF_ERROR(p.Parse(text, std::string(label), std::string(dir), 0));
+  return std::move(p.sections);
+}
+
+Result<std::vector<RawSection>> ParseJobFile(const std::string& path, const EnvLookup& env) {
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  return ParseJobText(text, path, DirOf(path), env);
+}
+
+Result<std::vector<RawSection>> ParseCommandLine(const std::vector<std::string>& args) {
+  std::vector<RawSection> out;
+  out.push_back({"global", "command line", {}});
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0 || a.size() == 2) {
+      return Status::InvalidArgument("command line: '" + a + "' is not an --option");
+    }
+    RawEntry e;
+    size_t eq = a.find('=');
+    e.key = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    e.where = "command line (--" + e.key + ")";
+    if (eq != std::string::npos) {
+      e.value = a.substr(eq + 1);
+      e.has_value = true;
+    } else {
+      const OptionDef* d = FindOption(e.key);
+      bool flag = d && d->type == OptType::kSet;
+      if (!flag && i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) {
+        e.value = args[++i];
+        e.has_value = true;
+      }
+    }
+    if (e.key == "name") {
+      if (!e.has_value || e.value.empty()) {
+        return Status::InvalidArgument("command line: --name requires a value");
+      }
+      out.push_back({e.value, "command line (--name=" + e.value + ")", {}});
+    }
+    out.back().entries.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace storlab::fio

@@ -1,0 +1,161 @@
+// JobRunner: one fio job (one clone) running in virtual time, the way fio's
+// do_io() runs it: it keeps up to iodepth I/Os in flight through its engine
+// (engines.h), picks offsets (offset_gen.h), honours rate/rate_iops,
+// thinktime, fsync=/fdatasync=, ramp_time, runtime and time_based, drains
+// what is in flight when the time is up, and runs end_fsync INSIDE the
+// measured runtime (fio backend.c: the fsync is part of do_io(), and the
+// runtime is taken after it).
+//
+// The job's thread is modelled as a sequence of CPU bursts booked on the
+// host's cores (cpu_pool.h): fio's own work per I/O, the submitting call,
+// reaping. Statistics follow fio's: slat (async engines), clat (issue to
+// reap), lat (start to reap), bandwidth and IOPS samples every 500 ms,
+// depth histograms, latency buckets.
+//
+// Not thread-safe; lives on the engine's thread. The host and spec must
+// outlive it.
+#ifndef STORLAB_WORKLOADS_FIO_JOB_RUNNER_H_
+#define STORLAB_WORKLOADS_FIO_JOB_RUNNER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/callback.h"
+#include "sim/status.h"
+#include "sim/time.h"
+#include "workloads/fio/engines.h"
+#include "workloads/fio/job_spec.h"
+#include "workloads/fio/offset_gen.h"
+#include "workloads/fio/thread_stat.h"
+#include "workloads/host/sim_host.h"
+
+namespace storlab::fio {
+
+class JobRunner {
+ public:
+  // What the runner reports beyond fio's figures (the "storlab" object).
+  struct Extras {
+    Nanos start;          // job start (after startdelay)
+    Nanos epoch;          // measurement start (after ramp_time)
+    Nanos io_end;         // last I/O reaped, before end_fsync
+    Nanos end;            // job done (after end_fsync)
+    Nanos end_fsync;      // time spent in end_fsync
+    uint64_t passes = 0;  // times the job went over its files
+  };
+
+  JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> file_ids,
+            std::vector<uint64_t> file_sizes, uint64_t io_size);
+  JobRunner(const JobRunner&) = delete;
+  JobRunner& operator=(const JobRunner&) = delete;
+  ~JobRunner();
+
+  // Starts the job at `t` + startdelay; `on_done` runs when it has finished.
+  void Start(Nanos t, Callback<void()> on_done);
+  bool done() const { return phase_ == Phase::kDone; }
+
+  const JobSpec& spec() const { return spec_; }
+  ThreadStat& stat() { return ts_; }
+  const ThreadStat& stat() const { return ts_; }
+  const Extras& extras() const { return extras_; }
+  // Messages fio would print on stderr (I/O errors).
+  const std::vector<std::string>& messages() const { return messages_; }
+
+ private:
+  enum class Phase { kIdle, kRunning, kDraining, kFsyncing, kDone };
+  static constexpr int kSync = 2;  // IoUnit::dir for fsync/fdatasync
+
+  struct IoUnit {
+    JobRunner* job;
+    uint32_t file;       // index into files_
+    uint8_t dir;         // kRead, kWrite or kSync
+    bool blocks_thread;  // the thread waits for it
+    bool submit_blocks;  // libaio buffered: the I/O happens in io_submit
+    uint64_t offset;
+    uint64_t length;
+    Nanos start;    // fio's start_time
+    Nanos issue;    // fio's issue_time
+    Nanos arrival;  // reaches the stack (or the fd queue)
+  };
+  struct FileState {
+    uint32_t id;  // ExtentFs id
+    uint64_t size;
+    std::unique_ptr<RandomPicker> picker;
+    uint64_t pos[2] = {0, 0};
+    bool exhausted = false;
+    // posixaio's helper thread for this fd, or io-wq's per-inode chain.
+    std::vector<IoUnit*> queue;  // FIFO (ring)
+    size_t q_head = 0, q_size = 0;
+    bool worker_busy = false;
+    Nanos worker_free;
+  };
+
+  void Begin();
+  void OnRampEnd();
+  void Pump();
+  bool ShouldStop(Nanos t) const;
+  bool PickOffset(int dir, IoUnit* u);
+  void RestartFiles();
+  void Issue(int dir, Nanos t);
+  void Dispatch(IoUnit* u);
+  void StartWorker(FileState& f, Nanos t);
+  void SubmitNow(IoUnit* u);
+  void OnStackDone(IoUnit* u, Status st);
+  void Reap(IoUnit* u, const Status& st, Nanos visible);
+  void Account(int dir, uint64_t bytes, Nanos t);
+  void CloseWindow();
+  void SleepUntil(Nanos t);
+  void StopIssuing();
+  void FinishIo(Nanos t);
+  void FsyncNext(size_t index, Nanos t);
+  void Finish(Nanos t);
+  void RecordError(const IoUnit& u, const Status& st);
+  Nanos Book(Nanos t, Nanos d);
+
+  SimHost& host_;
+  const JobSpec& spec_;
+  const EngineModel& eng_;
+  const EngineModel& psync_;
+  uint64_t io_size_;
+  uint64_t granule_;  // random block size
+  std::vector<FileState> files_;
+  std::vector<IoUnit> units_;
+  std::vector<IoUnit*> free_;
+  Callback<void()> on_done_;
+  ThreadStat ts_;
+  Extras extras_;
+  std::vector<std::string> messages_;
+  Taus88 mix_rng_;
+
+  Phase phase_ = Phase::kIdle;
+  bool in_pump_ = false;
+  bool blocked_io_ = false;  // the thread waits in a call
+  bool sleeping_ = false;    // rate limit or thinktime
+  bool ramp_over_ = true;
+  bool failed_ = false;
+  Nanos thread_free_;  // when the thread can do its next thing
+  Nanos epoch_;
+  uint32_t cur_depth_ = 0;
+  int pending_dir_ = -1;
+  size_t next_file_ = 0;
+  uint32_t last_write_file_ = 0;
+  uint64_t loops_done_ = 0;
+  uint64_t issued_loop_bytes_ = 0;
+  uint64_t issued_bytes_[2] = {0, 0};  // since epoch, for rate
+  uint64_t issued_ios_[2] = {0, 0};
+  uint64_t write_issues_ = 0;  // fio's io_issues[DDIR_WRITE]
+  int last_dir_issued_ = -1;
+  uint64_t completed_blocks_ = 0, last_think_blocks_ = 0;
+  Nanos usr_ns_, sys_ns_;
+  // Bandwidth / IOPS sampling windows (fio's bw_avg_time, iops_avg_time).
+  Nanos next_sample_;
+  uint64_t win_bytes_[2] = {0, 0}, win_ios_[2] = {0, 0};
+};
+
+// errno for a status, as the kernel would return it.
+int ErrnoOf(const Status& st);
+
+}  // namespace storlab::fio
+
+#endif  // STORLAB_WORKLOADS_FIO_JOB_RUNNER_H_

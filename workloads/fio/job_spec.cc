@@ -1,0 +1,171 @@
+#include "workloads/fio/job_spec.h"
+
+#include "sim/random.h"
+
+namespace storlab::fio {
+namespace {
+
+EngineKind ToEngine(const std::string& s) {
+  if (s == "sync") return EngineKind::kSync;
+  if (s == "libaio") return EngineKind::kLibaio;
+  if (s == "io_uring") return EngineKind::kIoUring;
+  if (s == "posixaio") return EngineKind::kPosixaio;
+  if (s == "null") return EngineKind::kNull;
+  return EngineKind::kPsync;
+}
+
+RandGen ToRandGen(const std::string& s) {
+  if (s == "lfsr") return RandGen::kLfsr;
+  if (s == "tausworthe64") return RandGen::kTausworthe64;
+  return RandGen::kTausworthe;
+}
+
+std::vector<std::string> SplitColons(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    size_t c = s.find(':', start);
+    std::string part = s.substr(start, c == std::string::npos ? c : c - start);
+    if (!part.empty()) out.push_back(part);
+    if (c == std::string::npos) break;
+    start = c + 1;
+  }
+  return out;
+}
+
+std::string Join(const std::string& dir, const std::string& name) {
+  if (dir.empty() || name[0] == '/') return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* notes) {
+  const JobOptions& o = j.opts;
+  const std::string& rw = o.rw;
+  j.random = rw.rfind("rand", 0) == 0;
+  j.do_read = rw == "read" || rw == "randread" || rw == "rw" || rw == "readwrite" || rw == "randrw";
+  j.do_write =
+      rw == "write" || rw == "randwrite" || rw == "rw" || rw == "readwrite" || rw == "randrw";
+  bool mixed = j.do_read && j.do_write;
+  j.rwmixread = mixed ? static_cast<int>(o.rwmixread) : (j.do_read ? 100 : 0);
+  j.bs[0] = o.bs[0];
+  j.bs[1] = o.bs[1];
+  j.engine = ToEngine(o.ioengine);
+  j.direct = o.direct;
+  j.iodepth = static_cast<uint32_t>(o.iodepth);
+  if ((j.engine == EngineKind::kSync || j.engine == EngineKind::kPsync) && j.iodepth > 1) {
+    notes->push_back(
+        "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be "
+        "capped at 1");
+    j.iodepth = 1;
+  }
+  j.rand_gen = ToRandGen(o.random_generator);
+  if (o.time_based && o.runtime == Nanos(0)) {
+    return Status::InvalidArgument(where + ": job '" + j.name +
+                                   "': time_based needs runtime= (fio would run forever)");
+  }
+  if (o.fsync_blocks && o.fdatasync_blocks) {
+    return Status::InvalidArgument(where + ": job '" + j.name +
+                                   "': fsync= and fdatasync= cannot both be set");
+  }
+  if (o.rate[0] && o.rate_iops[0]) {
+    return Status::InvalidArgument(where + ": job '" + j.name +
+                                   "': rate= and rate_iops= cannot both be set");
+  }
+  return Status();
+}
+
+}  // namespace
+
+const char* EngineName(EngineKind e) {
+  switch (e) {
+    case EngineKind::kSync:
+      return "sync";
+    case EngineKind::kPsync:
+      return "psync";
+    case EngineKind::kLibaio:
+      return "libaio";
+    case EngineKind::kIoUring:
+      return "io_uring";
+    case EngineKind::kPosixaio:
+      return "posixaio";
+    case EngineKind::kNull:
+      return "null";
+  }
+  return "?";
+}
+
+Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_seed) {
+  JobSet set;
+  JobOptions global;
+  int groupid = 0, segment = 0, thread_number = 0, section_index = 0;
+  int prev_group_jobs = 0;
+  for (const RawSection& s : sections) {
+    if (s.name == "global") {
+      for (const RawEntry& e : s.entries) {
+        RETURN_IF_ERROR(ApplyOption(&global, e.key, e.value, e.has_value, e.where));
+      }
+      continue;
+    }
+    JobOptions o = global;
+    o.echo.clear();
+    o.name = s.name;
+    for (const RawEntry& e : s.entries) {
+      RETURN_IF_ERROR(ApplyOption(&o, e.key, e.value, e.has_value, e.where));
+    }
+    if (o.name.empty()) {
+      return Status::InvalidArgument(s.where + ": a job needs a name");
+    }
+    if ((o.stonewall || o.new_group) && prev_group_jobs) {
+      prev_group_jobs = 0;
+      ++groupid;
+    }
+    if (o.stonewall && thread_number > 0) ++segment;
+
+    std::vector<std::string> dirs = SplitColons(o.directory);
+    std::vector<std::string> explicit_files = SplitColons(o.filename);
+    for (int64_t clone = 0; clone < o.numjobs; ++clone) {
+      JobSpec j;
+      j.opts = o;
+      j.name = o.name;
+      j.section = section_index;
+      j.clone = static_cast<int>(clone);
+      j.thread_number = ++thread_number;
+      j.groupid = groupid;
+      j.segment = segment;
+      j.first_of_section = clone == 0;
+      RETURN_IF_ERROR(Fixup(j, s.where, &set.notes));
+      std::string dir = dirs.empty() ? "" : dirs[clone % dirs.size()];
+      if (!explicit_files.empty()) {
+        for (const auto& f : explicit_files) j.files.push_back(Join(dir, f));
+      } else {
+        for (int64_t f = 0; f < o.nrfiles; ++f) {
+          j.files.push_back(
+              Join(dir, o.name + "." + std::to_string(clone) + "." + std::to_string(f)));
+        }
+      }
+      uint64_t nfiles = j.files.size();
+      if (o.filesize) {
+        j.file_size = o.filesize;
+        j.io_size = o.size ? o.size : o.filesize * nfiles;
+      } else if (o.size) {
+        j.file_size = o.size / nfiles;
+        j.io_size = o.size;
+      }
+      // Offsets repeat run after run (randrepeat=1, fio's default) from the
+      // job's number alone, as fio seeds them; randrepeat=0 takes them from
+      // --seed instead, so they change when the seed does.
+      uint64_t base = o.randseed ? static_cast<uint64_t>(o.randseed)
+                                 : (o.randrepeat ? 0x5eedf10ULL : run_seed ^ 0x9e3779b97f4a7c15ULL);
+      j.rand_seed = base ^ Random::Fnv1a("job#" + std::to_string(j.thread_number));
+      set.jobs.push_back(std::move(j));
+      ++prev_group_jobs;
+    }
+    ++section_index;
+  }
+  set.global_echo = global.echo;
+  if (set.jobs.empty())
+    return Status::InvalidArgument("no jobs given (use --name=... or a job file)");
+  return set;
+}
+
+}  // namespace storlab::fio

@@ -1,0 +1,62 @@
+// Jobs ready to run: fio's options after parsing, with numjobs expanded into
+// clones, file names generated, groups assigned and fio's fixups applied
+// (a synchronous engine caps iodepth at 1, mixed workloads read and write,
+// ...). Built from raw sections (job_file.h) in the order fio reads them:
+// command-line globals, job files, command-line jobs.
+// Thread-compatible.
+#ifndef STORLAB_WORKLOADS_FIO_JOB_SPEC_H_
+#define STORLAB_WORKLOADS_FIO_JOB_SPEC_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/status.h"
+#include "sim/time.h"
+#include "workloads/fio/job_file.h"
+#include "workloads/fio/options.h"
+
+namespace storlab::fio {
+
+enum class EngineKind { kSync, kPsync, kLibaio, kIoUring, kPosixaio, kNull };
+enum class RandGen { kTausworthe, kLfsr, kTausworthe64 };
+
+struct JobSpec {
+  JobOptions opts;  // as written (the "job options" echo)
+  std::string name;
+  int section = 0;        // index of the job section it came from
+  int clone = 0;          // 0 .. numjobs-1
+  int thread_number = 1;  // fio's: 1, 2, ... over all jobs
+  int groupid = 0;
+  int segment = 0;  // stonewall segment: runs after every earlier one
+  bool first_of_section = true;
+
+  bool do_read = false, do_write = false;  // directions in the mix
+  bool random = false;
+  int rwmixread = 50;             // percent, for mixed workloads
+  uint64_t bs[2] = {4096, 4096};  // read, write
+  EngineKind engine = EngineKind::kPsync;
+  uint32_t iodepth = 1;  // effective (1 for synchronous engines)
+  bool direct = false;
+  RandGen rand_gen = RandGen::kTausworthe;
+  uint64_t rand_seed = 0;  // offsets and the read/write mix derive from it
+
+  std::vector<std::string> files;  // paths in the simulated file system
+  uint64_t file_size = 0;          // each file; 0: take the existing file's size
+  uint64_t io_size = 0;            // bytes per loop; 0: the files' total size
+};
+
+struct JobSet {
+  std::vector<JobSpec> jobs;
+  std::vector<std::pair<std::string, std::string>> global_echo;  // "global options"
+  std::vector<std::string> notes;                                // fio's notes (printed on stderr)
+};
+
+// `run_seed` is --seed: it seeds the offsets of jobs with randrepeat=0.
+Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_seed);
+
+const char* EngineName(EngineKind e);
+
+}  // namespace storlab::fio
+
+#endif  // STORLAB_WORKLOADS_FIO_JOB_SPEC_H_

@@ -1,0 +1,94 @@
+// Where a job's next I/O goes within a file: the block pickers behind fio's
+// random_generator and random map.
+//
+//   tausworthe    L'Ecuyer's combined Tausworthe generator taus88 (32 bits),
+//                 fio's default;
+//   tausworthe64  L'Ecuyer's taus258 (64 bits), for files of more than 2^32
+//                 blocks;
+//   lfsr          fio uses a Galois LFSR so that every block is visited
+//                 exactly once per pass without a map; we get the same
+//                 property from a keyed Feistel permutation of the block
+//                 numbers (cycle-walking into range).
+//
+// With the random map (fio's default for random I/O) each block is used once
+// per pass: a block already used is replaced by the next free one after it,
+// as fio's axmap_next_free() does; norandommap draws blocks independently.
+// Determinism matters more than bit-exactness with fio: the sequences are
+// ours, seeded from the job (see job_spec.h), and repeat exactly.
+// Not thread-safe.
+#ifndef STORLAB_WORKLOADS_FIO_OFFSET_GEN_H_
+#define STORLAB_WORKLOADS_FIO_OFFSET_GEN_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "workloads/fio/job_spec.h"
+
+namespace storlab::fio {
+
+class Taus88 {
+ public:
+  explicit Taus88(uint64_t seed);
+  uint32_t Next();
+
+ private:
+  uint32_t s1_, s2_, s3_;
+};
+
+class Taus258 {
+ public:
+  explicit Taus258(uint64_t seed);
+  uint64_t Next();
+
+ private:
+  uint64_t s_[5];
+};
+
+// A bit per block with a summary level, so "next free at or after b" is fast
+// even when the map is nearly full.
+class RandomMap {
+ public:
+  explicit RandomMap(uint64_t blocks);
+  bool Test(uint64_t b) const { return (words_[b >> 6] >> (b & 63)) & 1; }
+  void Set(uint64_t b);
+  // The first clear bit at or after b, wrapping to 0; REQUIRES: !full().
+  uint64_t NextFree(uint64_t b) const;
+  bool full() const { return used_ == blocks_; }
+  void Clear();
+
+ private:
+  uint64_t blocks_;
+  uint64_t used_ = 0;
+  std::vector<uint64_t> words_;
+  std::vector<uint64_t> full_words_;  // bit w set: words_[w] has no clear bit
+};
+
+// Picks blocks of one file for random I/O.
+class RandomPicker {
+ public:
+  RandomPicker(uint64_t blocks, RandGen gen, bool use_map, uint64_t seed);
+  // The next block; false when a pass is complete (every block used once —
+  // never with norandommap unless lfsr). Call Restart() for the next pass.
+  bool Next(uint64_t* block);
+  void Restart();
+  uint64_t blocks() const { return blocks_; }
+
+ private:
+  uint64_t Draw();
+  uint64_t Permute(uint64_t x) const;
+
+  uint64_t blocks_;
+  RandGen gen_;
+  bool use_map_;
+  Taus88 t88_;
+  Taus258 t258_;
+  RandomMap map_;
+  // lfsr: Feistel permutation over 2*half_bits_ bits.
+  unsigned half_bits_ = 1;
+  uint64_t keys_[4] = {};
+  uint64_t counter_ = 0;
+};
+
+}  // namespace storlab::fio
+
+#endif  // STORLAB_WORKLOADS_FIO_OFFSET_GEN_H_

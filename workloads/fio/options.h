@@ -1,0 +1,124 @@
+// The fio options `storlab sim` understands: one table entry per option
+// (name, alias, type, default, range, allowed values, help), as in fio's
+// options.c. The table drives parsing, `--cmdhelp`, and the "job options" /
+// "global options" echo of the JSON output. An option not in the table is an
+// error that names it; so is a value outside its type or range.
+//
+// JobOptions holds the values as fio would after parsing (before numjobs
+// clones are made); job_spec.h turns them into what the runner needs.
+// Thread-safe (the table is immutable).
+#ifndef STORLAB_WORKLOADS_FIO_OPTIONS_H_
+#define STORLAB_WORKLOADS_FIO_OPTIONS_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "sim/status.h"
+#include "sim/time.h"
+#include "workloads/fio/fio_units.h"
+
+namespace storlab::fio {
+
+// Per data direction (read, write, trim), as fio's "bs=4k,64k" gives them.
+using DirValues = std::array<uint64_t, 3>;
+
+struct JobOptions {
+  std::string name;
+  std::string description;
+  std::string rw = "read";
+  int64_t rwmixread = 50;
+  DirValues bs = {4096, 4096, 4096};
+  uint64_t size = 0;         // bytes of I/O per job (0: the file's size)
+  int64_t size_percent = 0;  // size=N%: percent of the file system
+  uint64_t filesize = 0;     // size of each file (0: size)
+  int64_t nrfiles = 1;
+  int64_t numjobs = 1;
+  int64_t iodepth = 1;
+  std::string ioengine = "psync";
+  bool direct = false;
+  Nanos runtime;  // 0: none
+  bool time_based = false;
+  Nanos ramp_time;
+  Nanos startdelay;
+  int64_t loops = 1;
+  bool end_fsync = false;
+  int64_t fsync_blocks = 0;
+  int64_t fdatasync_blocks = 0;
+  std::string directory;
+  std::string filename;
+  bool overwrite = false;
+  bool invalidate = true;
+  bool group_reporting = false;
+  bool randrepeat = true;
+  int64_t randseed = 0;  // 0: derived (see job_spec.h)
+  std::string random_generator = "tausworthe";
+  bool norandommap = false;
+  std::string verify = "0";
+  Nanos thinktime;
+  int64_t thinktime_blocks = 1;
+  DirValues rate = {0, 0, 0};  // bytes per second
+  DirValues rate_iops = {0, 0, 0};
+  bool stonewall = false;
+  bool new_group = false;
+  bool thread = false;
+
+  // The options as written ("job options" / "global options" in fio's
+  // JSON): name and value, in the order given; options given without a
+  // value are not echoed (fio does the same).
+  std::vector<std::pair<std::string, std::string>> echo;
+};
+
+enum class OptType {
+  kString,    // free text
+  kEnum,      // one of `values`
+  kBool,      // 0/1
+  kSet,       // a flag: no value means 1 (fio's FIO_OPT_STR_SET)
+  kInt,       // integer in [min, max]
+  kSize,      // fio size in [min, max]
+  kSizeDirs,  // "read,write,trim" sizes (one value applies to all)
+  kTime,      // fio time, `unit` when no suffix
+};
+
+struct EnumValue {
+  std::string_view value;
+  std::string_view help;
+  bool supported = true;  // false: fio knows it, storlab sim does not model it
+};
+
+struct OptionDef {
+  using Target = std::variant<std::string JobOptions::*, bool JobOptions::*, int64_t JobOptions::*,
+                              uint64_t JobOptions::*, Nanos JobOptions::*, DirValues JobOptions::*>;
+  std::string_view name;
+  std::string_view alias;  // "" if none
+  OptType type;
+  Target target;
+  std::string_view def;  // default, as fio shows it ("" if none)
+  int64_t min = 0;
+  int64_t max = INT64_MAX;
+  TimeUnit unit = TimeUnit::kSeconds;
+  std::vector<EnumValue> values;
+  std::string_view help;
+  bool inverse = false;  // kBool: store !value ("buffered" sets direct)
+};
+
+// Every option, in the order `--cmdhelp` lists them.
+const std::vector<OptionDef>& OptionTable();
+const OptionDef* FindOption(std::string_view name);
+
+// Applies `name=value` to `opts`. `has_value` false: written without "=".
+// `where` prefixes the error ("job.fio:12" or "command line"). Appends to
+// opts->echo when a value was given.
+Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view value, bool has_value,
+                   std::string_view where);
+
+// Help for one option (fio --cmdhelp=NAME) or for all ("all" or "").
+std::string OptionHelp(std::string_view name);
+
+}  // namespace storlab::fio
+
+#endif  // STORLAB_WORKLOADS_FIO_OPTIONS_H_

@@ -1,0 +1,253 @@
+#include <cstdio>
+#include <ctime>
+
+#include "sim/stats_json.h"
+#include "workloads/fio/fio_json_print.h"
+#include "workloads/fio/output.h"
+
+namespace storlab::fio {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json LatJson(const LatencyHistogram& h, bool percentiles) {
+  Json j;
+  j["min"] = h.min();
+  j["max"] = h.max();
+  j["mean"] = h.samples() ? h.mean() : 0.0;
+  j["stddev"] = h.stddev();
+  j["N"] = h.samples();
+  if (percentiles && h.samples()) {
+    const auto& list = LatencyHistogram::DefaultPercentiles();
+    auto values = h.Percentiles(list);
+    Json p;
+    for (size_t i = 0; i < list.size(); ++i) {
+      char key[32];
+      std::snprintf(key, sizeof key, "%f", list[i]);
+      p[key] = values[i];
+    }
+    j["percentile"] = p;
+  }
+  return j;
+}
+
+Json DirJson(const DirStat& d, const GroupStat& rs, int ddir) {
+  Json j;
+  uint64_t bw_bytes = 0, bw = 0;
+  double iops = 0;
+  if (d.runtime_ms) {
+    bw_bytes = 1000 * d.io_bytes / d.runtime_ms;
+    bw = bw_bytes / 1024;
+    iops = 1000.0 * static_cast<double>(d.total_ios) / static_cast<double>(d.runtime_ms);
+  }
+  j["io_bytes"] = d.io_bytes;
+  j["io_kbytes"] = d.io_bytes >> 10;
+  j["bw_bytes"] = bw_bytes;
+  j["bw"] = bw;
+  j["iops"] = iops;
+  j["runtime"] = d.runtime_ms;
+  j["total_ios"] = d.total_ios;
+  j["short_ios"] = d.short_ios;
+  j["drop_ios"] = d.drop_ios;
+  j["slat_ns"] = LatJson(d.slat, false);
+  j["clat_ns"] = LatJson(d.clat, true);
+  j["lat_ns"] = LatJson(d.lat, false);
+  uint64_t mn = 0, mx = 0;
+  double mean = 0, dev = 0, agg = 0;
+  if (d.bw.samples) {
+    mn = d.bw.min;
+    mx = d.bw.max;
+    mean = d.bw.mean;
+    dev = d.bw.stddev();
+    // fio's convert_agg_kbytes_percent() takes the mean as an int.
+    agg = 100.0;
+    if (rs.agg[ddir] > 1024) {
+      agg = static_cast<int>(mean) * 100.0 / (static_cast<double>(rs.agg[ddir]) / 1024.0);
+      if (agg > 100.0) agg = 100.0;
+    }
+  }
+  j["bw_min"] = mn;
+  j["bw_max"] = mx;
+  j["bw_agg"] = agg;
+  j["bw_mean"] = mean;
+  j["bw_dev"] = dev;
+  j["bw_samples"] = d.bw.samples;
+  j["iops_min"] = d.iops.samples ? d.iops.min : 0;
+  j["iops_max"] = d.iops.max;
+  j["iops_mean"] = d.iops.samples ? d.iops.mean : 0.0;
+  j["iops_stddev"] = d.iops.stddev();
+  j["iops_samples"] = d.iops.samples;
+  return j;
+}
+
+Json Echo(const std::vector<std::pair<std::string, std::string>>& echo) {
+  Json j = Json::object();
+  for (const auto& [k, v] : echo) j[k] = v;
+  return j;
+}
+
+template <size_t N>
+Json Buckets(const std::array<double, N>& v, const char* const* names) {
+  Json j;
+  for (size_t i = 0; i < N; ++i) j[names[i]] = v[i];
+  return j;
+}
+
+Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s) {
+  const ThreadStat& ts = rep.ts;
+  Json j;
+  j["jobname"] = ts.name;
+  j["groupid"] = ts.groupid;
+  j["error"] = ts.error;
+  j["eta"] = 0;
+  j["elapsed"] = elapsed_s;
+  if (rep.opts && !rep.opts->echo.empty()) j["job options"] = Echo(rep.opts->echo);
+  static const char* const kDirs[] = {"read", "write", "trim"};
+  for (int d = 0; d < 3; ++d) j[kDirs[d]] = DirJson(ts.dir[d], rs, d);
+  Json sync;
+  sync["total_ios"] = ts.sync_total;
+  sync["lat_ns"] = LatJson(ts.sync_lat, true);
+  j["sync"] = sync;
+  double usr = 0, sys = 0;
+  if (ts.total_run_time_ms) {
+    usr = static_cast<double>(ts.usr_time_ms) * 100 / static_cast<double>(ts.total_run_time_ms);
+    sys = static_cast<double>(ts.sys_time_ms) * 100 / static_cast<double>(ts.total_run_time_ms);
+  }
+  j["job_runtime"] = ts.total_run_time_ms;
+  j["usr_cpu"] = usr;
+  j["sys_cpu"] = sys;
+  j["ctx"] = ts.ctx;
+  j["majf"] = ts.majf;
+  j["minf"] = ts.minf;
+  uint64_t total = ts.dir[0].total_ios + ts.dir[1].total_ios + ts.dir[2].total_ios;
+  static const char* const kDepth[] = {"1", "2", "4", "8", "16", "32", ">=64"};
+  static const char* const kEntries[] = {"0", "4", "8", "16", "32", "64", ">=64"};
+  j["iodepth_level"] = Buckets(CalcDist(ts.io_u_map, total), kDepth);
+  j["iodepth_submit"] = Buckets(CalcDist(ts.io_u_submit, ts.total_submit), kEntries);
+  j["iodepth_complete"] = Buckets(CalcDist(ts.io_u_complete, ts.total_complete), kEntries);
+  static const char* const kLat[] = {"2",   "4",   "10",  "20",   "50",   "100",
+                                     "250", "500", "750", "1000", "2000", ">=2000"};
+  j["latency_ns"] = Buckets(CalcLat(ts.lat_n, total), kLat);
+  j["latency_us"] = Buckets(CalcLat(ts.lat_u, total), kLat);
+  j["latency_ms"] = Buckets(CalcLat(ts.lat_m, total), kLat);
+  j["latency_depth"] = ts.latency_depth;
+  j["latency_target"] = 0;
+  j["latency_percentile"] = 100.0;
+  j["latency_window"] = 0;
+  if (!ts.description.empty()) j["desc"] = ts.description;
+  return j;
+}
+
+}  // namespace
+
+// The device under the file system, as fio's disk_util shows a disk.
+Json DiskUtilJson(const FioRun& run) {
+  const SimHost& host = run.host();
+  Node& root = const_cast<SimHost&>(host).direct_node();
+  const NodeStats& s = root.stats();
+  Nanos now = const_cast<SimHost&>(host).engine().now();
+  auto ticks = [&](Op op) {
+    const LatencyHistogram& h = s.op(op).latency_ns;
+    return static_cast<uint64_t>(h.mean() * static_cast<double>(h.samples()) / 1e6);
+  };
+  Json d;
+  d["name"] = root.name();
+  d["read_ios"] = s.op(Op::kRead).ops;
+  d["write_ios"] = s.op(Op::kWrite).ops;
+  d["read_merges"] = 0;
+  d["write_merges"] = 0;
+  d["read_ticks"] = ticks(Op::kRead);
+  d["write_ticks"] = ticks(Op::kWrite);
+  d["in_queue"] = static_cast<uint64_t>(s.MeanQueueDepth(now) * now.millis());
+  double util = now.count() ? s.BusyTime(now).seconds() * 100.0 / now.seconds() : 0.0;
+  d["util"] = util > 100.0 ? 100.0 : util;
+  Json a = Json::array();
+  a.push_back(d);
+  return a;
+}
+
+int64_t FioTimestamp(bool real_time) {
+  return real_time ? static_cast<int64_t>(std::time(nullptr)) : 0;
+}
+
+std::string FioTimeString(bool real_time) {
+  std::time_t t = static_cast<std::time_t>(FioTimestamp(real_time));
+  std::tm tm;
+  if (real_time) {
+    localtime_r(&t, &tm);
+  } else {
+    gmtime_r(&t, &tm);
+  }
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
+  return buf;
+}
+
+Json StorlabJson(const FioRun& run) {
+  SimHost& host = const_cast<FioRun&>(run).host();
+  Json j;
+  j["stack"] = host.options().stack;
+  j["stack_description"] = host.stack().description;
+  j["seed"] = host.options().seed;
+  Json h;
+  h["mem_bytes"] = host.host().mem_bytes;
+  h["cores"] = host.host().cores;
+  h["dirty_background_ratio"] = host.host().dirty_background_ratio;
+  h["dirty_ratio"] = host.host().dirty_ratio;
+  h["page_cache"] = host.buffered_node() ? host.buffered_node()->name() : "none";
+  j["host"] = h;
+  j["simulated_ns"] = host.engine().now().count();
+  j["events"] = host.engine().events_run();
+  Json fs;
+  fs["capacity"] = host.fs().capacity();
+  fs["used"] = host.fs().used_bytes();
+  fs["layout_bytes_written"] = run.layout_bytes();
+  fs["layout_ns"] = run.layout_time().count();
+  j["file_system"] = fs;
+  Json jobs = Json::array();
+  for (const auto& r : run.runners()) {
+    const auto& x = r->extras();
+    Json e;
+    e["jobname"] = r->spec().name;
+    e["clone"] = r->spec().clone;
+    e["start_ns"] = x.start.count();
+    e["epoch_ns"] = x.epoch.count();
+    e["io_end_ns"] = x.io_end.count();
+    e["end_fsync_ns"] = x.end_fsync.count();
+    e["end_ns"] = x.end.count();
+    e["passes"] = x.passes;
+    jobs.push_back(e);
+  }
+  j["jobs"] = jobs;
+  j["nodes"] = StackStatsJson(host.stack())["nodes"];
+  return j;
+}
+
+Json FioJson(const FioRun& run, const OutputOptions& options) {
+  Json root;
+  root["fio version"] = "fio-3.33";
+  int64_t ts = FioTimestamp(options.real_time);
+  root["timestamp"] = ts;
+  root["timestamp_ms"] = ts * 1000;
+  root["time"] = FioTimeString(options.real_time);
+  if (!run.jobs().global_echo.empty()) root["global options"] = Echo(run.jobs().global_echo);
+  auto reports = run.Reports();
+  auto groups = run.Groups(reports);
+  uint64_t elapsed_s = static_cast<uint64_t>((run.end_time().count() + 999999999) / 1000000000);
+  Json jobs = Json::array();
+  for (const auto& rep : reports) {
+    jobs.push_back(JobJson(rep, groups[static_cast<size_t>(rep.ts.groupid)], elapsed_s));
+  }
+  root["jobs"] = jobs;
+  bool any_io = false;
+  for (const auto& r : run.runners()) any_io |= r->spec().engine != EngineKind::kNull;
+  if (any_io) root["disk_util"] = DiskUtilJson(run);
+  root["storlab"] = StorlabJson(run);
+  return root;
+}
+
+std::string FioJsonText(const FioRun& run, const OutputOptions& options) {
+  return FioJsonDump(FioJson(run, options));
+}
+
+}  // namespace storlab::fio

@@ -1,0 +1,101 @@
+// ThreadStat: what fio counts for one job (or one group of jobs with
+// group_reporting), mirroring fio's struct thread_stat, and GroupStat, its
+// "Run status group" (struct group_run_stats). Merging follows fio's
+// sum_thread_stats(): latencies combine as distributions, bandwidth and IOPS
+// samples add up (pure sum), runtimes take the maximum.
+// Thread-compatible.
+#ifndef STORLAB_WORKLOADS_FIO_THREAD_STAT_H_
+#define STORLAB_WORKLOADS_FIO_THREAD_STAT_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/histogram.h"
+
+namespace storlab::fio {
+
+constexpr int kRead = 0, kWrite = 1, kTrim = 2;
+
+// fio's struct io_stat without a histogram (bandwidth and IOPS samples).
+struct IoStat {
+  uint64_t min = UINT64_MAX;
+  uint64_t max = 0;
+  uint64_t samples = 0;
+  double mean = 0;
+  double s = 0;
+
+  void Add(uint64_t v);
+  // fio's sum_stat(..., pure_sum=true): group figures add up.
+  void Sum(const IoStat& o);
+  double stddev() const;
+};
+
+struct DirStat {
+  uint64_t io_bytes = 0;
+  uint64_t total_ios = 0;  // issued
+  uint64_t short_ios = 0;
+  uint64_t drop_ios = 0;
+  uint64_t runtime_ms = 0;
+  LatencyHistogram slat, clat, lat;
+  IoStat bw;    // KiB/s per bw_avg_time window
+  IoStat iops;  // per iops_avg_time window
+};
+
+struct ThreadStat {
+  std::string name;
+  std::string description;
+  int groupid = 0;
+  int error = 0;       // errno of the first error
+  std::string verror;  // fio's "file:io_u.c:..., func=..., error=..."
+  int members = 0;
+  std::array<DirStat, 3> dir;
+  uint64_t sync_total = 0;
+  LatencyHistogram sync_lat;
+  std::array<uint64_t, 7> io_u_map{}, io_u_submit{}, io_u_complete{};
+  uint64_t total_submit = 0, total_complete = 0;
+  std::array<uint64_t, 10> lat_n{}, lat_u{};
+  std::array<uint64_t, 12> lat_m{};
+  uint64_t total_run_time_ms = 0;
+  uint64_t usr_time_ms = 0, sys_time_ms = 0;
+  uint64_t ctx = 0, majf = 0, minf = 0;
+  uint32_t latency_depth = 1;
+
+  // fio's io_u_mark_depth(): the depth at submit, including this I/O.
+  void MarkDepth(uint32_t cur_depth);
+  void MarkSubmit(uint32_t nr);
+  void MarkComplete(uint32_t nr);
+  // fio's io_u_mark_latency(): completion latency into the ns/us/ms buckets.
+  void MarkLatency(uint64_t nsec);
+  // Clears what fio's reset_io_stats() clears (the end of ramp_time).
+  void ResetIo();
+  // sum_thread_stats(this, src).
+  void Merge(const ThreadStat& src);
+};
+
+struct GroupStat {
+  int groupid = 0;
+  std::array<uint64_t, 3> min_run{}, max_run{}, min_bw{}, max_bw{}, iobytes{}, agg{};
+  // Accumulates one (possibly merged) thread stat, as __show_run_stats does.
+  void Add(const ThreadStat& ts);
+  // Computes agg = iobytes / max_run, after every Add.
+  void Finish();
+};
+
+// fio's stat_calc_dist / stat_calc_lat: percentages with their floors.
+std::array<double, 7> CalcDist(const std::array<uint64_t, 7>& map, uint64_t total);
+template <size_t N>
+std::array<double, N> CalcLat(const std::array<uint64_t, N>& src, uint64_t total) {
+  std::array<double, N> out{};
+  for (size_t i = 0; i < N; ++i) {
+    if (!total) continue;
+    out[i] = static_cast<double>(src[i]) / static_cast<double>(total) * 100.0;
+    if (out[i] < 0.01 && src[i]) out[i] = 0.01;
+  }
+  return out;
+}
+
+}  // namespace storlab::fio
+
+#endif  // STORLAB_WORKLOADS_FIO_THREAD_STAT_H_

@@ -1,0 +1,101 @@
+#include "workloads/host/sim_host.h"
+
+#include <algorithm>
+
+#include "sim/profile/loader.h"
+
+namespace storlab {
+
+SimHost::SimHost(const HostOptions& options) : options_(options), cpu_(1) {}
+
+SimHost::~SimHost() {
+  // Events hold callbacks into workloads and nodes: drop them first.
+  engine_.Clear();
+}
+
+Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
+  std::unique_ptr<SimHost> h(new SimHost(options));
+  BuildOptions bo;
+  bo.seed = options.seed;
+  bo.data_mode.kind = DataMode::Kind::kNone;
+  auto loaded = options.stack_text.empty()
+                    ? LoadStack(options.stack, h->engine_, bo)
+                    : LoadStackText(options.stack_text, options.stack, ".", h->engine_, bo);
+  if (!loaded.ok()) return loaded.status();
+  h->stack_ = std::move(loaded->stack);
+  h->host_ = loaded->host;
+  if (options.mem_bytes) h->host_.mem_bytes = *options.mem_bytes;
+  if (options.cores) h->host_.cores = *options.cores;
+  if (h->host_.cores < 1) return Status::InvalidArgument("--host-cores must be at least 1");
+  h->root_ = &h->stack_->root();
+  h->cpu_ = CpuPool(h->host_.cores);
+  uint32_t block = std::max<uint32_t>(4096, h->root_->geometry().logical_block);
+  h->fs_ = std::make_unique<ExtentFs>(h->root_->geometry().capacity, block);
+  return h;
+}
+
+void SimHost::FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct,
+                     Completion done) {
+  Node& target = direct ? *root_ : *page_cache_;
+  uint64_t dev = fs_->MapContiguous(file, offset, length);
+  if (dev != ExtentFs::kHole) {
+    Request r;
+    r.op = op;
+    r.offset = dev;
+    r.length = length;
+    r.file_id = file;
+    r.done = std::move(done);
+    target.Submit(std::move(r));
+    return;
+  }
+  Split(file, op, offset, length, target, std::move(done));
+}
+
+void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, Node& target,
+                    Completion done) {
+  scratch_.clear();
+  Status st = fs_->Map(file, offset, length, op == Op::kWrite, &scratch_);
+  if (!st.ok()) {
+    engine_.After(Nanos(0), [d = std::move(done), st]() mutable { d(st); });
+    return;
+  }
+  std::vector<ExtentFs::Extent> pieces;
+  for (const auto& e : scratch_) {
+    if (e.device_offset != ExtentFs::kHole) pieces.push_back(e);
+  }
+  if (pieces.empty()) {  // a hole reads as zeros without touching the device
+    engine_.After(Nanos(0), [d = std::move(done)]() mutable { d(Status()); });
+    return;
+  }
+  struct Join {
+    size_t left;
+    Status status;
+    Completion done;
+  };
+  auto* join = new Join{pieces.size(), Status(), std::move(done)};
+  for (const auto& e : pieces) {
+    Request r;
+    r.op = op;
+    r.offset = e.device_offset;
+    r.length = e.length;
+    r.file_id = file;
+    r.done = [join](Status s) {
+      if (!s.ok() && join->status.ok()) join->status = s;
+      if (--join->left == 0) {
+        join->done(join->status);
+        delete join;
+      }
+    };
+    target.Submit(std::move(r));
+  }
+}
+
+void SimHost::Fsync(uint32_t file, bool direct, Completion done) {
+  Request r;
+  r.op = Op::kFlush;
+  r.file_id = file;
+  r.done = std::move(done);
+  (direct || !page_cache_ ? *root_ : *page_cache_).Submit(std::move(r));
+}
+
+}  // namespace storlab

@@ -1,0 +1,83 @@
+// SimHost: the simulated machine a virtual-time workload runs on — a stack
+// (catalog name or TOML file) on one engine, the host it describes
+// ([host] table, overridable), a file system laid out over the stack
+// (sim/fs/extent_fs.h), the host's cores, and the two ways file I/O reaches
+// the stack: buffered through the host page cache, or direct (O_DIRECT) to
+// the stack's root.
+//
+// Runs are timing-only (DataMode kNone): no data is kept.
+// Not thread-safe.
+#ifndef STORLAB_WORKLOADS_HOST_SIM_HOST_H_
+#define STORLAB_WORKLOADS_HOST_SIM_HOST_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine.h"
+#include "sim/fs/extent_fs.h"
+#include "sim/node.h"
+#include "sim/profile/host.h"
+#include "sim/request.h"
+#include "sim/stack.h"
+#include "sim/status.h"
+#include "workloads/host/cpu_pool.h"
+
+namespace storlab {
+
+struct HostOptions {
+  std::string stack = "ram";  // catalog name or stack file
+  std::string stack_text;     // if set: the stack file's text (`stack` labels it)
+  uint64_t seed = 1;
+  std::optional<uint64_t> mem_bytes;  // --host-mem
+  std::optional<uint32_t> cores;      // --host-cores
+};
+
+class SimHost {
+ public:
+  static Result<std::unique_ptr<SimHost>> Create(const HostOptions& options);
+  ~SimHost();
+  SimHost(const SimHost&) = delete;
+  SimHost& operator=(const SimHost&) = delete;
+
+  Engine& engine() { return engine_; }
+  Stack& stack() { return *stack_; }
+  const HostSpec& host() const { return host_; }
+  ExtentFs& fs() { return *fs_; }
+  CpuPool& cpu() { return cpu_; }
+  const HostOptions& options() const { return options_; }
+
+  // Where direct I/O goes: the stack's root.
+  Node& direct_node() { return *root_; }
+  // Where buffered I/O goes: the host page cache; nullptr while the stack
+  // has none (buffered I/O is then refused, never faked).
+  Node* buffered_node() { return page_cache_; }
+
+  // File I/O: [offset, offset+length) of file `file` (an ExtentFs id).
+  // Writes allocate blocks (kNoSpace when the file system is full); reads
+  // of holes cost nothing and complete at once. `done` runs exactly once,
+  // from an engine event. REQUIRES: buffered I/O only when buffered_node().
+  void FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct, Completion done);
+  // fsync(file): writes the file's dirty pages back and flushes the device.
+  void Fsync(uint32_t file, bool direct, Completion done);
+
+ private:
+  explicit SimHost(const HostOptions& options);
+  void Split(uint32_t file, Op op, uint64_t offset, uint64_t length, Node& target, Completion done);
+
+  HostOptions options_;
+  Engine engine_;
+  std::unique_ptr<Stack> stack_;
+  HostSpec host_;
+  std::unique_ptr<ExtentFs> fs_;
+  CpuPool cpu_;
+  Node* root_ = nullptr;
+  Node* page_cache_ = nullptr;
+  std::vector<ExtentFs::Extent> scratch_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_WORKLOADS_HOST_SIM_HOST_H_
