@@ -200,12 +200,6 @@ TEST(FioRunTest, StonewallRunsSegmentsOneAfterAnother) {
   EXPECT_EQ(s.run->runners()[1]->spec().groupid, 1);
 }
 
-TEST(FioRunTest, BufferedIoIsRefusedWithoutAPageCache) {
-  auto s = RunArgs(RamStack("100us"), {"--name=j", "--rw=write", "--size=1m"});
-  ASSERT_FALSE(s.status.ok());
-  EXPECT_NE(s.status.message().find("buffered I/O needs the host page cache"), std::string::npos);
-}
-
 TEST(FioRunTest, SameStackJobAndSeedGiveByteIdenticalOutput) {
   std::vector<std::string> args = {"--name=j",     "--ioengine=libaio", "--direct=1",
                                    "--iodepth=16", "--rw=randrw",       "--size=64m",

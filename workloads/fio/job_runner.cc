@@ -10,6 +10,9 @@ namespace {
 using namespace time_literals;
 
 constexpr Nanos kAvgTime = 500_ms;  // fio's bw_avg_time and iops_avg_time
+// Waits longer than this put the thread to sleep (a context switch in
+// fio's "ctx"); shorter ones are copies and syscalls that return at once.
+constexpr Nanos kSleepThreshold = 10_us;
 
 // fio's runtime: microseconds elapsed, rounded up to milliseconds
 // (backend.c update_runtime()).
@@ -280,10 +283,7 @@ void JobRunner::Issue(int dir, Nanos t) {
   u->issue = u->blocks_thread && !u->submit_blocks ? u->start : end;
   u->arrival = end;
   thread_free_ = end;
-  if (u->blocks_thread) {
-    blocked_io_ = true;
-    ++ts_.ctx;
-  }
+  if (u->blocks_thread) blocked_io_ = true;
   ++cur_depth_;
   ts_.MarkDepth(cur_depth_);
   ts_.MarkSubmit(1);
@@ -371,8 +371,9 @@ void JobRunner::OnStackDone(IoUnit* u, Status st) {
 }
 
 void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
-  // The thread reaps when it is free (it may still be submitting).
-  if (!u->blocks_thread && visible > thread_free_) ++ts_.ctx;
+  // A context switch when the thread had to sleep for the completion: a
+  // call that returns within kSleepThreshold (a page-cache copy) does not switch.
+  if (visible - (u->blocks_thread ? u->arrival : thread_free_) > kSleepThreshold) ++ts_.ctx;
   Nanos t0 = u->blocks_thread ? visible : Max(visible, thread_free_);
   Nanos reap = Book(t0, eng_.complete);
   sys_ns_ += eng_.complete;

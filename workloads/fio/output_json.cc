@@ -143,7 +143,7 @@ Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s)
 // The device under the file system, as fio's disk_util shows a disk.
 Json DiskUtilJson(const FioRun& run) {
   const SimHost& host = run.host();
-  Node& root = const_cast<SimHost&>(host).direct_node();
+  Node& root = const_cast<SimHost&>(host).device();
   const NodeStats& s = root.stats();
   Nanos now = const_cast<SimHost&>(host).engine().now();
   auto ticks = [&](Op op) {
@@ -194,7 +194,7 @@ Json StorlabJson(const FioRun& run) {
   h["cores"] = host.host().cores;
   h["dirty_background_ratio"] = host.host().dirty_background_ratio;
   h["dirty_ratio"] = host.host().dirty_ratio;
-  h["page_cache"] = host.buffered_node() ? host.buffered_node()->name() : "none";
+  h["page_cache"] = host.page_cache().name();
   j["host"] = h;
   j["simulated_ns"] = host.engine().now().count();
   j["events"] = host.engine().events_run();

@@ -27,7 +27,19 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
   if (options.mem_bytes) h->host_.mem_bytes = *options.mem_bytes;
   if (options.cores) h->host_.cores = *options.cores;
   if (h->host_.cores < 1) return Status::InvalidArgument("--host-cores must be at least 1");
-  h->root_ = &h->stack_->root();
+  Node& top = h->stack_->root();
+  if (top.type() == "page_cache") {
+    // The stack brings its own host page cache.
+    h->page_cache_ = static_cast<PageCache*>(&top);
+    h->root_ = top.children()[0];
+  } else {
+    h->root_ = &top;
+    PageCacheConfig pc;
+    pc.host = h->host_;
+    pc.keeps_data = false;
+    h->page_cache_ =
+        &h->stack_->Adopt(std::make_unique<PageCache>(h->engine_, "host_page_cache", pc, top));
+  }
   h->cpu_ = CpuPool(h->host_.cores);
   uint32_t block = std::max<uint32_t>(4096, h->root_->geometry().logical_block);
   h->fs_ = std::make_unique<ExtentFs>(h->root_->geometry().capacity, block);
@@ -36,11 +48,12 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
 
 void SimHost::FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct,
                      Completion done) {
-  Node& target = direct ? *root_ : *page_cache_;
+  Node& target = direct && direct_bypass_ ? *root_ : *page_cache_;
   uint64_t dev = fs_->MapContiguous(file, offset, length);
   if (dev != ExtentFs::kHole) {
     Request r;
     r.op = op;
+    r.flags = direct ? kDirect : 0;
     r.offset = dev;
     r.length = length;
     r.file_id = file;
@@ -48,11 +61,11 @@ void SimHost::FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, boo
     target.Submit(std::move(r));
     return;
   }
-  Split(file, op, offset, length, target, std::move(done));
+  Split(file, op, offset, length, direct ? kDirect : 0, target, std::move(done));
 }
 
-void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, Node& target,
-                    Completion done) {
+void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint32_t flags,
+                    Node& target, Completion done) {
   scratch_.clear();
   Status st = fs_->Map(file, offset, length, op == Op::kWrite, &scratch_);
   if (!st.ok()) {
@@ -76,6 +89,7 @@ void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, Node
   for (const auto& e : pieces) {
     Request r;
     r.op = op;
+    r.flags = flags;
     r.offset = e.device_offset;
     r.length = e.length;
     r.file_id = file;
@@ -95,7 +109,7 @@ void SimHost::Fsync(uint32_t file, bool direct, Completion done) {
   r.op = Op::kFlush;
   r.file_id = file;
   r.done = std::move(done);
-  (direct || !page_cache_ ? *root_ : *page_cache_).Submit(std::move(r));
+  (direct && direct_bypass_ ? *root_ : *page_cache_).Submit(std::move(r));
 }
 
 }  // namespace storlab

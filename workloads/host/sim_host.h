@@ -2,8 +2,9 @@
 // (catalog name or TOML file) on one engine, the host it describes
 // ([host] table, overridable), a file system laid out over the stack
 // (sim/fs/extent_fs.h), the host's cores, and the two ways file I/O reaches
-// the stack: buffered through the host page cache, or direct (O_DIRECT) to
-// the stack's root.
+// the stack: buffered through the host page cache (sim/layers/page_cache.h,
+// built from the HostSpec and put on top of the stack's root), or direct
+// (O_DIRECT) past it.
 //
 // Runs are timing-only (DataMode kNone): no data is kept.
 // Not thread-safe.
@@ -18,6 +19,7 @@
 
 #include "sim/engine.h"
 #include "sim/fs/extent_fs.h"
+#include "sim/layers/page_cache.h"
 #include "sim/node.h"
 #include "sim/profile/host.h"
 #include "sim/request.h"
@@ -49,23 +51,30 @@ class SimHost {
   CpuPool& cpu() { return cpu_; }
   const HostOptions& options() const { return options_; }
 
-  // Where direct I/O goes: the stack's root.
-  Node& direct_node() { return *root_; }
-  // Where buffered I/O goes: the host page cache; nullptr while the stack
-  // has none (buffered I/O is then refused, never faked).
-  Node* buffered_node() { return page_cache_; }
+  // The device under the host's page cache: the stack as built from its
+  // file (what fio's disk_util shows).
+  Node& device() { return *root_; }
+  // Where buffered I/O goes: the host page cache, put on top of the stack
+  // (or the stack's own root when it is a page_cache node).
+  PageCache& page_cache() { return *page_cache_; }
+  // Direct (O_DIRECT) I/O goes to the page cache with kDirect, which keeps
+  // it coherent with buffered I/O on the same files, unless the workload
+  // never mixes them: then straight to the device (less work per I/O).
+  void set_direct_bypasses_cache(bool bypass) { direct_bypass_ = bypass; }
 
   // File I/O: [offset, offset+length) of file `file` (an ExtentFs id).
   // Writes allocate blocks (kNoSpace when the file system is full); reads
   // of holes cost nothing and complete at once. `done` runs exactly once,
-  // from an engine event. REQUIRES: buffered I/O only when buffered_node().
+  // from an engine event.
   void FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct, Completion done);
   // fsync(file): writes the file's dirty pages back and flushes the device.
+  // (With direct I/O bypassing the cache, only the device flush.)
   void Fsync(uint32_t file, bool direct, Completion done);
 
  private:
   explicit SimHost(const HostOptions& options);
-  void Split(uint32_t file, Op op, uint64_t offset, uint64_t length, Node& target, Completion done);
+  void Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint32_t flags, Node& target,
+             Completion done);
 
   HostOptions options_;
   Engine engine_;
@@ -74,7 +83,8 @@ class SimHost {
   std::unique_ptr<ExtentFs> fs_;
   CpuPool cpu_;
   Node* root_ = nullptr;
-  Node* page_cache_ = nullptr;
+  PageCache* page_cache_ = nullptr;
+  bool direct_bypass_ = false;
   std::vector<ExtentFs::Extent> scratch_;
 };
 
