@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "workloads/host/sim_host.h"
+
 namespace storlab::cli {
 
 using Args = std::vector<std::string>;
@@ -21,6 +23,8 @@ const std::vector<Command>& Commands();
 
 int StacksCommand(const Args& args);
 int SimCommand(const Args& args);
+// The --iozone half of `storlab sim`.
+int RunIozoneCommand(const HostOptions& host, const std::string& command, int repeat, bool json);
 
 }  // namespace storlab::cli
 

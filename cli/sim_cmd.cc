@@ -232,7 +232,7 @@ int SimCommand(const Args& args) {
     if (!a.job_files.empty() || !a.fio_args.empty()) {
       return Fail("--iozone runs alone: no fio options or job files with it");
     }
-    return Fail("--iozone: not built yet");
+    return RunIozoneCommand(a.host, a.iozone, a.repeat, a.json);
   }
   if (a.job_files.empty() && a.fio_args.empty()) {
     return Fail("no jobs: give a job file or fio options (--name=...)\n" + std::string(kUsage));

@@ -53,6 +53,12 @@ const Case kCases[] = {
     {"randrw_time_based.json",
      "--name=tb --directory=/tmp/fiox/g --ioengine=libaio --direct=1 --iodepth=4 --size=16m "
      "--rw=randrw --bs=4k --runtime=2 --time_based --ramp_time=1 --end_fsync=1"},
+    {"buffered_psync.json",
+     "--name=buffered --directory=/tmp/fiox/g --ioengine=psync --size=16m --rw=randwrite "
+     "--bs=4k --end_fsync=1"},
+    {"group_reporting.json",
+     "--name=grp --directory=/tmp/fiox/g --ioengine=psync --numjobs=4 --group_reporting "
+     "--size=4m --rw=write --bs=64k --fsync=8"},
     {"time_based.json",
      "--name=lay --directory=/tmp/fiox/g --ioengine=libaio --direct=1 --iodepth=4 --size=16m "
      "--rw=randread --bs=4k --runtime=2 --time_based"},

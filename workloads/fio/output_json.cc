@@ -194,7 +194,8 @@ Json StorlabJson(const FioRun& run) {
   h["cores"] = host.host().cores;
   h["dirty_background_ratio"] = host.host().dirty_background_ratio;
   h["dirty_ratio"] = host.host().dirty_ratio;
-  h["page_cache"] = host.page_cache().name();
+  h["page_cache"] = host.page_cache() ? host.page_cache()->name()
+                                      : "none: " + host.device().name() + " caches for itself";
   j["host"] = h;
   j["simulated_ns"] = host.engine().now().count();
   j["events"] = host.engine().events_run();

@@ -32,6 +32,11 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
     // The stack brings its own host page cache.
     h->page_cache_ = static_cast<PageCache*>(&top);
     h->root_ = top.children()[0];
+  } else if (top.type() == "zfs") {
+    // ZFS datasets do not use Linux's page cache: the pool's ARC and txgs
+    // take buffered I/O. O_DIRECT is passed with kDirect, which the pool
+    // ignores, as ZFS before 2.3 accepted O_DIRECT without honouring it.
+    h->root_ = &top;
   } else {
     h->root_ = &top;
     PageCacheConfig pc;
@@ -40,6 +45,7 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
     h->page_cache_ =
         &h->stack_->Adopt(std::make_unique<PageCache>(h->engine_, "host_page_cache", pc, top));
   }
+  h->buffered_ = h->page_cache_ ? static_cast<Node*>(h->page_cache_) : h->root_;
   h->cpu_ = CpuPool(h->host_.cores);
   uint32_t block = std::max<uint32_t>(4096, h->root_->geometry().logical_block);
   h->fs_ = std::make_unique<ExtentFs>(h->root_->geometry().capacity, block);
@@ -47,13 +53,14 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
 }
 
 void SimHost::FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct,
-                     Completion done) {
-  Node& target = direct && direct_bypass_ ? *root_ : *page_cache_;
+                     Completion done, uint32_t flags) {
+  flags |= direct ? kDirect : 0;
+  Node& target = !direct ? *buffered_ : direct_bypass_ ? *root_ : *buffered_;
   uint64_t dev = fs_->MapContiguous(file, offset, length);
   if (dev != ExtentFs::kHole) {
     Request r;
     r.op = op;
-    r.flags = direct ? kDirect : 0;
+    r.flags = flags;
     r.offset = dev;
     r.length = length;
     r.file_id = file;
@@ -61,7 +68,7 @@ void SimHost::FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, boo
     target.Submit(std::move(r));
     return;
   }
-  Split(file, op, offset, length, direct ? kDirect : 0, target, std::move(done));
+  Split(file, op, offset, length, flags, target, std::move(done));
 }
 
 void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint32_t flags,
@@ -109,7 +116,7 @@ void SimHost::Fsync(uint32_t file, bool direct, Completion done) {
   r.op = Op::kFlush;
   r.file_id = file;
   r.done = std::move(done);
-  (direct && direct_bypass_ ? *root_ : *page_cache_).Submit(std::move(r));
+  (direct && direct_bypass_ ? *root_ : *buffered_).Submit(std::move(r));
 }
 
 }  // namespace storlab

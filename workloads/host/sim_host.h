@@ -54,9 +54,13 @@ class SimHost {
   // The device under the host's page cache: the stack as built from its
   // file (what fio's disk_util shows).
   Node& device() { return *root_; }
-  // Where buffered I/O goes: the host page cache, put on top of the stack
-  // (or the stack's own root when it is a page_cache node).
-  PageCache& page_cache() { return *page_cache_; }
+  // The host page cache put on top of the stack (or the stack's own root
+  // when it is a page_cache node); nullptr when the stack's root is a file
+  // system that caches for itself (a ZFS dataset: the ARC and its txgs
+  // take buffered writes, Linux's page cache is not used).
+  PageCache* page_cache() { return page_cache_; }
+  // Where buffered I/O goes: the page cache, or the caching root.
+  Node& buffered_node() { return *buffered_; }
   // Direct (O_DIRECT) I/O goes to the page cache with kDirect, which keeps
   // it coherent with buffered I/O on the same files, unless the workload
   // never mixes them: then straight to the device (less work per I/O).
@@ -66,7 +70,9 @@ class SimHost {
   // Writes allocate blocks (kNoSpace when the file system is full); reads
   // of holes cost nothing and complete at once. `done` runs exactly once,
   // from an engine event.
-  void FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct, Completion done);
+  // `flags` adds request flags (kFua for an O_SYNC write).
+  void FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct, Completion done,
+              uint32_t flags = 0);
   // fsync(file): writes the file's dirty pages back and flushes the device.
   // (With direct I/O bypassing the cache, only the device flush.)
   void Fsync(uint32_t file, bool direct, Completion done);
@@ -84,6 +90,7 @@ class SimHost {
   CpuPool cpu_;
   Node* root_ = nullptr;
   PageCache* page_cache_ = nullptr;
+  Node* buffered_ = nullptr;
   bool direct_bypass_ = false;
   std::vector<ExtentFs::Extent> scratch_;
 };
