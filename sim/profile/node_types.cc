@@ -8,6 +8,7 @@
 #include "sim/layers/faults/faults_node.h"
 #include "sim/layers/page_cache.h"
 #include "sim/layers/raid/raid_node.h"
+#include "sim/layers/rmw/rmw_node.h"
 #include "sim/layers/zfs.h"
 
 namespace storlab {
@@ -30,6 +31,8 @@ const std::vector<NodeType>& NodeTypes() {
       {"raid", "md software RAID 0/1/5/6/10 over its children (members)", 1, -1, &MakeRaid},
       {"faults", "fault injection: media errors, latency spikes, a vanishing device, torn writes",
        1, 1, &MakeFaults},
+      {"rmw", "block-size mismatch: sub-unit writes cost a read-modify-write of the unit", 1, 1,
+       &MakeRmw},
   };
   return kTypes;
 }

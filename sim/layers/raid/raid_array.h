@@ -22,7 +22,7 @@
 #include "sim/engine.h"
 #include "sim/layers/raid/extent_set.h"
 #include "sim/layers/raid/raid_layout.h"
-#include "sim/layers/raid/range_lock.h"
+#include "sim/layers/range_lock.h"
 #include "sim/node.h"
 
 namespace storlab {

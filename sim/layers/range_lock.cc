@@ -1,4 +1,4 @@
-#include "sim/layers/raid/range_lock.h"
+#include "sim/layers/range_lock.h"
 
 #include <cassert>
 

@@ -1,13 +1,14 @@
 // RangeLock: exclusive locks on byte ranges, granted in arrival order.
 //
-// md serialises work on one stripe through its stripe_head; this is the
-// same guarantee for simulated operations: a write's read-modify-write of
-// parity, a degraded read's reconstruction and a rebuild step on the same
-// rows never interleave. A request is granted once its range overlaps no
+// Layers that read, modify and write back use it so that two such cycles
+// on the same bytes never interleave: md serialises a stripe through its
+// stripe_head (the raid layer's parity updates, degraded reads, rebuild
+// steps), and a block-size mismatch must not lose one of two concurrent
+// sub-unit writes (the rmw layer). A request is granted once its range overlaps no
 // held range and no earlier waiting request, so overlapping requests keep
 // their order. Not thread-safe; owned by one node.
-#ifndef STORLAB_SIM_LAYERS_RAID_RANGE_LOCK_H_
-#define STORLAB_SIM_LAYERS_RAID_RANGE_LOCK_H_
+#ifndef STORLAB_SIM_LAYERS_RANGE_LOCK_H_
+#define STORLAB_SIM_LAYERS_RANGE_LOCK_H_
 
 #include <cstdint>
 #include <deque>
@@ -55,4 +56,4 @@ class RangeLock {
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_LAYERS_RAID_RANGE_LOCK_H_
+#endif  // STORLAB_SIM_LAYERS_RANGE_LOCK_H_
