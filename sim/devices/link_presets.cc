@@ -19,9 +19,9 @@ LinkConfig Usb(double gbps, double encoding, double efficiency, bool uas) {
   if (uas) {
     // UAS: command IU out, sense IU in, over streams; tagged queueing. The
     // bridge (JMS580) forwards to SATA NCQ, 32 tags (AHCI/SATA spec).
-    // Latencies fitted to reproduce 608 IOPS 4K random read QD256 on an
-    // IronWolf 16 TB behind a JMS580 (bb-qq/uas README), with the hdd-7200
-    // model; plausible: a few tens of µs of bridge firmware per command.
+    // Latencies assumed: a few tens of µs of bridge firmware per command, no
+    // published figure. (The 608 IOPS of the bb-qq/uas UAS measurement is
+    // bound by the drive's NCQ, not by these: 0 µs or 150 µs give the same.)
     c.command_latency = 40_us;
     c.status_latency = 20_us;
     c.queue_depth = 32;
@@ -29,7 +29,9 @@ LinkConfig Usb(double gbps, double encoding, double efficiency, bool uas) {
     // BOT: CBW (31 B) out, data, CSW (13 B) in, one command at a time (USB
     // Mass Storage Class Bulk-Only Transport 1.0). Latencies fitted to
     // reproduce 192 IOPS 4K random read on the same drive and bridge
-    // (bb-qq/uas README); the Linux usb-storage driver waits for each CSW.
+    // (bb-qq/uas README) with the hdd-7200 model: 340 µs per command in all;
+    // the split between CBW and CSW is assumed. The Linux usb-storage driver
+    // waits for each CSW before the next CBW.
     c.command_latency = 200_us;
     c.status_latency = 140_us;
     c.queue_depth = 1;
