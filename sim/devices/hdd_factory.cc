@@ -1,6 +1,7 @@
 // MakeHdd: reads an hdd node's profile keys into Hdd::Config, fits the seek
 // curves and lays out the zones, and builds the drive.
 #include <memory>
+#include <string>
 
 #include "sim/devices/hdd.h"
 
@@ -63,10 +64,15 @@ Result<std::unique_ptr<Node>> MakeHdd(Params& p, BuildContext& ctx) {
     p.Fail("outer_rate", layout.status().message());
     return p.Finish();
   }
+  // The seek figures are a full-size drive's; a tiny capacity over many
+  // heads leaves few cylinders to fit them over.
+  const std::string hint = " (the layout has " + std::to_string(layout->cylinders()) +
+                           " cylinders: capacity / (heads x sectors per track); a small "
+                           "capacity needs fewer heads)";
   auto read = SeekCurve::Fit(c.read_seek, layout->cylinders());
-  if (!read.ok()) p.Fail("average_seek", read.status().message());
+  if (!read.ok()) p.Fail("average_seek", read.status().message() + hint);
   auto write = SeekCurve::Fit(c.write_seek, layout->cylinders());
-  if (!write.ok()) p.Fail("write_average_seek", write.status().message());
+  if (!write.ok()) p.Fail("write_average_seek", write.status().message() + hint);
   RETURN_IF_ERROR(p.Finish());
 
   ASSIGN_OR_RETURN(auto store, ctx.MakeStore(c.capacity));
