@@ -391,6 +391,16 @@ TEST(HddTest, ProfileErrorsNameFileLineAndKey) {
       LoadStackText("[node.hdd]\nuse = \"hdd-7200\"\ninner_fraction = 0\n", "t.toml", ".", e, o);
   ASSERT_FALSE(zero.ok());
   EXPECT_NE(zero.status().message().find("'inner_fraction'"), std::string::npos);
+  // A tiny drive with a big drive's heads has too few cylinders for its seek
+  // figures, and the message says so; with one head it works.
+  auto tiny =
+      LoadStackText("[node.hdd]\nuse = \"hdd-7200\"\ncapacity = \"64MiB\"\n", "t.toml", ".", e, o);
+  ASSERT_FALSE(tiny.ok());
+  EXPECT_NE(tiny.status().message().find("3 cylinders"), std::string::npos)
+      << tiny.status().message();
+  EXPECT_TRUE(LoadStackText("[node.hdd]\nuse = \"hdd-7200\"\ncapacity = \"64MiB\"\nheads = 1\n",
+                            "t.toml", ".", e, o)
+                  .ok());
 }
 
 }  // namespace
