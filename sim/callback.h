@@ -1,4 +1,4 @@
-// Callback<Sig>: a move-only function with inline storage for small captures.
+// Callback<Sig, N>: a move-only function with inline storage for small captures.
 //
 // The engine runs millions of events per second, and each event and each
 // request completion is a closure. std::function copies and allocates for any
@@ -15,13 +15,15 @@
 
 namespace storlab {
 
-template <typename Sig>
+template <typename Sig, size_t N = 48>
 class Callback;
 
-template <typename R, typename... Args>
-class Callback<R(Args...)> {
+// N: bytes of inline storage. Engine events use more (Engine::Event), so an
+// event that carries a request's completion and a Status needs no allocation.
+template <typename R, typename... Args, size_t N>
+class Callback<R(Args...), N> {
  public:
-  static constexpr size_t kInline = 48;
+  static constexpr size_t kInline = N;
 
   Callback() = default;
   Callback(std::nullptr_t) {}  // NOLINT

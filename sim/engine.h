@@ -21,7 +21,9 @@ namespace storlab {
 
 class Engine {
  public:
-  using Event = Callback<void()>;
+  // Room for a request's Completion plus a Status, or a Request's worth of
+  // fields, without a heap allocation.
+  using Event = Callback<void(), 112>;
   struct EventId {
     uint64_t seq = 0;  // 0: no event
     uint32_t slot = 0;

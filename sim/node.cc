@@ -54,26 +54,46 @@ void Node::Submit(Request req) {
     CompleteAfter(Nanos(0), std::move(req), std::move(st));
     return;
   }
-  const Nanos start = engine_.now();
-  const uint64_t length = op == Op::kFlush ? 0 : req.length;
-  stats_.OnStart(start);
-  req.done = [this, start, op, length, done = std::move(req.done)](Status s) mutable {
-    OpStats& os = stats_.op(op);
-    ++os.ops;
-    if (s.ok()) {
-      os.bytes += length;
-      os.latency_ns.Add(static_cast<uint64_t>((engine_.now() - start).count()));
-    } else {
-      ++os.errors;
-    }
-    stats_.OnDone(engine_.now());
-    done(std::move(s));
-  };
+  uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(in_flight_.size());
+    in_flight_.emplace_back();
+  }
+  InFlight& rec = in_flight_[slot];
+  rec.done = std::move(req.done);
+  rec.start = engine_.now();
+  rec.length = op == Op::kFlush ? 0 : req.length;
+  rec.op = op;
+  stats_.OnStart(rec.start);
+  req.done = [this, slot, gen = generation_](Status s) { Finish(slot, gen, std::move(s)); };
   DoSubmit(std::move(req));
+}
+
+void Node::Finish(uint32_t slot, uint32_t generation, Status s) {
+  if (generation != generation_) return;  // issued before a power cut
+  InFlight rec = std::move(in_flight_[slot]);
+  free_slots_.push_back(slot);
+  OpStats& os = stats_.op(rec.op);
+  ++os.ops;
+  if (s.ok()) {
+    os.bytes += rec.length;
+    os.latency_ns.Add(static_cast<uint64_t>((engine_.now() - rec.start).count()));
+  } else {
+    ++os.errors;
+  }
+  stats_.OnDone(engine_.now());
+  rec.done(std::move(s));
 }
 
 void Node::PowerCut() {
   stats_.DropInFlight(engine_.now());
+  // Requests in service are forgotten: their completions never run.
+  in_flight_.clear();
+  free_slots_.clear();
+  ++generation_;
   OnPowerCut();
   for (Node* c : children()) c->PowerCut();
 }

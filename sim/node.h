@@ -103,8 +103,22 @@ class Node {
   Capabilities caps_;
 
  private:
+  // A request in service here: its submitter's completion and what the stats
+  // need. Kept in a slab so the completion Submit() installs stays small
+  // (this, slot, generation) and never allocates.
+  struct InFlight {
+    Completion done;
+    Nanos start;
+    uint64_t length = 0;
+    Op op = Op::kRead;
+  };
+  void Finish(uint32_t slot, uint32_t generation, Status st);
+
   std::string name_;
   NodeStats stats_;
+  std::vector<InFlight> in_flight_;
+  std::vector<uint32_t> free_slots_;
+  uint32_t generation_ = 0;  // bumped by a power cut: stale completions are ignored
 };
 
 // A layer with one child that, by default, passes everything through: a
