@@ -9,6 +9,7 @@
 #include "sim/layers/page_cache.h"
 #include "sim/layers/raid/raid_node.h"
 #include "sim/layers/rmw/rmw_node.h"
+#include "sim/layers/thin/thin_node.h"
 #include "sim/layers/zfs.h"
 
 namespace storlab {
@@ -33,6 +34,8 @@ const std::vector<NodeType>& NodeTypes() {
        1, 1, &MakeFaults},
       {"rmw", "block-size mismatch: sub-unit writes cost a read-modify-write of the unit", 1, 1,
        &MakeRmw},
+      {"thin", "LVM-thin (dm-thin) pool and its thin volumes: overcommit, ENOSPC, metadata commits",
+       1, 1, &MakeThin},
   };
   return kTypes;
 }

@@ -1,0 +1,203 @@
+// ThinNode's metadata commits, the out-of-space policy, the control
+// methods, stats and the profile keys.
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "sim/layers/thin/thin_node.h"
+
+namespace storlab {
+
+void ThinNode::Changed() {
+  // dm-thin commits at least every COMMIT_PERIOD while there are changes.
+  if (config_.commit_period <= Nanos(0) || commit_timer_) return;
+  commit_timer_ = true;
+  engine_.After(config_.commit_period, [this, epoch = epoch_] {
+    if (epoch != epoch_) return;
+    commit_timer_ = false;
+    if (md_.dirty()) RequestCommit(nullptr);
+  });
+}
+
+void ThinNode::RequestCommit(Callback<void(Status)> done) {
+  // A commit already running may have taken its snapshot before the
+  // caller's changes: wait for the next one.
+  if (done) commit_waiters_.push_back(std::move(done));
+  if (!committing_) StartCommit();
+}
+
+void ThinNode::StartCommit() {
+  committing_ = true;
+  const size_t mark = md_.BeginCommit();
+  auto waiters = std::make_shared<std::vector<Callback<void(Status)>>>(std::move(commit_waiters_));
+  commit_waiters_.clear();
+  // The data the new mappings point to must be durable before they are
+  // (dm-thin flushes the data device before committing, Linux >= 5.2).
+  Request flush;
+  flush.op = Op::kFlush;
+  flush.done = [this, epoch = epoch_, mark, waiters](Status st) {
+    if (epoch != epoch_) return;
+    committing_ = false;
+    if (st.ok()) {
+      md_.EndCommit(mark);
+      ++commits_;
+    }
+    for (auto& w : *waiters) w(st);  // may ask for (and start) the next commit
+    if (!committing_ && !commit_waiters_.empty()) {
+      StartCommit();
+    } else if (md_.dirty()) {
+      Changed();
+    }
+    SpaceFreed();  // discarded chunks are free once committed
+  };
+  child_.Submit(std::move(flush));
+}
+
+Status ThinNode::SpaceError() const {
+  const std::string what = name() + ": thin pool is out of data space";
+  return config_.enospc ? Status::NoSpace(what) : Status::IoError(what);
+}
+
+void ThinNode::NoSpace(const std::shared_ptr<Io>& io) {
+  if (!config_.queue_if_no_space || no_space_failed_) {
+    ++no_space_errors_;
+    // Possibly still inside Submit(): complete from an event.
+    engine_.After(Nanos(0), [this, io] {
+      if (io->epoch == epoch_) Complete(io, SpaceError());
+    });
+    return;
+  }
+  no_space_queue_.push_back(io);
+  if (no_space_timer_ || config_.no_space_timeout <= Nanos(0)) return;
+  no_space_timer_ = true;
+  no_space_event_ = engine_.After(config_.no_space_timeout, [this, epoch = epoch_] {
+    if (epoch != epoch_) return;
+    // dm-thin: the pool stops queueing and fails what waits, and what comes.
+    no_space_timer_ = false;
+    no_space_failed_ = true;
+    auto queued = std::move(no_space_queue_);
+    no_space_queue_.clear();
+    for (auto& io : queued) {
+      ++no_space_errors_;
+      Complete(io, SpaceError());
+    }
+  });
+}
+
+void ThinNode::SpaceFreed() {
+  if (md_.free_chunks() == 0) return;
+  // (A pool that timed out keeps failing at once when it fills again: dm-thin
+  // keeps error_if_no_space set until the table is reloaded, by an lvextend.)
+  if (no_space_timer_) {
+    engine_.Cancel(no_space_event_);
+    no_space_timer_ = false;
+  }
+  auto queued = std::move(no_space_queue_);
+  no_space_queue_.clear();
+  for (auto& io : queued) Write(io);  // in arrival order; may queue again
+}
+
+void ThinNode::SetOtherVolumesUsage(uint64_t bytes) {
+  md_.set_others((bytes + config_.chunk - 1) / config_.chunk);
+  SpaceFreed();
+}
+
+Status ThinNode::ExtendPool(uint64_t bytes) {
+  const uint64_t chunks = bytes / config_.chunk;
+  if (chunks < md_.pool_chunks()) {
+    return Status::InvalidArgument(name() + ": a thin pool cannot shrink");
+  }
+  if (bytes > child_.geometry().capacity) {
+    return Status::InvalidArgument(name() + ": the pool's data device holds only " +
+                                   std::to_string(child_.geometry().capacity) + " bytes");
+  }
+  md_.set_pool_chunks(chunks);
+  no_space_failed_ = false;  // lvextend reloads the pool's table
+  SpaceFreed();
+  return Status();
+}
+
+double ThinNode::data_percent() const {
+  const uint64_t used = std::min(md_.pool_chunks(), md_.held() + md_.others());
+  return 100.0 * static_cast<double>(used) / static_cast<double>(md_.pool_chunks());
+}
+
+void ThinNode::AppendStats(StatList& out) const {
+  auto add = [&](const char* n, double v) { out.push_back({n, v}); };
+  add("chunk_bytes", static_cast<double>(config_.chunk));
+  add("mapped_chunks", static_cast<double>(md_.mapped()));
+  add("committed_chunks", static_cast<double>(md_.committed_mapped()));
+  add("pool_chunks", static_cast<double>(md_.pool_chunks()));
+  add("pool_held_chunks", static_cast<double>(md_.held()));
+  add("other_volumes_chunks", static_cast<double>(md_.others()));
+  add("pool_free_bytes", static_cast<double>(pool_free_bytes()));
+  add("data_percent", data_percent());
+  add("commits", static_cast<double>(commits_));
+  add("provisioned_chunks", static_cast<double>(provisioned_));
+  add("zeroed_chunks", static_cast<double>(zeroed_));
+  add("discarded_chunks", static_cast<double>(discarded_));
+  add("no_space_errors", static_cast<double>(no_space_errors_));
+  add("waiting_for_space", static_cast<double>(no_space_queue_.size()));
+  for (uint32_t i = 0; i < config_.volumes && config_.volumes > 1; ++i) {
+    out.push_back({"volume" + std::to_string(i) + "_mapped_bytes",
+                   static_cast<double>(volume_mapped_bytes(i))});
+  }
+}
+
+// Profile keys:
+//   virtual_size = "1TiB"       each volume's size (required; may exceed the pool)
+//   volumes = 3                 thin volumes in the pool, end to end (default 1)
+//   chunk = "64KiB"             dm-thin data block: 64 KiB to 1 GiB, multiple of 64 KiB
+//   pool_size = "100GiB"        the pool (default: the whole child)
+//   others_used = "40GiB"       pool space held by volumes not modelled here
+//   when_full = "queue"         or "error" (dm-thin error_if_no_space)
+//   no_space_timeout = "60s"    how long "queue" waits ("0s": forever)
+//   no_space_error = "enospc"   or "eio": the error a write gets
+//   zero_new_chunks = true      zero a new chunk a write does not cover whole
+//   commit_period = "1s"        periodic metadata commit ("0s": only on flush/FUA)
+//   discard_passdown = true     pass discards to the data device
+Result<std::unique_ptr<Node>> MakeThin(Params& params, BuildContext& ctx) {
+  ThinNode::Config c;
+  std::string when_full = "queue", error = "enospc";
+  params.Require("virtual_size");
+  params.Size("virtual_size", &c.virtual_size, 1);
+  params.Int("volumes", &c.volumes, 1, 4096);
+  params.Size("chunk", &c.chunk, 64 * 1024, uint64_t{1} << 30);
+  params.Size("pool_size", &c.pool_size);
+  params.Size("others_used", &c.others_used);
+  params.Enum("when_full", &when_full, {"queue", "error"});
+  params.Duration("no_space_timeout", &c.no_space_timeout);
+  params.Enum("no_space_error", &error, {"enospc", "eio"});
+  params.Bool("zero_new_chunks", &c.zero_new_chunks);
+  params.Duration("commit_period", &c.commit_period);
+  params.Bool("discard_passdown", &c.discard_passdown);
+  RETURN_IF_ERROR(params.Finish());
+  c.queue_if_no_space = when_full == "queue";
+  c.enospc = error == "enospc";
+  c.keeps_data = ctx.keeps_data();
+  const Node& child = *ctx.children[0];
+  const uint64_t lb = child.geometry().logical_block;
+  if (c.chunk % (64 * 1024) != 0) params.Fail("chunk", "must be a multiple of 64KiB (dm-thin)");
+  if (c.virtual_size % lb != 0) {
+    params.Fail("virtual_size",
+                "must be a multiple of the pool's " + std::to_string(lb) + "-byte logical block");
+  }
+  if (c.volumes > 1 && c.virtual_size % c.chunk != 0) {
+    params.Fail("virtual_size", "must be a multiple of the chunk (" + std::to_string(c.chunk) +
+                                    " bytes) when the pool holds several volumes");
+  }
+  if (c.virtual_size > std::numeric_limits<uint64_t>::max() / c.volumes) {
+    params.Fail("volumes", "the volumes' total size overflows");
+  }
+  if (c.pool_size == 0) c.pool_size = child.geometry().capacity;
+  if (c.pool_size > child.geometry().capacity) {
+    params.Fail("pool_size", "is larger than the data device (" +
+                                 std::to_string(child.geometry().capacity) + " bytes)");
+  }
+  if (c.pool_size < c.chunk) params.Fail("pool_size", "holds less than one chunk");
+  if (c.others_used > c.pool_size) params.Fail("others_used", "is larger than the pool");
+  RETURN_IF_ERROR(params.Finish());
+  return std::unique_ptr<Node>(new ThinNode(ctx.engine, ctx.node_name, *ctx.children[0], c));
+}
+
+}  // namespace storlab
