@@ -23,6 +23,7 @@ const std::vector<Command>& Commands();
 
 int StacksCommand(const Args& args);
 int SimCommand(const Args& args);
+int DemoCommand(const Args& args);
 // The --iozone half of `storlab sim`.
 int RunIozoneCommand(const HostOptions& host, const std::string& command, int repeat, bool json);
 

@@ -29,6 +29,7 @@ const std::vector<Command>& Commands() {
   static const std::vector<Command> kCommands = {
       {"stacks", "list the catalog, show or validate a stack", &StacksCommand},
       {"sim", "run fio jobs (or iozone) in virtual time on a stack", &SimCommand},
+      {"demo", "the seed table: published vs simulated, and where the bytes went", &DemoCommand},
   };
   return kCommands;
 }

@@ -18,12 +18,14 @@ using namespace time_literals;
 // - libaio 1.64 us and io_uring 0.83 us per I/O: 608K and 1.2M IOPS per core
 //   (J. Axboe, "Efficient IO with io_uring", 2019, non-polled), split 2:1
 //   between submission and reaping.
-// - posixaio: aio_write enqueues and signals a helper (2 us of slat); an idle
-//   helper wakes in ~5 us; fio's aio_error/aio_suspend polling sees a
-//   completion ~8 us late. Fitted to fio on tmpfs here (4 KiB buffered
-//   random writes, QD1: posixaio p50 clat 16.8 us vs psync 2.9 us); inside
-//   the range of futex wake-up plus context switch costs (5-10 us) on
-//   2013-2015 desktop CPUs.
+// - posixaio: aio_write enqueues the request and signals glibc's helper
+//   thread for the file descriptor (1.5 us of slat); an idle helper wakes
+//   3 us later; the completion reaches fio's aio_suspend() 3 us after the
+//   helper finishes. Fitted to the seeds' NVMe test A (430 MB/s of 4 KiB
+//   posixaio writes at QD1 = 9.5 us per write, seed-results.md section 1)
+//   with each wake-up inside the cost of a contended futex plus an idle
+//   core's wake-up (a few us on 2013-2015 desktop CPUs). This VM, whose
+//   wake-ups are slower, measures 16.8 us p50 clat (fio on tmpfs).
 const EngineModel kModels[] = {
     {.kind = EngineKind::kSync, .prep = 180_ns, .submit = 750_ns, .complete = 750_ns},
     {.kind = EngineKind::kPsync, .prep = 180_ns, .submit = 600_ns, .complete = 600_ns},
@@ -43,10 +45,10 @@ const EngineModel kModels[] = {
      .async = true,
      .per_fd_worker = true,
      .prep = 180_ns,
-     .submit = 2000_ns,
+     .submit = 1500_ns,
      .complete = 300_ns,
-     .worker_wake = 5000_ns,
-     .notify = 8000_ns},
+     .worker_wake = 3000_ns,
+     .notify = 3000_ns},
     {.kind = EngineKind::kNull, .async = true, .no_io = true, .prep = 180_ns},
 };
 

@@ -1,0 +1,111 @@
+// The seed table machinery: cells, the runner, the explanation computed from
+// the stats, CSV and the gnuplot chart.
+#include "workloads/demo.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "workloads/demo_plot.h"
+
+namespace storlab::demo {
+namespace {
+
+std::string TempDir() {
+  std::string dir = "/tmp/storlab_demo_test";
+  EXPECT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  return dir;
+}
+
+// A NAS-like stack: a 117.7 MB/s device behind the host page cache, on a
+// host whose dirty limits hold all of test B's 4 GiB (64 GiB of RAM), so a
+// short run shows the inflation a 60 s run shows with less RAM.
+std::string SlowStackFile() {
+  std::string path = TempDir() + "/slow.toml";
+  std::ofstream(path) << "[host]\nmem = \"64GiB\"\n"
+                         "[node.link]\ntype = \"link\"\nkind = \"ethernet-1g\"\nchild = \"disk\"\n"
+                         "[node.disk]\ntype = \"ram\"\ncapacity = \"64GiB\"\n";
+  return path;
+}
+
+DemoOptions Quick(std::vector<Cell> cells) {
+  DemoOptions o;
+  o.cells = std::move(cells);
+  o.jobs_dir = STORLAB_JOBS_DIR;
+  o.runtime = Nanos(3'000'000'000);
+  o.threads = 2;
+  return o;
+}
+
+TEST(DemoTest, TheTwelvePublishedCells) {
+  const auto& cells = SeedCells();
+  ASSERT_EQ(cells.size(), 12u);
+  EXPECT_EQ(cells[5].test, 'B');
+  EXPECT_EQ(cells[5].option, "nas");
+  EXPECT_EQ(cells[5].published_mbps, 4897);
+  double sum = 0;
+  for (const auto& c : cells) sum += c.published_mbps;
+  EXPECT_DOUBLE_EQ(sum,
+                   430 + 17.9 + 80.6 + 75.7 + 2328 + 4897 + 267 + 135 + 651 + 70.7 + 379 + 195);
+}
+
+TEST(DemoTest, AnInflatedCellIsExplainedFromItsOwnStats) {
+  auto results = RunDemo(Quick({{'B', "nas", SlowStackFile(), 4897}}), nullptr);
+  ASSERT_EQ(results.size(), 1u);
+  const CellResult& r = results[0];
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_NEAR(r.limit_mbps, 117.7, 1.0);  // the 1GbE link's payload rate
+  EXPECT_GT(r.simulated_mbps, 2 * r.limit_mbps);
+  EXPECT_TRUE(r.flagged);
+  for (const char* part : {"fio counted", "crossed link 'link'", "host page cache absorbed",
+                           "rewrote pages that were still dirty", "end_fsync ran for"}) {
+    EXPECT_NE(r.explanation.find(part), std::string::npos) << part << "\n" << r.explanation;
+  }
+  std::string report = DemoReport(results);
+  EXPECT_NE(report.find("B/nas: fio counted"), std::string::npos);
+}
+
+TEST(DemoTest, MissingStacksAndDirectIoAreReportedHonestly) {
+  auto results = RunDemo(Quick({{'A', "none", "no-such-stack", 1}}), nullptr);
+  EXPECT_FALSE(results[0].status.ok());
+  std::string report = DemoReport(results);
+  EXPECT_NE(report.find("0 of 0 cells run"), std::string::npos);
+  EXPECT_NE(report.find("1 did not run"), std::string::npos);
+  EXPECT_EQ(DemoCsv(results), "test,option,published_mbps,simulated_mbps,ratio\nA,none,1,,\n");
+}
+
+TEST(DemoTest, ResultsDoNotDependOnTheThreadCount) {
+  std::vector<Cell> cells = {{'A', "x", SlowStackFile(), 17.9}, {'C', "x", SlowStackFile(), 70.7}};
+  DemoOptions one = Quick(cells), two = Quick(cells);
+  one.threads = 1;
+  auto a = RunDemo(one, nullptr), b = RunDemo(two, nullptr);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].simulated_mbps, b[i].simulated_mbps);
+    EXPECT_EQ(a[i].explanation, b[i].explanation);
+  }
+  std::string csv = DemoCsv(a);
+  EXPECT_EQ(csv.rfind("test,option,published_mbps,simulated_mbps,ratio\nA,x,17.9,", 0), 0u) << csv;
+}
+
+TEST(DemoPlotTest, GnuplotDrawsPngAndSvg) {
+  std::vector<CellResult> results(2);
+  results[0].cell = {'A', "nvme", "nvme-gen3", 430};
+  results[0].simulated_mbps = 400;
+  results[1].cell = {'B', "nas", "nas", 4897};
+  results[1].status = Status::NotFound("missing");
+  std::string data = PlotData(results);
+  EXPECT_NE(data.find("\"A nvme\" 430.000 400.000000"), std::string::npos) << data;
+  EXPECT_NE(data.find("\"B nas\" 4897.000 NaN"), std::string::npos);
+  std::string script = PlotScript("d.dat", "o.png", "o.svg");
+  EXPECT_NE(script.find("set terminal pngcairo"), std::string::npos);
+  EXPECT_NE(script.find("set terminal svg"), std::string::npos);
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "no gnuplot";
+  std::string dir = TempDir() + "/plot";
+  ASSERT_TRUE(WritePlot(dir, results).ok());
+  EXPECT_TRUE(std::ifstream(dir + "/seed-table.png").good());
+  EXPECT_TRUE(std::ifstream(dir + "/seed-table.svg").good());
+}
+
+}  // namespace
+}  // namespace storlab::demo
