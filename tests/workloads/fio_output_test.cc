@@ -3,6 +3,7 @@
 // and the layout of the normal output.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -15,7 +16,10 @@ namespace {
 using testing::RamStack;
 using testing::RunArgs;
 
+// ctest sets STORLAB_SOURCE_DIR (__FILE__ may be relative: ccache's base_dir).
 std::string GoldenDir() {
+  const char* src = std::getenv("STORLAB_SOURCE_DIR");
+  if (src) return std::string(src) + "/tests/workloads/golden/";
   std::string f = __FILE__;
   return f.substr(0, f.rfind('/')) + "/golden/";
 }
