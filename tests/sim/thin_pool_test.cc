@@ -90,7 +90,9 @@ TEST(ThinPoolTest, OneVolumesFlushCommitsEveryVolumesMappings) {
     ThinNode& t = r.vol;
     ASSERT_TRUE(WriteIn(e, t, 0, 1).status.ok());
     ASSERT_TRUE(WriteIn(e, t, 2, 5).status.ok());
-    if (flush) ASSERT_TRUE(DoIo(e, t, Op::kFlush, 0, 0, nullptr).status.ok());
+    if (flush) {
+      ASSERT_TRUE(DoIo(e, t, Op::kFlush, 0, 0, nullptr).status.ok());
+    }
     ASSERT_TRUE(WriteIn(e, t, 1, 3).status.ok());  // after the flush: not committed
     r.s.stack->PowerCut();
     EXPECT_EQ(t.metadata().mapped(), flush ? 2u : 0u);

@@ -25,13 +25,13 @@ void ThinNode::DoSubmit(Request req) {
   io->epoch = epoch_;
   switch (io->req.op) {
     case Op::kRead:
-      return Read(std::move(io));
+      return Read(io);
     case Op::kWrite:
-      return Write(std::move(io));
+      return Write(io);
     case Op::kWriteZeroes:
-      return WriteZeroes(std::move(io));
+      return WriteZeroes(io);
     case Op::kTrim:
-      return Discard(std::move(io));
+      return Discard(io);
     case Op::kFlush:
       // Everything acknowledged must be durable: the mappings too.
       if (md_.dirty()) {
@@ -124,7 +124,7 @@ void ThinNode::WhenIssued(const std::shared_ptr<Io>& io) {
 
 void ThinNode::Complete(const std::shared_ptr<Io>& io, Status st) { io->req.done(std::move(st)); }
 
-void ThinNode::Read(std::shared_ptr<Io> io) {
+void ThinNode::Read(const std::shared_ptr<Io>& io) {
   Lock(io, false, [this, io] {
     const uint64_t off = io->req.offset;
     io->next = [this](const std::shared_ptr<Io>& io) {
@@ -143,7 +143,7 @@ void ThinNode::Read(std::shared_ptr<Io> io) {
   });
 }
 
-void ThinNode::Write(std::shared_ptr<Io> io) {
+void ThinNode::Write(const std::shared_ptr<Io>& io) {
   const uint64_t off = io->req.offset, len = io->req.length;
   Lock(io, !AllMapped(off, len), [this, io, off, len] {
     if (!io->whole_chunks && !AllMapped(off, len)) {
@@ -182,7 +182,7 @@ void ThinNode::Write(std::shared_ptr<Io> io) {
   });
 }
 
-void ThinNode::WriteData(std::shared_ptr<Io> io) {
+void ThinNode::WriteData(const std::shared_ptr<Io>& io) {
   if (!io->status.ok()) return WriteDone(io);
   const uint64_t off = io->req.offset;
   io->next = [this](const std::shared_ptr<Io>& io) { WriteDone(io); };
@@ -192,7 +192,7 @@ void ThinNode::WriteData(std::shared_ptr<Io> io) {
   }
 }
 
-void ThinNode::WriteDone(std::shared_ptr<Io> io) {
+void ThinNode::WriteDone(const std::shared_ptr<Io>& io) {
   if (!io->status.ok()) {
     for (const auto& [v, p] : io->provisioned) md_.Unreserve(p);
     Unlock(io);
@@ -217,7 +217,7 @@ void ThinNode::FinishWrite(const std::shared_ptr<Io>& io) {
   Complete(io, Status());
 }
 
-void ThinNode::WriteZeroes(std::shared_ptr<Io> io) {
+void ThinNode::WriteZeroes(const std::shared_ptr<Io>& io) {
   // Chunks never written already read as zeros; mapped ones are zeroed in
   // the pool. Nothing is provisioned.
   Lock(io, false, [this, io] {
@@ -236,7 +236,7 @@ void ThinNode::WriteZeroes(std::shared_ptr<Io> io) {
   });
 }
 
-void ThinNode::Discard(std::shared_ptr<Io> io) {
+void ThinNode::Discard(const std::shared_ptr<Io>& io) {
   Lock(io, true, [this, io] {
     const uint64_t c = config_.chunk, off = io->req.offset, end = off + io->req.length;
     const bool passdown = config_.discard_passdown && child_.caps().trim;

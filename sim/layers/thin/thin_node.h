@@ -131,13 +131,13 @@ class ThinNode : public NodeWrapper {
     return (x + config_.chunk - 1) / config_.chunk * config_.chunk;
   }
 
-  void Read(std::shared_ptr<Io> io);
-  void Write(std::shared_ptr<Io> io);
-  void WriteData(std::shared_ptr<Io> io);
-  void WriteDone(std::shared_ptr<Io> io);
+  void Read(const std::shared_ptr<Io>& io);
+  void Write(const std::shared_ptr<Io>& io);
+  void WriteData(const std::shared_ptr<Io>& io);
+  void WriteDone(const std::shared_ptr<Io>& io);
   void FinishWrite(const std::shared_ptr<Io>& io);
-  void WriteZeroes(std::shared_ptr<Io> io);
-  void Discard(std::shared_ptr<Io> io);
+  void WriteZeroes(const std::shared_ptr<Io>& io);
+  void Discard(const std::shared_ptr<Io>& io);
   // Takes the lock on the request's bytes (whole chunks if asked).
   void Lock(const std::shared_ptr<Io>& io, bool whole_chunks, Callback<void()> then);
   void Unlock(const std::shared_ptr<Io>& io);
