@@ -231,6 +231,26 @@ TEST(ThinTest, RandomIoMatchesAModel) {
   EXPECT_EQ(back, model);
 }
 
+TEST(ThinTest, TimingOnlyRunsProvisionAndCountTheSame) {
+  // Without data the mapping, the zeroing and the pool's I/O are the same.
+  std::vector<uint64_t> pool_ops;
+  for (auto kind : {DataMode::Kind::kRam, DataMode::Kind::kNone}) {
+    Engine e;
+    auto s = testing::MustLoadText(ThinText("volumes = 2\nwhen_full = \"error\""), e, 1, kind);
+    auto& t = dynamic_cast<ThinNode&>(s.stack->root());
+    for (uint64_t c = 0; c < 20; ++c) {
+      DoIo(e, t, Op::kWrite, (c % 2) * (1u << 30) + c * 3 * kChunk, 4096, nullptr);
+    }
+    ASSERT_TRUE(DoIo(e, t, Op::kTrim, 0, 4 * kChunk, nullptr).status.ok());
+    ASSERT_TRUE(testing::Flush(e, t).status.ok());
+    EXPECT_EQ(t.metadata().committed_mapped(), 15u);  // 16 fit, one discarded
+    s.stack->PowerCut();
+    const Node& pool = *s.stack->Find("pool");
+    pool_ops.push_back(pool.stats().op(Op::kWrite).ops * 1000 + pool.stats().op(Op::kFlush).ops);
+  }
+  EXPECT_EQ(pool_ops[0], pool_ops[1]);
+}
+
 TEST(ThinTest, BadParameters) {
   struct Case {
     std::string keys, expect, pool = "1MiB", size = "1GiB";
