@@ -8,12 +8,12 @@
 //   storlab sim --cmdhelp[=OPTION]
 //
 // Options that are not storlab's are fio's, taken exactly as fio takes them.
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "sim/profile/units.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
@@ -144,37 +144,6 @@ int ParseArgs(const Args& args, SimArgs* out) {
   return -1;
 }
 
-// A progress line on stderr once a run has taken more than a second.
-class Progress {
- public:
-  explicit Progress(Nanos total) : total_(total), start_(Clock::now()), last_(start_) {}
-  ~Progress() {
-    if (shown_) std::fprintf(stderr, "\r%60s\r", "");
-  }
-  void operator()(Nanos sim) {
-    auto now = Clock::now();
-    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(250)) {
-      return;
-    }
-    last_ = now;
-    shown_ = true;
-    double wall = std::chrono::duration<double>(now - start_).count();
-    if (total_ > Nanos(0)) {
-      std::fprintf(stderr, "\rstorlab sim: %.1f of ~%.0f s simulated, %.1f s wall", sim.seconds(),
-                   total_.seconds(), wall);
-    } else {
-      std::fprintf(stderr, "\rstorlab sim: %.1f s simulated, %.1f s wall", sim.seconds(), wall);
-    }
-    std::fflush(stderr);
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  Nanos total_;
-  Clock::time_point start_, last_;
-  bool shown_ = false;
-};
-
 int RunFioJobs(const SimArgs& a) {
   std::vector<fio::RawSection> sections;
   auto cmd = fio::ParseCommandLine(a.fio_args);
@@ -207,8 +176,10 @@ int RunFioJobs(const SimArgs& a) {
   }
   size_t before = run.Messages().size();
   {
+    // The layout ran in Prepare(): count the jobs' time from here.
+    const Nanos t0 = (*host)->engine().now();
     Progress progress(expect);
-    run.Run([&](Nanos t) { progress(t); });
+    run.Run([&](Nanos t) { progress(t - t0); });
   }
   auto messages = run.Messages();
   for (size_t i = before; i < messages.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "sim/stats_json.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/iozone/iozone_run.h"
@@ -31,7 +32,11 @@ int RunIozoneCommand(const HostOptions& host_options, const std::string& command
       if (repeat > 1) std::printf("%s\tRun %d of %d\n", r ? "\n" : "", r + 1, repeat);
       std::fputs(iozone::IozoneHeader(*spec, host_options.stack).c_str(), stdout);
     }
-    auto phases = run.RunOnce();
+    Result<std::vector<iozone::PhaseResult>> phases = [&] {
+      const Nanos t0 = (*host)->engine().now();
+      Progress progress(Nanos(0));
+      return run.RunOnce([&](Nanos t) { progress(t - t0); });
+    }();
     if (!phases.ok()) {
       std::fprintf(stderr, "storlab sim: %s\n", phases.status().message().c_str());
       return 1;

@@ -125,6 +125,19 @@ PageTable::DirtyResult PageTable::MarkDirty(uint64_t first, uint64_t last, uint3
     r.new_pages += Pop(m & ~c0);
     r.rewritten += Pop(m & d0);
     r.newly_dirty += Pop(m & ~d0);
+    if (!grp.owners && (grp.owner == file || (d0 | w0) == 0)) {
+      // The common case: the group is `file`'s alone (or nobody's): no
+      // other owner loses pages, and `file` is indexed here already if it
+      // owned dirty or writeback pages before.
+      const bool indexed = grp.owner == file && (d0 | w0) != 0;
+      grp.owner = file;
+      grp.cached |= m;
+      grp.dirty |= m;
+      AdjustCounts(c0, d0, w0, grp);
+      if (!indexed) f.groups.insert(g);
+      LruPushHot(grp);
+      return;
+    }
     std::set<uint32_t> old = OwnersIn(grp, m);
     SetOwner(grp, m, file);
     grp.cached |= m;
@@ -178,6 +191,17 @@ void PageTable::EndWriteback(uint64_t first, uint64_t last) {
     if (it == groups_.end()) return;
     Group& grp = it->second;
     const Mask c0 = grp.cached, d0 = grp.dirty, w0 = grp.writeback;
+    if (!grp.owners) {
+      // One owner: it leaves the group's index only when nothing of the
+      // group is dirty or under writeback any more.
+      grp.writeback &= ~m;
+      AdjustCounts(c0, d0, w0, grp);
+      if ((m & (d0 | w0)) && (grp.dirty | grp.writeback) == 0) {
+        if (File* f = FindFile(grp.owner)) f->groups.erase(g);
+      }
+      Normalize(grp);
+      return;
+    }
     const std::set<uint32_t> owners = OwnersIn(grp, m);
     grp.writeback &= ~m;
     AdjustCounts(c0, d0, w0, grp);

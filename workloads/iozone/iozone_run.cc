@@ -43,10 +43,14 @@ class Phase {
     }
   }
 
-  Status Run() {
+  Status Run(const std::function<void(Nanos)>& progress) {
     start_ = host_.engine().now();
     for (size_t i = 0; i < children_.size(); ++i) Issue(i, start_);
-    VirtualDriver(host_.engine()).RunWhile([&] { return exited_ < children_.size(); });
+    uint64_t n = 0;
+    VirtualDriver(host_.engine()).RunWhile([&] {
+      if (progress && (++n & 0x3ffff) == 0) progress(host_.engine().now());
+      return exited_ < children_.size();
+    });
     return status_;
   }
 
@@ -168,7 +172,7 @@ void SyncAndSleep(SimHost& host) {
 
 IozoneRun::IozoneRun(SimHost& host, IozoneSpec spec) : host_(host), spec_(std::move(spec)) {}
 
-Result<std::vector<PhaseResult>> IozoneRun::RunOnce() {
+Result<std::vector<PhaseResult>> IozoneRun::RunOnce(const std::function<void(Nanos)>& progress) {
   ExtentFs& fs = host_.fs();
   std::vector<uint32_t> files;
   bool has[3] = {false, false, false};
@@ -202,7 +206,7 @@ Result<std::vector<PhaseResult>> IozoneRun::RunOnce() {
     if (!has[s.test]) continue;
     if (s.kind == Kind::kReread && spec_.keep_files) continue;  // iozone: "skip rereader"
     Phase phase(host_, spec_, s.kind, files, host_.options().seed ^ (runs_ << 8) ^ out.size());
-    Status st = phase.Run();
+    Status st = phase.Run(progress);
     if (!st.ok()) return st.WithContext(std::string("iozone ") + s.name);
     out.push_back(phase.Result(s.name));
     SyncAndSleep(host_);

@@ -22,6 +22,7 @@
 #define STORLAB_WORKLOADS_IOZONE_IOZONE_RUN_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,9 @@ struct PhaseResult {
 class IozoneRun {
  public:
   IozoneRun(SimHost& host, IozoneSpec spec);
-  // One iozone invocation: every phase the tests ask for.
-  Result<std::vector<PhaseResult>> RunOnce();
+  // One iozone invocation: every phase the tests ask for. `progress` (may
+  // be empty) is called now and then with the simulated time.
+  Result<std::vector<PhaseResult>> RunOnce(const std::function<void(Nanos)>& progress = {});
   const IozoneSpec& spec() const { return spec_; }
 
  private:
