@@ -4,6 +4,7 @@
 #include "sim/devices/link.h"
 #include "sim/devices/ram_disk.h"
 #include "sim/devices/ssd.h"
+#include "sim/layers/cache.h"
 #include "sim/layers/concat.h"
 #include "sim/layers/faults/faults_node.h"
 #include "sim/layers/page_cache.h"
@@ -36,6 +37,8 @@ const std::vector<NodeType>& NodeTypes() {
        &MakeRmw},
       {"thin", "LVM-thin (dm-thin) pool and its thin volumes: overcommit, ENOSPC, metadata commits",
        1, 1, &MakeThin},
+      {"cache", "block cache: [fast, slow] children (dm-cache, bcache) or RAM over one origin", 1,
+       2, &MakeCache},
   };
   return kTypes;
 }
