@@ -4,8 +4,8 @@
 // mode and shape.
 #include <gtest/gtest.h>
 
-#include "tests/sim/crash_oracle.h"
 #include "tests/sim/cache_test_util.h"
+#include "tests/sim/crash_oracle.h"
 
 namespace storlab {
 namespace {
