@@ -21,7 +21,11 @@ using testing::Pattern;
 
 std::string SourceDir() {
   const char* d = std::getenv("STORLAB_SOURCE_DIR");
+#ifdef STORLAB_SOURCE_DIR_DEFAULT
+  return d ? d : STORLAB_SOURCE_DIR_DEFAULT;
+#else
   return d ? d : ".";
+#endif
 }
 
 std::vector<std::string> Stacks() {
