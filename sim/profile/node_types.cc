@@ -2,6 +2,7 @@
 
 #include "sim/devices/hdd.h"
 #include "sim/devices/link.h"
+#include "sim/devices/nfs.h"
 #include "sim/devices/ram_disk.h"
 #include "sim/devices/ssd.h"
 #include "sim/layers/cache.h"
@@ -39,6 +40,8 @@ const std::vector<NodeType>& NodeTypes() {
        1, 1, &MakeThin},
       {"cache", "block cache: [fast, slow] children (dm-cache, bcache) or RAM over one origin", 1,
        2, &MakeCache},
+      {"nfs", "NFSv3 mount: RPCs over a shared Ethernet link, sync/async export, server cache", 1,
+       1, &MakeNfs},
   };
   return kTypes;
 }

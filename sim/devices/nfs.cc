@@ -1,0 +1,194 @@
+#include "sim/devices/nfs.h"
+
+#include <algorithm>
+
+#include "sim/layers/cache.h"
+#include "sim/layers/join.h"
+
+namespace storlab {
+
+Nfs::Nfs(Engine& engine, std::string name, const Config& cfg, Node& backing, bool keeps_data)
+    : Node(engine, name),
+      cfg_(cfg),
+      backing_(backing),
+      link_(cfg.line_bytes_per_s, cfg.mtu, cfg.rtt) {
+  if (cfg_.server_cache) {
+    cache_ = std::make_unique<CacheCore>(engine, name + "/server_cache", cfg_.cache, nullptr,
+                                         backing, keeps_data);
+  }
+  geometry_ = backing.geometry();
+  const Capabilities server = cache_ ? cache_->caps() : backing.caps();
+  caps_.trim = false;  // NFSv3 has no discard
+  caps_.rotational = backing.caps().rotational;
+  caps_.volatile_cache = server.volatile_cache || cfg_.async_export;
+  caps_.honors_flush = server.honors_flush && !cfg_.async_export;
+  caps_.honors_fua = server.honors_fua && !cfg_.async_export;
+  caps_.queue_depth = cfg_.nconnect * cfg_.slots;
+}
+
+Nfs::~Nfs() = default;
+
+void Nfs::DoSubmit(Request req) {
+  const Op op = req.op;
+  auto join = Join::Make(std::move(req.done));
+  if (op == Op::kFlush) {
+    Enqueue(std::unique_ptr<Rpc>(new Rpc{op, 0, 0, 0, nullptr, Nanos(), join->Arm()}));
+  } else {
+    const uint64_t max = op == Op::kRead ? cfg_.rsize : cfg_.wsize;
+    for (uint64_t done = 0; done < req.length; done += max) {
+      uint64_t n = std::min(max, req.length - done);
+      uint8_t* data = req.data ? req.data + done : nullptr;
+      Enqueue(std::unique_ptr<Rpc>(
+          new Rpc{op, req.flags, req.offset + done, n, data, Nanos(), join->Arm()}));
+    }
+  }
+  join->Seal(engine_);
+}
+
+void Nfs::Enqueue(std::unique_ptr<Rpc> rpc) {
+  if (in_flight_ < cfg_.nconnect * cfg_.slots) return Send(std::move(rpc));
+  slot_waiters_.push_back(std::move(rpc));
+}
+
+void Nfs::Send(std::unique_ptr<Rpc> rpc) {
+  ++in_flight_;
+  ++rpcs_[static_cast<int>(rpc->op)];
+  rpc->sent = engine_.now();
+  const bool carries_data = rpc->op == Op::kWrite || rpc->op == Op::kWriteZeroes;
+  const Nanos at = link_.Send(NfsLink::kToServer,
+                              cfg_.call_bytes + (carries_data ? rpc->length : 0), engine_.now());
+  engine_.At(at, [this, r = std::move(rpc)]() mutable { Arrive(std::move(r)); });
+}
+
+void Nfs::Arrive(std::unique_ptr<Rpc> rpc) {
+  if (busy_threads_ < cfg_.server_threads) return Serve(std::move(rpc));
+  thread_waiters_.push_back(std::move(rpc));
+}
+
+void Nfs::Serve(std::unique_ptr<Rpc> rpc) {
+  ++busy_threads_;
+  const uint64_t epoch = epoch_;
+  engine_.After(cfg_.server_rpc_time, [this, epoch, r = std::move(rpc)]() mutable {
+    if (epoch != epoch_) return;
+    Rpc* p = r.get();
+    // An async export answers FILE_SYNC and COMMIT without making anything
+    // stable: the write stays in the server's cache, the COMMIT does nothing.
+    if (p->op == Op::kFlush && cfg_.async_export) {
+      engine_.After(Nanos(0),
+                    [this, r = std::move(r)]() mutable { Served(std::move(r), Status()); });
+      return;
+    }
+    Request q;
+    q.op = p->op;
+    q.flags = cfg_.async_export ? (p->flags & ~kFua) : p->flags;
+    q.offset = p->offset;
+    q.length = p->length;
+    q.data = p->data;
+    q.done = [this, r = std::move(r)](Status st) mutable { Served(std::move(r), std::move(st)); };
+    ServerSubmit(std::move(q));
+  });
+}
+
+void Nfs::ServerSubmit(Request r) {
+  if (cache_) {
+    cache_->Submit(std::move(r));
+  } else {
+    backing_.Submit(std::move(r));
+  }
+}
+
+void Nfs::Served(std::unique_ptr<Rpc> rpc, Status st) {
+  --busy_threads_;
+  if (!thread_waiters_.empty()) {
+    std::unique_ptr<Rpc> next = std::move(thread_waiters_.front());
+    thread_waiters_.pop_front();
+    Serve(std::move(next));
+  }
+  const uint64_t data = rpc->op == Op::kRead ? rpc->length : 0;
+  const Nanos at = link_.Send(NfsLink::kToClient, cfg_.reply_bytes + data, engine_.now());
+  engine_.At(at, [this, r = std::move(rpc), st = std::move(st)]() mutable {
+    Replied(std::move(r), std::move(st));
+  });
+}
+
+void Nfs::Replied(std::unique_ptr<Rpc> rpc, Status st) {
+  --in_flight_;
+  if (rpc->op == Op::kFlush) {
+    ++commits_;
+    commit_time_ += engine_.now() - rpc->sent;
+  }
+  if (!slot_waiters_.empty()) {
+    std::unique_ptr<Rpc> next = std::move(slot_waiters_.front());
+    slot_waiters_.pop_front();
+    Send(std::move(next));
+  }
+  Completion done = std::move(rpc->done);
+  done(std::move(st));
+}
+
+void Nfs::OnPowerCut() {
+  ++epoch_;
+  in_flight_ = 0;
+  busy_threads_ = 0;
+  slot_waiters_.clear();
+  thread_waiters_.clear();
+  link_.Reset(engine_.now());
+  if (cache_) cache_->PowerCut();
+}
+
+void Nfs::AppendStats(StatList& out) const {
+  auto d = [](uint64_t v) { return static_cast<double>(v); };
+  out.push_back({"rpcs_read", d(rpcs_[static_cast<int>(Op::kRead)])});
+  out.push_back({"rpcs_write", d(rpcs_[static_cast<int>(Op::kWrite)] +
+                                 rpcs_[static_cast<int>(Op::kWriteZeroes)])});
+  out.push_back({"commits", d(commits_)});
+  out.push_back({"commit_time_ns", static_cast<double>(commit_time_.count())});
+  out.push_back({"bytes_to_server", d(link_.bytes(NfsLink::kToServer))});
+  out.push_back({"bytes_to_client", d(link_.bytes(NfsLink::kToClient))});
+  out.push_back(
+      {"link_to_server_busy_ns", static_cast<double>(link_.busy(NfsLink::kToServer).count())});
+  out.push_back(
+      {"link_to_client_busy_ns", static_cast<double>(link_.busy(NfsLink::kToClient).count())});
+  out.push_back({"link_payload_bytes_per_s", link_.payload_bytes_per_s()});
+  if (cache_) cache_->AppendStats(out, "server_");
+}
+
+std::vector<const TimeSeries*> Nfs::Series() const {
+  if (cache_) return {&cache_->dirty_series()};
+  return {};
+}
+
+Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx) {
+  Nfs::Config c;
+  Node& backing = *ctx.children[0];
+  params.Rate("link_rate", &c.line_bytes_per_s);
+  params.Int("mtu", &c.mtu, 576, 9216);
+  params.Duration("rtt", &c.rtt);
+  params.Size("rsize", &c.rsize, 4096, uint64_t{1} << 20);
+  params.Size("wsize", &c.wsize, 4096, uint64_t{1} << 20);
+  params.Int("nconnect", &c.nconnect, 1, 16);
+  params.Int("slots", &c.slots, 1, 65536);
+  params.Int("call_bytes", &c.call_bytes, 0, 65536);
+  params.Int("reply_bytes", &c.reply_bytes, 0, 65536);
+  std::string exp = "sync";
+  params.Enum("export", &exp, {"sync", "async"});
+  c.async_export = exp == "async";
+  params.Int("server_threads", &c.server_threads, 1, 1024);
+  params.Duration("server_rpc_time", &c.server_rpc_time);
+  c.cache = DefaultCacheConfig(/*ram=*/true);
+  c.server_cache = params.Has("server_cache_size");
+  if (c.server_cache) {
+    ReadCacheParams(params, "server_cache_", &c.cache);
+    RETURN_IF_ERROR(ResolveCacheConfig(params, "server_cache_", nullptr, backing, &c.cache));
+  }
+  RETURN_IF_ERROR(params.Finish());
+  const uint32_t lb = backing.geometry().logical_block;
+  if (c.rsize % lb != 0 || c.wsize % lb != 0) {
+    params.Fail(c.rsize % lb ? "rsize" : "wsize", "must be a multiple of the backing stack's " +
+                                                      std::to_string(lb) + "-byte logical block");
+    return params.Finish();
+  }
+  return std::unique_ptr<Node>(new Nfs(ctx.engine, ctx.node_name, c, backing, ctx.keeps_data()));
+}
+
+}  // namespace storlab

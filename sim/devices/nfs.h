@@ -1,0 +1,110 @@
+// Nfs: an NFSv3 mount — the client's RPCs over a shared Ethernet link to a
+// server with its own RAM cache, in front of the server's backing stack
+// (the node's one child).
+//
+// A request becomes RPCs of at most rsize (READ) or wsize (WRITE) bytes, or
+// one COMMIT for a FLUSH. Each RPC takes a slot (nconnect connections ×
+// slots each), crosses the link (its bytes behind everything sent before in
+// that direction, then half the RTT), waits for one of the server's nfsd
+// threads, is served by the server's page cache and backing stack, and its
+// reply crosses back. Writes are UNSTABLE (the server caches them); FUA
+// writes are FILE_SYNC; FLUSH is COMMIT.
+//
+// Exports (exports(5)): `sync` (the default) makes FILE_SYNC and COMMIT
+// wait until the data is on stable storage, flushing the server cache and
+// the backing stack. `async` answers them at once without making anything
+// stable: the node then declares honors_flush = honors_fua = false, and a
+// server power cut loses acknowledged, "committed" data.
+//
+// Close-to-open consistency and the client's page cache are not here: they
+// belong to the host's page_cache layer above this node. NFSv3 has no
+// discard: trim is not offered; write-zeroes sends zeros over the wire.
+// Not thread-safe.
+#ifndef STORLAB_SIM_DEVICES_NFS_H_
+#define STORLAB_SIM_DEVICES_NFS_H_
+
+#include <deque>
+#include <memory>
+
+#include "sim/devices/nfs_link.h"
+#include "sim/layers/cache_core.h"
+#include "sim/node.h"
+#include "sim/profile/node_types.h"
+
+namespace storlab {
+
+class Nfs : public Node {
+ public:
+  struct Config {
+    double line_bytes_per_s = 125e6;  // 1000BASE-T: 1 Gb/s on the wire
+    uint32_t mtu = 1500;              // Ethernet default
+    Nanos rtt = Nanos(200'000);       // a switched LAN: ping ~0.1-0.3 ms
+    uint64_t rsize = 1 << 20;         // nfs(5): Linux negotiates up to 1 MiB
+    uint64_t wsize = 1 << 20;
+    uint32_t nconnect = 1;  // nfs(5): 1..16 TCP connections
+    uint32_t slots = 64;    // RPCs in flight per connection (sunrpc slot table)
+    // RPC framing (derived from RFC 5531 and RFC 1813 with AUTH_SYS and a
+    // 32-byte file handle): record mark + call header + credentials + the
+    // WRITE/READ/COMMIT arguments ~140 bytes; reply header + wcc_data /
+    // post_op_attr + count/verifier ~160 bytes.
+    uint32_t call_bytes = 140;
+    uint32_t reply_bytes = 160;
+    bool async_export = false;    // exports(5): sync is the default
+    uint32_t server_threads = 8;  // nfs.conf [nfsd] threads=8 (rpc.nfsd default)
+    Nanos server_rpc_time;        // nfsd CPU per RPC (0: folded into the RTT)
+    bool server_cache = false;    // the server's page cache (server_cache_size)
+    CacheConfig cache;
+  };
+
+  Nfs(Engine& engine, std::string name, const Config& cfg, Node& backing, bool keeps_data);
+  ~Nfs() override;
+  std::string_view type() const override { return "nfs"; }
+  std::vector<Node*> children() const override { return {&backing_}; }
+  void AppendStats(StatList& out) const override;
+  std::vector<const TimeSeries*> Series() const override;
+
+  const NfsLink& link() const { return link_; }
+  // The server's page cache, or nullptr.
+  const CacheCore* server_cache() const { return cache_.get(); }
+  uint64_t commits() const { return commits_; }
+
+ protected:
+  void DoSubmit(Request req) override;
+  void OnPowerCut() override;
+
+ private:
+  struct Rpc {
+    Op op;
+    uint32_t flags;
+    uint64_t offset, length;
+    uint8_t* data;
+    Nanos sent;
+    Completion done;
+  };
+  void Enqueue(std::unique_ptr<Rpc> rpc);
+  void Send(std::unique_ptr<Rpc> rpc);
+  void Arrive(std::unique_ptr<Rpc> rpc);
+  void Serve(std::unique_ptr<Rpc> rpc);
+  void Served(std::unique_ptr<Rpc> rpc, Status st);
+  void Replied(std::unique_ptr<Rpc> rpc, Status st);
+  void ServerSubmit(Request r);
+
+  Config cfg_;
+  Node& backing_;
+  std::unique_ptr<CacheCore> cache_;
+  NfsLink link_;
+  uint32_t in_flight_ = 0;     // RPCs holding a client slot
+  uint32_t busy_threads_ = 0;  // nfsd threads at work
+  std::deque<std::unique_ptr<Rpc>> slot_waiters_;
+  std::deque<std::unique_ptr<Rpc>> thread_waiters_;
+  uint64_t rpcs_[kOpCount] = {};
+  uint64_t commits_ = 0;
+  Nanos commit_time_;
+  uint64_t epoch_ = 0;  // bumped by a power cut
+};
+
+Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_DEVICES_NFS_H_

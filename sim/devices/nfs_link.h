@@ -1,0 +1,51 @@
+// NfsLink: the Ethernet between an NFS client and its server, one timeline
+// per direction (full duplex).
+//
+// The payload rate is derived from the line rate and the frame layout: a
+// TCP/IP frame of `mtu` bytes carries mtu - 52 bytes of payload (IPv4 20,
+// TCP 20, TCP timestamps 12) and occupies mtu + 38 bytes of wire time
+// (Ethernet header 14, FCS 4, preamble 8, inter-frame gap 12). For 1GbE with
+// a 1500-byte MTU: 1448 of 1538 bytes, 117.7 MB/s. Every message queues
+// behind the ones sent before it in the same direction, then takes half the
+// round-trip time to arrive. Not thread-safe.
+#ifndef STORLAB_SIM_DEVICES_NFS_LINK_H_
+#define STORLAB_SIM_DEVICES_NFS_LINK_H_
+
+#include <cstdint>
+
+#include "sim/time.h"
+
+namespace storlab {
+
+class NfsLink {
+ public:
+  enum Direction { kToServer = 0, kToClient = 1 };
+
+  // `line_bytes_per_s`: the line rate (1 Gb/s = 125e6 bytes/s).
+  NfsLink(double line_bytes_per_s, uint32_t mtu, Nanos rtt);
+
+  // Payload bytes per second in each direction.
+  double payload_bytes_per_s() const { return payload_rate_; }
+  Nanos rtt() const { return rtt_; }
+
+  // Sends `bytes` of payload at `now`; returns when the last byte arrives.
+  Nanos Send(Direction d, uint64_t bytes, Nanos now);
+  void Reset(Nanos now);
+
+  uint64_t bytes(Direction d) const { return pipes_[d].bytes; }
+  Nanos busy(Direction d) const { return pipes_[d].busy; }
+
+ private:
+  struct Pipe {
+    Nanos free_at;
+    Nanos busy;
+    uint64_t bytes = 0;
+  };
+  double payload_rate_;
+  Nanos rtt_;
+  Pipe pipes_[2];
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_DEVICES_NFS_LINK_H_
