@@ -25,18 +25,15 @@ PageTable::Mask PageTable::SpanMask(uint64_t g, uint64_t first, uint64_t last) {
   return n == kGroupPages ? ~Mask{0} : ((Mask{1} << n) - 1) << (lo - base);
 }
 
-const PageTable::Group* PageTable::Find(uint64_t g) const {
-  auto it = groups_.find(g);
-  return it == groups_.end() ? nullptr : &it->second;
-}
+const PageTable::Group* PageTable::Find(uint64_t g) const { return groups_.Find(g); }
 
 PageTable::Group& PageTable::Get(uint64_t g) {
-  auto [it, inserted] = groups_.try_emplace(g);
+  auto [grp, inserted] = groups_.TryEmplace(g);
   if (inserted) {
-    it->second.index = g;
-    LruPushHot(it->second);
+    grp->index = g;
+    LruPushHot(*grp);
   }
-  return it->second;
+  return *grp;
 }
 
 PageTable::File* PageTable::FindFile(uint32_t file) {
@@ -110,7 +107,7 @@ void PageTable::Normalize(Group& grp) {
   }
   if ((grp.cached | grp.dirty | grp.writeback | grp.reading) == 0) {
     LruUnlink(grp);
-    groups_.erase(grp.index);
+    groups_.Erase(grp.index);
   }
 }
 
@@ -168,16 +165,16 @@ void PageTable::SetReading(uint64_t first, uint64_t last, bool on) {
   ForEachGroup(first, last, [&](uint64_t g, Mask m) {
     if (on) {
       Get(g).reading |= m;
-    } else if (auto it = groups_.find(g); it != groups_.end()) {
-      it->second.reading &= ~m;
-      Normalize(it->second);
+    } else if (Group* grp = groups_.Find(g)) {
+      grp->reading &= ~m;
+      Normalize(*grp);
     }
   });
 }
 
 void PageTable::StartWriteback(uint64_t first, uint64_t last) {
   ForEachGroup(first, last, [&](uint64_t g, Mask m) {
-    Group& grp = groups_.at(g);
+    Group& grp = *groups_.Find(g);
     const Mask c0 = grp.cached, d0 = grp.dirty, w0 = grp.writeback;
     grp.dirty &= ~m;
     grp.writeback |= m;
@@ -187,9 +184,9 @@ void PageTable::StartWriteback(uint64_t first, uint64_t last) {
 
 void PageTable::EndWriteback(uint64_t first, uint64_t last) {
   ForEachGroup(first, last, [&](uint64_t g, Mask m) {
-    auto it = groups_.find(g);
-    if (it == groups_.end()) return;
-    Group& grp = it->second;
+    Group* found = groups_.Find(g);
+    if (!found) return;
+    Group& grp = *found;
     const Mask c0 = grp.cached, d0 = grp.dirty, w0 = grp.writeback;
     if (!grp.owners) {
       // One owner: it leaves the group's index only when nothing of the
@@ -213,9 +210,9 @@ void PageTable::EndWriteback(uint64_t first, uint64_t last) {
 uint64_t PageTable::Drop(uint64_t first, uint64_t last) {
   uint64_t n = 0;
   ForEachGroup(first, last, [&](uint64_t g, Mask m) {
-    auto it = groups_.find(g);
-    if (it == groups_.end()) return;
-    Group& grp = it->second;
+    Group* found = groups_.Find(g);
+    if (!found) return;
+    Group& grp = *found;
     const Mask c0 = grp.cached, d0 = grp.dirty, w0 = grp.writeback;
     const std::set<uint32_t> owners = OwnersIn(grp, m);
     n += Pop(grp.cached & m);
@@ -261,7 +258,7 @@ uint64_t PageTable::EvictClean(uint64_t pages,
 
 void PageTable::Touch(uint64_t first, uint64_t last) {
   ForEachGroup(first, last, [&](uint64_t g, Mask) {
-    if (auto it = groups_.find(g); it != groups_.end()) LruPushHot(it->second);
+    if (Group* grp = groups_.Find(g)) LruPushHot(*grp);
   });
 }
 
@@ -357,7 +354,7 @@ void PageTable::LruPushHot(Group& grp) {
 }
 
 void PageTable::Clear() {
-  groups_.clear();
+  groups_.Clear();
   files_.clear();
   hot_ = cold_ = nullptr;
   cached_ = dirty_ = writeback_ = dirty_or_wb_ = 0;

@@ -23,10 +23,10 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "sim/layers/page_group_map.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -139,7 +139,7 @@ class PageTable {
   void LruUnlink(Group& grp);
   void LruPushHot(Group& grp);
 
-  std::unordered_map<uint64_t, Group> groups_;
+  GroupMap<Group> groups_;
   std::map<uint32_t, File> files_;
   Group* hot_ = nullptr;
   Group* cold_ = nullptr;
