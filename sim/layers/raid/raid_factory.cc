@@ -20,7 +20,11 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
   params.Require("level");
   params.Int("level", &level, 0, 10);
   params.Size("chunk", &c.chunk, 4096, uint64_t{1} << 30);
-  params.Int("copies", &c.copies, 2, RaidArray::kMaxMembers);
+  // Read (and so listed in the resolved stack) only where it applies, so
+  // that a resolved RAID5/6 loads back.
+  if (level == 10 || params.Has("copies")) {
+    params.Int("copies", &c.copies, 2, RaidArray::kMaxMembers);
+  }
   params.Int("rmw_level", &c.rmw_level, 0, 2);
   params.Rate("speed_limit_min", &c.sync.speed_min_bytes_per_s);
   params.Rate("speed_limit_max", &c.sync.speed_max_bytes_per_s);
