@@ -24,10 +24,10 @@ using TomlValue = toml::basic_value<toml::discard_comments, std::map, std::vecto
 
 constexpr int kMaxUseDepth = 16;
 constexpr int kMaxCount = 1024;
-// Nodes in one stack, counting every copy at every level (counts multiply:
-// a node with count = 1024 under another with count = 1024 is a million
-// nodes, and each node keeps ~80 KB of statistics).
-constexpr int kMaxNodes = 4096;
+// Nodes in one stack, counting every copy (counts add up across children
+// and multiply through 'use'; each node keeps ~80 KB of statistics, so a few
+// lines must not be able to ask for millions). Room for a full count.
+constexpr int kMaxNodes = 2 * kMaxCount;
 
 using RawMap = std::map<std::string, Params::Raw>;
 

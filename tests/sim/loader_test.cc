@@ -101,6 +101,26 @@ TEST(LoaderTest, InvalidUtf8IsRejectedWithTheLine) {
   EXPECT_EQ(ok.stack->root().name(), "a");
 }
 
+// Each node keeps ~80 KB of statistics: a short file must not be able to ask
+// for millions of them. A root and two children of count 1024: 2049 nodes.
+TEST(LoaderTest, StacksOfMoreThan2048NodesAreErrors) {
+  ExpectMessage(LoadError(R"([node.top]
+type = "concat"
+children = ["a", "b"]
+
+[node.a]
+type = "ram"
+capacity = "1MiB"
+count = 1024
+
+[node.b]
+type = "ram"
+capacity = "1MiB"
+count = 1024
+)"),
+                {"bad.toml:10", "node 'b'", "more than 2048 nodes"});
+}
+
 TEST(LoaderTest, UnknownKeyNamesLineAndSuggests) {
   Status st = LoadError("[node.d]\ntype = \"ram\"\ncapacty = \"1GiB\"\n");
   ExpectMessage(st, {"bad.toml:3", "node 'd'", "unknown key 'capacty'", "did you mean 'capacity'"});
