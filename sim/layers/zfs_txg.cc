@@ -60,7 +60,8 @@ void ZfsPool::StartTxg() {
     // then queues the write at the vdevs.
     const Nanos ready = c.cpu > Nanos(0) ? cpu_.Compute(engine_.now(), c.cpu, rs) : engine_.now();
     ++writes_left_;
-    engine_.At(ready, [this, rec, c] { WriteRecord(rec, c); });
+    // rec = rec: clang before 16 cannot capture a structured binding.
+    engine_.At(ready, [this, rec = rec, c] { WriteRecord(rec, c); });
   }
   RecordWritten();  // drop the hold
 }

@@ -70,7 +70,7 @@ void ZfsPool::StartZilCommit() {
   };
   auto pending = std::make_shared<Pending>();
   auto finish = std::make_shared<Callback<void(Status)>>();
-  auto one_done = [this, pending, finish](Status st) {
+  auto one_done = [pending, finish](Status st) {
     if (!st.ok() && pending->status.ok()) pending->status = st;
     if (--pending->left == 0) (*finish)(pending->status);
   };
@@ -104,7 +104,7 @@ void ZfsPool::StartZilCommit() {
     zil_blocks_.emplace_back(max_txg, bp);
     vdevs_.Write(bp, ZfsIoClass::kSyncWrite, one_done);
   }
-  for (uint64_t rec : indirect) {  // dmu_sync(): the record itself, in place
+  for ([[maybe_unused]] uint64_t rec : indirect) {  // dmu_sync(): the record, in place
     ZfsBp bp;
     const ZfsCompressed c = compressor_.Compress(nullptr, rs);
     if (!vdevs_.Allocate(c.psize, &bp)) {
