@@ -46,6 +46,11 @@ TEST(IozoneArgsTest, ErrorsNameTheOption) {
   EXPECT_EQ(ParseIozoneCommand("-t 2 -i 0 -s 4x").status().message(),
             "iozone -s: '4x': unknown suffix 'x' (k, m or g)");
   EXPECT_FALSE(ParseIozoneCommand("-t 2 -i0 -s 4k -r 8k").ok());
+  // Found by review for the fuzz target (tests/fuzz/regression/iozone/):
+  // sizes past 2^64 are errors, not an exception or a wrapped value.
+  EXPECT_EQ(ParseIozoneCommand("-t 1 -i0 -s 99999999999999999999999").status().message(),
+            "iozone -s: '99999999999999999999999' is too large");
+  EXPECT_FALSE(ParseIozoneCommand("-t 1 -i0 -r 4 -s 18014398509481984g").ok());
 }
 
 TEST(IozoneRunTest, PhasesAndTheirFiguresOnAFixedLatencyDevice) {

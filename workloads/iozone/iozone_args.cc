@@ -1,6 +1,7 @@
 #include "workloads/iozone/iozone_args.h"
 
 #include <cctype>
+#include <cstdint>
 #include <sstream>
 
 namespace storlab::iozone {
@@ -11,7 +12,14 @@ Result<uint64_t> ParseKiB(const std::string& opt, const std::string& v) {
   size_t i = 0;
   while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
   if (i == 0) return Status::InvalidArgument("iozone " + opt + ": '" + v + "' is not a size");
-  uint64_t n = std::stoull(v.substr(0, i));
+  // No std::stoull: it throws past 2^64, and n * mult must not wrap either.
+  uint64_t n = 0;
+  for (size_t k = 0; k < i; ++k) {
+    if (n > (UINT64_MAX - 9) / 10) {
+      return Status::InvalidArgument("iozone " + opt + ": '" + v + "' is too large");
+    }
+    n = n * 10 + static_cast<uint64_t>(v[k] - '0');
+  }
   std::string suffix = v.substr(i);
   uint64_t mult = 1024;
   if (suffix == "k" || suffix == "K") {
@@ -25,6 +33,9 @@ Result<uint64_t> ParseKiB(const std::string& opt, const std::string& v) {
                                    "' (k, m or g)");
   }
   if (n == 0) return Status::InvalidArgument("iozone " + opt + ": must be positive");
+  if (n > UINT64_MAX / mult) {
+    return Status::InvalidArgument("iozone " + opt + ": '" + v + "' is too large");
+  }
   return n * mult;
 }
 
@@ -133,7 +144,7 @@ Result<IozoneSpec> ParseIozoneCommand(const std::string& command) {
   while (in >> w) words.push_back(w);
   if (!words.empty() &&
       (words[0] == "iozone" ||
-       words[0].size() > 7 && words[0].substr(words[0].size() - 7) == "/iozone")) {
+       (words[0].size() > 7 && words[0].substr(words[0].size() - 7) == "/iozone"))) {
     words.erase(words.begin());
   }
   return ParseIozoneArgs(words);
