@@ -83,6 +83,19 @@ TEST(JobFileTest, IncludeIsRelativeToTheIncludingFile) {
   EXPECT_EQ((*s)[0].entries[0].where, dir + "/inc.fio:2");
 }
 
+// fio's limit of 4096 jobs, and a cap on files over all jobs: a few lines
+// must not ask for millions of file names.
+TEST(JobFileTest, JobAndFileCountsAreCapped) {
+  auto jobs = [](const std::string& text) {
+    return BuildJobs(*ParseJobText(text, "n.fio", ".", Env({})), 1);
+  };
+  EXPECT_EQ(jobs("[a]\nsize=1m\nnumjobs=4096\n[b]\nsize=1m\n").status().message(),
+            "n.fio:4: maximum number of jobs (4096) reached");
+  EXPECT_EQ(jobs("[a]\nsize=1g\nnumjobs=4096\nnrfiles=4096\n").status().message(),
+            "n.fio:1: more than 1048576 files over all jobs (numjobs x nrfiles)");
+  EXPECT_TRUE(jobs("[a]\nsize=1g\nnumjobs=256\nnrfiles=4096\n").ok());
+}
+
 TEST(JobFileTest, ErrorsNameFileAndLine) {
   auto bad_value =
       ParseJobText("[global]\nioengine=null\n[x]\nsize=1m\nbs=fast\n", "bad.fio", ".", Env({}));

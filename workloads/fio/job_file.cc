@@ -1,6 +1,7 @@
 #include "workloads/fio/job_file.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -59,6 +60,11 @@ std::string DirOf(const std::string& path) {
 }
 
 Result<std::string> ReadFile(const std::string& path) {
+  // Only regular files: `include /dev/zero` would read forever.
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    return Status::InvalidArgument("job file '" + path + "' is not a regular file");
+  }
   std::ifstream in(path);
   if (!in) return Status::NotFound("cannot open job file '" + path + "'");
   std::stringstream ss;

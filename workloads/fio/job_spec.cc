@@ -94,11 +94,17 @@ const char* EngineName(EngineKind e) {
   return "?";
 }
 
+namespace {
+constexpr int kMaxJobs = 4096;
+constexpr uint64_t kMaxFiles = uint64_t{1} << 20;
+}  // namespace
+
 Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_seed) {
   JobSet set;
   JobOptions global;
   int groupid = 0, segment = 0, thread_number = 0, section_index = 0;
   int prev_group_jobs = 0;
+  uint64_t total_files = 0;
   for (const RawSection& s : sections) {
     if (s.name == "global") {
       for (const RawEntry& e : s.entries) {
@@ -123,6 +129,19 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
 
     std::vector<std::string> dirs = SplitColons(o.directory);
     std::vector<std::string> explicit_files = SplitColons(o.filename);
+    // fio stops at 4096 jobs (REAL_MAX_JOBS); the files of all jobs are
+    // capped too, so a few lines cannot ask for millions of file names.
+    if (thread_number + o.numjobs > kMaxJobs) {
+      return Status::InvalidArgument(s.where + ": maximum number of jobs (" +
+                                     std::to_string(kMaxJobs) + ") reached");
+    }
+    const uint64_t files_per_job =
+        explicit_files.empty() ? static_cast<uint64_t>(o.nrfiles) : explicit_files.size();
+    total_files += files_per_job * static_cast<uint64_t>(o.numjobs);
+    if (total_files > kMaxFiles) {
+      return Status::InvalidArgument(s.where + ": more than " + std::to_string(kMaxFiles) +
+                                     " files over all jobs (numjobs x nrfiles)");
+    }
     for (int64_t clone = 0; clone < o.numjobs; ++clone) {
       JobSpec j;
       j.opts = o;
