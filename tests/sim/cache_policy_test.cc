@@ -19,26 +19,10 @@ std::string Stack(const std::string& policy, const std::string& extra = "") {
 
 CacheCore& Core(LoadedStack& s) { return testing::CoreOf(s); }
 
-// One pass of `ios` 4 KiB random reads at QD1 over [offset, offset+span);
-// returns the fraction of block lookups that hit.
+// The hit rate of one pass (testing::ReadPass).
 double Pass(Engine& e, LoadedStack& s, uint64_t offset, uint64_t span, uint64_t ios,
             uint64_t seed) {
-  const auto before = Core(s).counters();
-  ProbeSpec p;
-  p.op = Op::kRead;
-  p.block_size = 4096;
-  p.queue_depth = 1;
-  p.random = true;
-  p.offset = offset;
-  p.span = span;
-  p.max_ios = ios;
-  p.duration = 3600_s;
-  p.seed = seed;
-  RunProbe(e, s.stack->root(), p);
-  const auto& c = Core(s).counters();
-  double hits = static_cast<double>(c.read_hits - before.read_hits);
-  double misses = static_cast<double>(c.read_misses - before.read_misses);
-  return hits / (hits + misses);
+  return testing::ReadPass(e, s, offset, span, ios, seed).hit_rate;
 }
 
 TEST(CachePolicy, LruPromotesAtOnce) {

@@ -17,9 +17,7 @@ using namespace time_literals;
 
 constexpr double kPayload1GbE = 125e6 * 1448 / 1538;  // 117.7 MB/s
 
-ProbeResult Sequential(const std::string& stack, Op op, uint32_t qd, Nanos duration) {
-  Engine e;
-  auto s = testing::MustLoad(stack, e, 1, DataMode::Kind::kNone);
+ProbeResult Sequential(Engine& e, LoadedStack& s, Op op, uint32_t qd, Nanos duration) {
   ProbeSpec p;
   p.op = op;
   p.block_size = 1 << 20;
@@ -27,6 +25,12 @@ ProbeResult Sequential(const std::string& stack, Op op, uint32_t qd, Nanos durat
   p.random = false;
   p.duration = duration;
   return RunProbe(e, s.stack->root(), p);
+}
+
+ProbeResult Sequential(const std::string& stack, Op op, uint32_t qd, Nanos duration) {
+  Engine e;
+  auto s = testing::MustLoad(stack, e, 1, DataMode::Kind::kNone);
+  return Sequential(e, s, op, qd, duration);
 }
 
 TEST(NasBands, Nfs1GbESequentialIsTheLinksPayloadRate) {
@@ -48,13 +52,7 @@ TEST(NasBands, NasDirectSequentialWriteRunsAtTheLink) {
   // link stays the limit.
   Engine e;
   auto s = testing::MustLoad("nas-1gbe-raid5", e, 1, DataMode::Kind::kNone);
-  ProbeSpec p;
-  p.op = Op::kWrite;
-  p.block_size = 1 << 20;
-  p.queue_depth = 8;
-  p.random = false;
-  p.duration = 30_s;
-  const double rate = RunProbe(e, s.stack->root(), p).bytes_per_s;
+  const double rate = Sequential(e, s, Op::kWrite, 8, 30_s).bytes_per_s;
   EXPECT_LE(rate, kPayload1GbE);
   EXPECT_GE(rate, 0.9 * kPayload1GbE);
   // The array did receive the data (not just the server's RAM).
@@ -79,24 +77,8 @@ class LvmcacheHotSet : public ::testing::Test {
   static constexpr uint64_t kHot = uint64_t{1} << 40;  // 1 TB into the array
   static constexpr uint64_t kHotSpan = 64 << 20;
 
-  // One pass of `ios` reads; returns (hit rate, mean latency in us).
-  std::pair<double, double> Pass(uint64_t ios, uint64_t seed) {
-    const CacheCounters before = LvmCache(s_).counters();
-    ProbeSpec p;
-    p.op = Op::kRead;
-    p.block_size = 4096;
-    p.queue_depth = 1;
-    p.random = true;
-    p.offset = kHot;
-    p.span = kHotSpan;
-    p.max_ios = ios;
-    p.duration = 3600_s;
-    p.seed = seed;
-    const ProbeResult r = RunProbe(e_, s_.stack->root(), p);
-    const CacheCounters& c = LvmCache(s_).counters();
-    const double hits = static_cast<double>(c.read_hits - before.read_hits);
-    const double misses = static_cast<double>(c.read_misses - before.read_misses);
-    return {hits / (hits + misses), r.mean_latency_us};
+  testing::ReadPassResult Pass(uint64_t ios, uint64_t seed) {
+    return testing::ReadPass(e_, s_, kHot, kHotSpan, ios, seed);
   }
 
   Engine e_;
@@ -106,15 +88,15 @@ class LvmcacheHotSet : public ::testing::Test {
 TEST_F(LvmcacheHotSet, HotReadsHitTheSsdAfterSmqLearns) {
   // Cold (the first second, before smq's first tick): the HDDs serve, at a
   // short seek and half a turn (4.17 ms at 7200 rpm) or more.
-  const auto [first_hits, first_latency] = Pass(100, 1);
-  EXPECT_LT(first_hits, 0.1);
-  EXPECT_GT(first_latency, 2000);
-  std::pair<double, double> last;
+  const testing::ReadPassResult first = Pass(100, 1);
+  EXPECT_LT(first.hit_rate, 0.1);
+  EXPECT_GT(first.mean_latency_us, 2000);
+  testing::ReadPassResult last;
   for (uint64_t i = 2; i <= 6; ++i) last = Pass(1000, i);
   // Learnt: nearly every read is a hit at SATA SSD latency (QD1 4K read
   // ~77 us, 870 EVO spec) plus the cache's lookup.
-  EXPECT_GT(last.first, 0.95);
-  EXPECT_LT(last.second, 500);
+  EXPECT_GT(last.hit_rate, 0.95);
+  EXPECT_LT(last.mean_latency_us, 500);
   EXPECT_GT(LvmCache(s_).counters().promotions, 0u);
 }
 
