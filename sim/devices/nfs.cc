@@ -7,7 +7,7 @@
 
 namespace storlab {
 
-Nfs::Nfs(Engine& engine, std::string name, const Config& cfg, Node& backing, bool keeps_data)
+Nfs::Nfs(Engine& engine, const std::string& name, const Config& cfg, Node& backing, bool keeps_data)
     : Node(engine, name),
       cfg_(cfg),
       backing_(backing),
@@ -32,14 +32,14 @@ void Nfs::DoSubmit(Request req) {
   const Op op = req.op;
   auto join = Join::Make(std::move(req.done));
   if (op == Op::kFlush) {
-    Enqueue(std::unique_ptr<Rpc>(new Rpc{op, 0, 0, 0, nullptr, Nanos(), join->Arm()}));
+    Enqueue(std::make_unique<Rpc>(Rpc{op, 0, 0, 0, nullptr, Nanos(), join->Arm()}));
   } else {
     const uint64_t max = op == Op::kRead ? cfg_.rsize : cfg_.wsize;
     for (uint64_t done = 0; done < req.length; done += max) {
       uint64_t n = std::min(max, req.length - done);
       uint8_t* data = req.data ? req.data + done : nullptr;
-      Enqueue(std::unique_ptr<Rpc>(
-          new Rpc{op, req.flags, req.offset + done, n, data, Nanos(), join->Arm()}));
+      Enqueue(std::make_unique<Rpc>(
+          Rpc{op, req.flags, req.offset + done, n, data, Nanos(), join->Arm()}));
     }
   }
   join->Seal(engine_);

@@ -56,7 +56,7 @@ class Nfs : public Node {
     CacheConfig cache;
   };
 
-  Nfs(Engine& engine, std::string name, const Config& cfg, Node& backing, bool keeps_data);
+  Nfs(Engine& engine, const std::string& name, const Config& cfg, Node& backing, bool keeps_data);
   ~Nfs() override;
   std::string_view type() const override { return "nfs"; }
   std::vector<Node*> children() const override { return {&backing_}; }

@@ -4,8 +4,8 @@
 
 namespace storlab {
 
-Cache::Cache(Engine& engine, std::string name, const CacheConfig& cfg, Node* fast, Node& origin,
-             bool keeps_data)
+Cache::Cache(Engine& engine, const std::string& name, const CacheConfig& cfg, Node* fast,
+             Node& origin, bool keeps_data)
     : Node(engine, name),
       fast_(fast),
       origin_(origin),

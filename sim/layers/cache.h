@@ -26,7 +26,7 @@ class Cache : public Node {
  public:
   // `fast` may be nullptr (a RAM cache). REQUIRES: cfg resolved
   // (ResolveCacheConfig).
-  Cache(Engine& engine, std::string name, const CacheConfig& cfg, Node* fast, Node& origin,
+  Cache(Engine& engine, const std::string& name, const CacheConfig& cfg, Node* fast, Node& origin,
         bool keeps_data);
   std::string_view type() const override { return "cache"; }
   std::vector<Node*> children() const override;

@@ -146,7 +146,7 @@ class CacheCore {
   // A slot for promoting a block; *after_commit when it may only be written
   // after the next metadata commit.
   std::optional<uint32_t> SlotForPromotion(bool* after_commit);
-  void WritePromotion(std::shared_ptr<Promotion> p);
+  void WritePromotion(const std::shared_ptr<Promotion>& p);
   void EndPromotion(const Promotion& p, Status st);
 
   // Writes, write-zeroes and trims (cache_write.cc).

@@ -151,7 +151,7 @@ std::optional<uint32_t> CacheCore::SlotForPromotion(bool* after_commit) {
   return slot;
 }
 
-void CacheCore::WritePromotion(std::shared_ptr<Promotion> p) {
+void CacheCore::WritePromotion(const std::shared_ptr<Promotion>& p) {
   Request r;
   r.op = Op::kWrite;
   r.flags = kBackground;
