@@ -32,8 +32,10 @@ int DemoCommand(const Args& args) {
                                                  "also write the table as CSV to FILE")(
       "plot", po::value(&plot), "also draw the table with gnuplot into DIR (PNG and SVG)")(
       "seed", po::value(&seed), "run seed (default 1)")(
-      "host-mem", po::value(&mem), "override every stack's host RAM (e.g. 32GiB)")(
-      "host-cores", po::value(&cores), "override every stack's host cores")(
+      "host-mem", po::value(&mem),
+      "the host's RAM for every cell (default 32GiB, the seed's host as assumed; "
+      "'stack': each stack's own [host])")("host-cores", po::value(&cores),
+                                           "the host's cores for every cell (default 4)")(
       "threads", po::value(&threads), "cells run in parallel (default: the machine's cores)")(
       "runtime", po::value(&runtime), "seconds per job instead of 60 (quick looks)");
   po::variables_map vm;
@@ -52,7 +54,10 @@ int DemoCommand(const Args& args) {
   o.seed = seed;
   o.threads = threads;
   o.jobs_dir = STORLAB_JOBS_DIR;
-  if (!mem.empty()) {
+  if (mem == "stack") {
+    o.host_mem.reset();
+    o.host_cores.reset();
+  } else if (!mem.empty()) {
     auto m = ParseSize(mem);
     if (!m.ok()) {
       std::fprintf(stderr, "storlab demo: --host-mem: %s\n", m.status().message().c_str());

@@ -49,7 +49,7 @@ Limit StackLimit(const fio::FioRun& run) {
   SimHost& host = const_cast<fio::FioRun&>(run).host();
   Limit l;
   for (const auto& n : host.stack().nodes()) {
-    if (n->type() != "link") continue;
+    if (n->type() != "link" && n->type() != "nfs") continue;
     auto m = ModelStats(*n);
     double rate = m["link_payload_bytes_per_s"];
     if (rate > 0 && (l.mbps == 0 || rate / 1e6 < l.mbps)) {
@@ -81,6 +81,27 @@ std::string ExplainRun(const fio::FioRun& run, double simulated_mbps, const Limi
     s += " " + Gb(m["link_bytes_down"]) + " crossed link '" + n->name() + "'";
     if (m["link_busy_down_ns"] > 0) s += ", busy " + Secs(m["link_busy_down_ns"]);
     s += ".";
+  }
+  // An NFS mount: what crossed its network link, and its COMMITs.
+  for (const auto& n : host.stack().nodes()) {
+    if (n->type() != "nfs") continue;
+    auto m = ModelStats(*n);
+    s += " " + Gb(m["bytes_to_server"]) + " crossed the network to the NFS server '" + n->name() +
+         "' (" + Fmt("%.0f", m["rpcs_write"]) + " WRITE RPCs, link busy " +
+         Secs(m["link_to_server_busy_ns"]) + "); " + Fmt("%.0f", m["commits"]) + " COMMITs took " +
+         Secs(m["commit_time_ns"]) + " in all.";
+  }
+  // What reached the disks at the bottom.
+  double disk_bytes = 0;
+  int disks = 0;
+  for (const auto& n : host.stack().nodes()) {
+    if (n->type() != "hdd") continue;
+    disk_bytes += static_cast<double>(n->stats().op(Op::kWrite).bytes);
+    ++disks;
+  }
+  if (disks > 0) {
+    s += " The " + std::to_string(disks) + " disks took " + Gb(disk_bytes) +
+         " of writes (parity included).";
   }
   const Node& dev = host.device();
   s += " " + Gb(static_cast<double>(dev.stats().op(Op::kWrite).bytes)) + " reached '" + dev.name() +

@@ -33,6 +33,7 @@ DemoOptions Quick(std::vector<Cell> cells) {
   DemoOptions o;
   o.cells = std::move(cells);
   o.jobs_dir = STORLAB_JOBS_DIR;
+  o.host_mem.reset();  // the test stack's own host
   o.runtime = Nanos(3'000'000'000);
   o.threads = 2;
   return o;
@@ -64,6 +65,20 @@ TEST(DemoTest, AnInflatedCellIsExplainedFromItsOwnStats) {
   }
   std::string report = DemoReport(results);
   EXPECT_NE(report.find("B/nas: fio counted"), std::string::npos);
+}
+
+TEST(DemoTest, AnNfsMountIsLimitedByItsLinkAndExplainedFromItsRpcs) {
+  DemoOptions o = Quick({{'B', "nas", "nfs-1gbe", 4897}});
+  o.host_mem = kSeedHostMem;
+  auto results = RunDemo(o, nullptr);
+  const CellResult& r = results[0];
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_NEAR(r.limit_mbps, 117.7, 0.5);  // 1448 of every 1538 bytes of 1 Gb/s
+  EXPECT_TRUE(r.flagged);
+  for (const char* part : {"crossed the network to the NFS server 'nfs'", "WRITE RPCs",
+                           "COMMITs took", "The dirty limits never throttled the writers"}) {
+    EXPECT_NE(r.explanation.find(part), std::string::npos) << part << "\n" << r.explanation;
+  }
 }
 
 TEST(DemoTest, MissingStacksAndDirectIoAreReportedHonestly) {
