@@ -104,8 +104,9 @@ std::string ExplainRun(const fio::FioRun& run, double simulated_mbps, const Limi
          " of writes (parity included).";
   }
   const Node& dev = host.device();
+  const uint64_t flushes = dev.stats().op(Op::kFlush).ops;
   s += " " + Gb(static_cast<double>(dev.stats().op(Op::kWrite).bytes)) + " reached '" + dev.name() +
-       "' (" + std::to_string(dev.stats().op(Op::kFlush).ops) + " flushes).";
+       "' (" + std::to_string(flushes) + (flushes == 1 ? " flush)." : " flushes).");
   // The host page cache.
   if (const PageCache* pc = host.page_cache()) {
     const auto& c = pc->counters();
