@@ -8,6 +8,8 @@
 #include <fstream>
 
 #include "workloads/demo_plot.h"
+#include "workloads/fio/job_file.h"
+#include "workloads/fio/job_spec.h"
 
 namespace storlab::demo {
 namespace {
@@ -49,6 +51,40 @@ TEST(DemoTest, TheTwelvePublishedCells) {
   for (const auto& c : cells) sum += c.published_mbps;
   EXPECT_DOUBLE_EQ(sum,
                    430 + 17.9 + 80.6 + 75.7 + 2328 + 4897 + 267 + 135 + 651 + 70.7 + 379 + 195);
+}
+
+// The job files are the seed's commands, option for option (they were once
+// mangled by a formatter that took them for C++; this catches it).
+TEST(DemoTest, TheSeedJobFilesAreThePublishedCommands) {
+  struct Want {
+    const char* file;
+    uint64_t bs, size;
+    size_t jobs;
+    uint32_t iodepth;
+  };
+  for (const Want& w :
+       {Want{"seed-a.fio", 4096, 4ull << 30, 1, 1}, Want{"seed-b.fio", 65536, 256ull << 20, 16, 16},
+        Want{"seed-c.fio", 1 << 20, 16ull << 30, 1, 1}}) {
+    SCOPED_TRACE(w.file);
+    auto sections =
+        fio::ParseJobFile(std::string(STORLAB_JOBS_DIR) + "/" + w.file, fio::ProcessEnv());
+    ASSERT_TRUE(sections.ok()) << sections.status().ToString();
+    auto set = fio::BuildJobs(*sections, 1);
+    ASSERT_TRUE(set.ok()) << set.status().ToString();
+    ASSERT_EQ(set->jobs.size(), w.jobs);
+    for (const fio::JobSpec& j : set->jobs) {
+      EXPECT_EQ(j.name, "random-write");
+      EXPECT_TRUE(j.do_write && !j.do_read && j.random);
+      EXPECT_EQ(j.bs[1], w.bs);
+      EXPECT_EQ(j.file_size, w.size);
+      EXPECT_EQ(j.iodepth, w.iodepth);
+      EXPECT_EQ(j.engine, fio::EngineKind::kPosixaio);
+      EXPECT_FALSE(j.direct);
+      EXPECT_TRUE(j.opts.time_based);
+      EXPECT_TRUE(j.opts.end_fsync);
+      EXPECT_EQ(j.opts.runtime, Nanos(60'000'000'000));
+    }
+  }
 }
 
 TEST(DemoTest, AnInflatedCellIsExplainedFromItsOwnStats) {
