@@ -48,6 +48,8 @@
 
 namespace storlab {
 
+class Join;  // sim/layers/join.h
+
 enum class CacheMode : uint8_t { kWriteBack, kWriteThrough, kWriteAround };
 const char* CacheModeName(CacheMode m);
 
@@ -138,7 +140,7 @@ class CacheCore {
   // Issues `pieces` (merged where contiguous) to `dev`, each completion
   // armed on `join`.
   void IssuePieces(Node& dev, Op op, std::vector<Piece> pieces, uint8_t* base, uint32_t flags,
-                   const std::shared_ptr<struct Join>& join);
+                   const std::shared_ptr<Join>& join);
 
   // Reads (cache_read.cc).
   void Read(Request req);
