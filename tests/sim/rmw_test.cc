@@ -182,6 +182,7 @@ TEST(RmwTest, BadParameters) {
       {RmwText("2KiB", 512, 4096), "key 'unit': must be a multiple of the child's 4096-byte"},
       {RmwText("12KiB", 1536, 512), "key 'logical_block': must be a power of two"},
       {RmwText("32MiB", 512, 512), "key 'unit': is larger than the child"},
+      {RmwText("28KiB", 512, 512), "key 'unit': must be a power of two"},
   };
   for (const Case& c : cases) {
     Engine e;

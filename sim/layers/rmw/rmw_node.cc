@@ -87,7 +87,7 @@ void RmwNode::Write(Request req) {
   });
 }
 
-void RmwNode::ReadUnits(std::shared_ptr<Pending> op) {
+void RmwNode::ReadUnits(const std::shared_ptr<Pending>& op) {
   const uint64_t unit = config_.unit;
   const bool data = op->req.op == Op::kWrite ? op->req.data != nullptr : config_.keeps_data;
   // A write keeps [lo, hi); write-zeroes keeps only the partial units.
@@ -119,7 +119,7 @@ void RmwNode::ReadUnits(std::shared_ptr<Pending> op) {
   }
 }
 
-void RmwNode::WriteUnits(std::shared_ptr<Pending> op) {
+void RmwNode::WriteUnits(const std::shared_ptr<Pending>& op) {
   const uint64_t unit = config_.unit, off = op->req.offset, end = off + op->req.length;
   const uint32_t flags = op->req.flags & (kFua | kNoUnmap);
   struct Part {
@@ -172,7 +172,7 @@ void RmwNode::WriteUnits(std::shared_ptr<Pending> op) {
   }
 }
 
-void RmwNode::Finish(std::shared_ptr<Pending> op) {
+void RmwNode::Finish(const std::shared_ptr<Pending>& op) {
   lock_.Release(op->ticket);
   op->req.done(std::move(op->status));
 }
@@ -223,6 +223,10 @@ Result<std::unique_ptr<Node>> MakeRmw(Params& params, BuildContext& ctx) {
   if ((c.logical_block & (c.logical_block - 1)) != 0) {
     params.Fail("logical_block", "must be a power of two");
   }
+  // The unit is the physical block the layer reports (a zvol's volblocksize,
+  // a 512e drive's 4 KiB sector): both are powers of two, as the block layer
+  // requires of a physical block size (found by fuzzing: unit = "28KiB").
+  if ((c.unit & (c.unit - 1)) != 0) params.Fail("unit", "must be a power of two");
   if (child.geometry().capacity < c.unit) params.Fail("unit", "is larger than the child");
   RETURN_IF_ERROR(params.Finish());
   c.keeps_data = ctx.keeps_data();
