@@ -4,8 +4,8 @@
 
 namespace storlab {
 
-Ssd::Ssd(Engine& engine, std::string name, const SsdConfig& config, std::unique_ptr<Store> store,
-         bool keeps_data, uint64_t seed)
+Ssd::Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
+         std::unique_ptr<Store> store, bool keeps_data, uint64_t seed)
     : Node(engine, name),
       config_(config),
       store_(std::move(store)),

@@ -58,8 +58,8 @@ namespace storlab {
 
 class Ssd : public Node {
  public:
-  Ssd(Engine& engine, std::string name, const SsdConfig& config, std::unique_ptr<Store> store,
-      bool keeps_data, uint64_t seed);
+  Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
+      std::unique_ptr<Store> store, bool keeps_data, uint64_t seed);
   ~Ssd() override;
 
   std::string_view type() const override { return "ssd"; }

@@ -38,7 +38,8 @@ struct Wear {
     out.push_back({"gc_copied_bytes", static_cast<double>(gc_copied_bytes)});
     out.push_back({"slc_folded_bytes", static_cast<double>(fold_bytes)});
     out.push_back({"map_bytes_written", static_cast<double>(map_bytes_written)});
-    out.push_back({"block_erases", static_cast<double>(erased_bytes / block_bytes)});
+    const uint64_t erases = erased_bytes / block_bytes;  // whole blocks
+    out.push_back({"block_erases", static_cast<double>(erases)});
     out.push_back({"percentage_used", percentage_used(raw_bytes, rated_pe_cycles)});
   }
 };

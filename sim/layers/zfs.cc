@@ -17,7 +17,7 @@ uint64_t ZfsPool::DefaultCapacity(uint64_t usable, uint64_t dirty_max, uint64_t 
 }
 
 ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
-                 std::vector<ZfsVdevs::MemberSpec> members, Node* slog,
+                 const std::vector<ZfsVdevs::MemberSpec>& members, Node* slog,
                  std::unique_ptr<Store> store, bool keeps_data)
     : Node(engine, std::move(name)),
       config_(config),

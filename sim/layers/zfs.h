@@ -109,8 +109,8 @@ class ZfsPool : public Node {
   // REQUIRES: members non-empty; config.record_size a power of two that
   // divides config.capacity.
   ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
-          std::vector<ZfsVdevs::MemberSpec> members, Node* slog, std::unique_ptr<Store> store,
-          bool keeps_data);
+          const std::vector<ZfsVdevs::MemberSpec>& members, Node* slog,
+          std::unique_ptr<Store> store, bool keeps_data);
   ~ZfsPool() override;
 
   std::string_view type() const override { return "zfs"; }

@@ -67,7 +67,7 @@ void ExtentAllocator::Free(uint64_t offset, uint64_t size) {
 
 // ---- ZfsVdevs ----
 
-ZfsVdevs::ZfsVdevs(std::vector<MemberSpec> members, Node* slog, const Config& config)
+ZfsVdevs::ZfsVdevs(const std::vector<MemberSpec>& members, Node* slog, const Config& config)
     : config_(config), slog_(slog), async_write_limit_(config.async_write_min_active) {
   member_capacity_ = UINT64_MAX;
   for (const MemberSpec& m : members) {
@@ -146,7 +146,7 @@ uint32_t ZfsVdevs::Limit(ZfsIoClass cls) const {
 }
 
 void ZfsVdevs::Enqueue(uint32_t member, ZfsIoClass cls, Op op, uint64_t offset, uint64_t length,
-                       std::shared_ptr<Join> join) {
+                       const std::shared_ptr<Join>& join) {
   Request r;
   r.op = op;
   r.offset = members_[member].base + offset;

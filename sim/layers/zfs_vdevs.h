@@ -76,7 +76,7 @@ class ZfsVdevs {
     uint64_t size = 0;
   };
   // REQUIRES: members non-empty; raidz1 needs >= 2 (3 for parity to pay).
-  ZfsVdevs(std::vector<MemberSpec> members, Node* slog, const Config& config);
+  ZfsVdevs(const std::vector<MemberSpec>& members, Node* slog, const Config& config);
   ZfsVdevs(const ZfsVdevs&) = delete;
   ZfsVdevs& operator=(const ZfsVdevs&) = delete;
 
@@ -127,7 +127,7 @@ class ZfsVdevs {
   };
   std::shared_ptr<Join> MakeJoin(uint32_t n, Callback<void(Status)> done);
   void Enqueue(uint32_t member, ZfsIoClass cls, Op op, uint64_t offset, uint64_t length,
-               std::shared_ptr<Join> join);
+               const std::shared_ptr<Join>& join);
   void Dispatch(uint32_t member);
   uint32_t Limit(ZfsIoClass cls) const;
   ExtentAllocator& AllocatorFor(uint32_t member) {

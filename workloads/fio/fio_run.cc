@@ -127,7 +127,7 @@ Status FioRun::Prepare() {
         if (new_layout) {
           st = LayoutFile(spec, ids[i], sizes[i]);
           if (st.code() == Status::Code::kNoSpace) {
-            messages_.push_back("fio: ENOSPC on laying out file, stopping");
+            messages_.emplace_back("fio: ENOSPC on laying out file, stopping");
           } else if (!st.ok()) {
             return st.WithContext("laying out '" + path + "'");
           }

@@ -4,7 +4,7 @@
 
 namespace storlab {
 
-FaultsNode::FaultsNode(Engine& engine, std::string name, Node& child, const Config& config,
+FaultsNode::FaultsNode(Engine& engine, const std::string& name, Node& child, const Config& config,
                        uint64_t seed)
     : NodeWrapper(engine, name, child), config_(config), rng_(seed, name) {
   for (const auto& [off, len] : config.media_errors) bad_.Add(off, len);
@@ -46,16 +46,17 @@ void FaultsNode::Handle(Request req) {
   const bool touches_bad = req.op != Op::kFlush && bad_.Intersects(req.offset, req.length);
   if (touches_bad && req.op == Op::kRead) {
     ++media_errors_returned_;
-    return Fail(std::move(req), config_.media_error_latency,
-                "unrecovered read error in " + std::to_string(req.offset) + "+" +
-                    std::to_string(req.length));
+    // The message before the move: argument evaluation order is unspecified.
+    std::string what = "unrecovered read error in " + std::to_string(req.offset) + "+" +
+                       std::to_string(req.length);
+    return Fail(std::move(req), config_.media_error_latency, what);
   }
   if (touches_bad && (req.op == Op::kWrite || req.op == Op::kWriteZeroes)) {
     if (config_.bad_writes == BadWrites::kFail) {
       ++media_errors_returned_;
-      return Fail(
-          std::move(req), config_.media_error_latency,
-          "write error in " + std::to_string(req.offset) + "+" + std::to_string(req.length));
+      std::string what =
+          "write error in " + std::to_string(req.offset) + "+" + std::to_string(req.length);
+      return Fail(std::move(req), config_.media_error_latency, what);
     }
     bad_.Remove(req.offset, req.length);  // the drive reallocates the sectors
     ++remapped_writes_;
@@ -109,10 +110,10 @@ void FaultsNode::OnPowerCut() {
     }
   }
   in_flight_writes_.clear();
-  if (!replays->empty()) StartReplay(std::move(replays));
+  if (!replays->empty()) StartReplay(replays);
 }
 
-void FaultsNode::StartReplay(std::shared_ptr<std::vector<Replay>> replays) {
+void FaultsNode::StartReplay(const std::shared_ptr<std::vector<Replay>>& replays) {
   // The engine was cleared before OnPowerCut: this runs when power returns,
   // before the child sees anything else.
   replaying_ = replays->size();

@@ -45,7 +45,8 @@ class FaultsNode : public NodeWrapper {
     bool torn_writes = false;
   };
 
-  FaultsNode(Engine& engine, std::string name, Node& child, const Config& config, uint64_t seed);
+  FaultsNode(Engine& engine, const std::string& name, Node& child, const Config& config,
+             uint64_t seed);
   std::string_view type() const override { return "faults"; }
   void AppendStats(StatList& out) const override;
 
@@ -80,7 +81,7 @@ class FaultsNode : public NodeWrapper {
   void Handle(Request req);
   void Forward(Request req);
   void Fail(Request req, Nanos delay, const std::string& what);
-  void StartReplay(std::shared_ptr<std::vector<Replay>> replays);
+  void StartReplay(const std::shared_ptr<std::vector<Replay>>& replays);
 
   Config config_;
   Random rng_;

@@ -13,7 +13,7 @@ struct RaidArray::Fanin {
 };
 
 RaidArray::RaidArray(Engine& engine, std::string name, const RaidLayout& layout,
-                     std::vector<Node*> members, bool keeps_data, uint64_t page)
+                     const std::vector<Node*>& members, bool keeps_data, uint64_t page)
     : engine_(engine),
       name_(std::move(name)),
       layout_(layout),

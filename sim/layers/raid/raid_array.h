@@ -54,8 +54,8 @@ class RaidArray {
 
   static constexpr int kMaxMembers = 64;  // failed sets are 64-bit masks
 
-  RaidArray(Engine& engine, std::string name, const RaidLayout& layout, std::vector<Node*> members,
-            bool keeps_data, uint64_t page);
+  RaidArray(Engine& engine, std::string name, const RaidLayout& layout,
+            const std::vector<Node*>& members, bool keeps_data, uint64_t page);
   RaidArray(const RaidArray&) = delete;
   RaidArray& operator=(const RaidArray&) = delete;
 

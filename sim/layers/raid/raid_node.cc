@@ -21,8 +21,8 @@ uint32_t MaxLogicalBlock(const std::vector<Node*>& members) {
 
 }  // namespace
 
-RaidNode::RaidNode(Engine& engine, std::string name, const Config& config,
-                   std::vector<Node*> members, bool keeps_data)
+RaidNode::RaidNode(Engine& engine, const std::string& name, const Config& config,
+                   const std::vector<Node*>& members, bool keeps_data)
     : Node(engine, name),
       config_(config),
       array_(engine, name,
@@ -54,6 +54,7 @@ RaidNode::RaidNode(Engine& engine, std::string name, const Config& config,
 
 std::vector<Node*> RaidNode::children() const {
   std::vector<Node*> out;
+  out.reserve(array_.size());
   for (int i = 0; i < array_.size(); ++i) out.push_back(array_.member(i).node);
   return out;
 }

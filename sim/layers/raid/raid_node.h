@@ -41,8 +41,8 @@ class RaidNode : public Node {
   };
 
   // REQUIRES: the configuration was validated by MakeRaid.
-  RaidNode(Engine& engine, std::string name, const Config& config, std::vector<Node*> members,
-           bool keeps_data);
+  RaidNode(Engine& engine, const std::string& name, const Config& config,
+           const std::vector<Node*>& members, bool keeps_data);
   std::string_view type() const override { return "raid"; }
   std::vector<Node*> children() const override;
   void AppendStats(StatList& out) const override;

@@ -98,6 +98,7 @@ class VerifyOp : public RowsOp {
     for (uint64_t off = lo_; off < hi_; off += pg) {
       const uint64_t s = off / l.chunk(), n = std::min(pg, hi_ - off);
       std::vector<const uint8_t*> data;
+      data.reserve(l.data_disks());
       for (int d = 0; d < l.data_disks(); ++d) data.push_back(reads_.At(l.DataMember(s, d), off));
       const int pm = l.PMember(s), qm = l.QMember(s);
       parity::Compute(data, n, p.data(), qm >= 0 ? q.data() : nullptr);

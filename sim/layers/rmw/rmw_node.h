@@ -51,9 +51,9 @@ class RmwNode : public NodeWrapper {
   void Read(Request req);
   void Write(Request req);
   void Trim(Request req);
-  void ReadUnits(std::shared_ptr<Pending> op);
-  void WriteUnits(std::shared_ptr<Pending> op);
-  void Finish(std::shared_ptr<Pending> op);
+  void ReadUnits(const std::shared_ptr<Pending>& op);
+  void WriteUnits(const std::shared_ptr<Pending>& op);
+  void Finish(const std::shared_ptr<Pending>& op);
   uint64_t Down(uint64_t x) const { return x / config_.unit * config_.unit; }
   uint64_t Up(uint64_t x) const { return (x + config_.unit - 1) / config_.unit * config_.unit; }
 
