@@ -2,6 +2,7 @@
 // reads and writes, read balancing, failure, flush and FUA.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -21,6 +22,26 @@ using testing::ReadAll;
 using testing::Spec;
 using testing::WithKeys;
 
+// Writes `w` at `off` and expects md's read-modify-write: exactly one read
+// and one write on each member in `touched` (old data and parity), none on
+// the others; the data reads back and the parity is consistent.
+void ExpectReadModifyWrite(Engine& e, RaidRig& r, uint64_t off, std::vector<uint8_t>& w,
+                           const std::vector<int>& touched) {
+  ASSERT_TRUE(testing::Write(e, *r.raid, off, w).status.ok());
+  EXPECT_EQ(MemberOps(r, Op::kRead), touched.size());
+  EXPECT_EQ(MemberOps(r, Op::kWrite), touched.size());
+  EXPECT_EQ(r.raid->array().counters().rmw_writes, 1u);
+  for (int m = 0; m < static_cast<int>(r.disks.size()); ++m) {
+    const bool hit = std::find(touched.begin(), touched.end(), m) != touched.end();
+    EXPECT_EQ(r.disks[m]->stats().op(Op::kRead).ops, hit ? 1u : 0u) << m;
+    EXPECT_EQ(r.disks[m]->stats().op(Op::kWrite).ops, hit ? 1u : 0u) << m;
+  }
+  std::vector<uint8_t> back(w.size());
+  ASSERT_TRUE(testing::Read(e, *r.raid, off, back).status.ok());
+  EXPECT_EQ(back, w);
+  EXPECT_EQ(testing::Inconsistencies(r), 0);
+}
+
 TEST(RaidIoTest, Raid5SmallRandomWriteIsFourMemberIos) {
   // Five members: read-modify-write (old data + P) is cheaper than
   // reconstruct-write (three other data chunks).
@@ -30,21 +51,9 @@ TEST(RaidIoTest, Raid5SmallRandomWriteIsFourMemberIos) {
   testing::ResetMemberStats(r);
   auto w = Pattern(4096, 2);
   const uint64_t off = 3 * 65536 * 4 + 65536 + 8192;  // stripe 3, chunk 1
-  ASSERT_TRUE(testing::Write(e, *r.raid, off, w).status.ok());
-  EXPECT_EQ(MemberOps(r, Op::kRead), 2u);
-  EXPECT_EQ(MemberOps(r, Op::kWrite), 2u);
-  EXPECT_EQ(r.raid->array().counters().rmw_writes, 1u);
   // The reads were the old data and the parity of that stripe.
   const RaidLayout& l = r.raid->layout();
-  for (int m = 0; m < 5; ++m) {
-    const bool touched = m == l.DataMember(3, 1) || m == l.PMember(3);
-    EXPECT_EQ(r.disks[m]->stats().op(Op::kRead).ops, touched ? 1u : 0u) << m;
-    EXPECT_EQ(r.disks[m]->stats().op(Op::kWrite).ops, touched ? 1u : 0u) << m;
-  }
-  std::vector<uint8_t> back(4096);
-  ASSERT_TRUE(testing::Read(e, *r.raid, off, back).status.ok());
-  EXPECT_EQ(back, w);
-  EXPECT_EQ(testing::Inconsistencies(r), 0);
+  ExpectReadModifyWrite(e, r, off, w, {l.DataMember(3, 1), l.PMember(3)});
 }
 
 TEST(RaidIoTest, Raid6SmallRandomWriteIsSixMemberIos) {
@@ -57,20 +66,8 @@ TEST(RaidIoTest, Raid6SmallRandomWriteIsSixMemberIos) {
   testing::ResetMemberStats(r);
   auto w = Pattern(4096, 2);
   const uint64_t off = 2 * 65536 * 5 + 3 * 65536 + 4096;  // stripe 2, chunk 3
-  ASSERT_TRUE(testing::Write(e, *r.raid, off, w).status.ok());
-  EXPECT_EQ(MemberOps(r, Op::kRead), 3u);
-  EXPECT_EQ(MemberOps(r, Op::kWrite), 3u);
-  EXPECT_EQ(r.raid->array().counters().rmw_writes, 1u);
   const RaidLayout& l = r.raid->layout();
-  for (int m = 0; m < 7; ++m) {
-    const bool touched = m == l.DataMember(2, 3) || m == l.PMember(2) || m == l.QMember(2);
-    EXPECT_EQ(r.disks[m]->stats().op(Op::kRead).ops, touched ? 1u : 0u) << m;
-    EXPECT_EQ(r.disks[m]->stats().op(Op::kWrite).ops, touched ? 1u : 0u) << m;
-  }
-  std::vector<uint8_t> back(4096);
-  ASSERT_TRUE(testing::Read(e, *r.raid, off, back).status.ok());
-  EXPECT_EQ(back, w);
-  EXPECT_EQ(testing::Inconsistencies(r), 0);
+  ExpectReadModifyWrite(e, r, off, w, {l.DataMember(2, 3), l.PMember(2), l.QMember(2)});
 }
 
 TEST(RaidIoTest, SmallRandomWritesCostFourAndSixMemberIosEach) {
