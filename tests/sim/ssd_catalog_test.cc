@@ -110,6 +110,20 @@ TEST(SsdCatalog, NvmeGen3HasA42GBSlcCacheThen1700MBps) {
   EXPECT_NEAR(RunProbe(e, n, p).iops, 400000, 40000);
 }
 
+// The 500 GB model (the seed table's internal NVMe): half the dies, a 22 GB
+// TurboWrite region, 900 MB/s past it (Samsung 970 EVO Plus data sheet).
+TEST(SsdCatalog, NvmeGen3At500GBHasA22GBSlcCacheThen900MBps) {
+  Engine e;
+  auto s = MustLoad("nvme-gen3-500g", e, 1, DataMode::Kind::kNone);
+  Node& n = s.stack->root();
+  constexpr uint64_t kGB = 1'000'000'000;
+  EXPECT_EQ(AsSsd(s).slc_capacity(), 22 * kGB);
+  EXPECT_NEAR(testing::SeqWriteRate(e, n, 0, 20 * kGB), 3200, 160);
+  testing::SeqWriteRate(e, n, 20 * kGB, 4 * kGB);
+  EXPECT_NEAR(testing::SeqWriteRate(e, n, 24 * kGB, 4 * kGB), 900, 90);
+  EXPECT_NEAR(MBps("nvme-gen3-500g", kSeqRead), 3500, 175);
+}
+
 TEST(SsdCatalog, NvmeGen4MatchesThe980ProClass) {
   EXPECT_NEAR(MBps("nvme-gen4", kSeqRead), 7000, 350);
   EXPECT_NEAR(MBps("nvme-gen4", kSeqWrite), 5000, 250);
