@@ -33,9 +33,9 @@ int DemoCommand(const Args& args) {
       "plot", po::value(&plot), "also draw the table with gnuplot into DIR (PNG and SVG)")(
       "seed", po::value(&seed), "run seed (default 1)")(
       "host-mem", po::value(&mem),
-      "the host's RAM for every cell (default 32GiB, the seed's host as assumed; "
-      "'stack': each stack's own [host])")("host-cores", po::value(&cores),
-                                           "the host's cores for every cell (default 4)")(
+      "the host's RAM for every cell (default: each stack's own [host], the seed's "
+      "nodes as assumed)")("host-cores", po::value(&cores),
+                           "the host's cores for every cell (default: each stack's own)")(
       "threads", po::value(&threads), "cells run in parallel (default: the machine's cores)")(
       "runtime", po::value(&runtime), "seconds per job instead of 60 (quick looks)");
   po::variables_map vm;
@@ -54,10 +54,7 @@ int DemoCommand(const Args& args) {
   o.seed = seed;
   o.threads = threads;
   o.jobs_dir = STORLAB_JOBS_DIR;
-  if (mem == "stack") {
-    o.host_mem.reset();
-    o.host_cores.reset();
-  } else if (!mem.empty()) {
+  if (!mem.empty() && mem != "stack") {
     auto m = ParseSize(mem);
     if (!m.ok()) {
       std::fprintf(stderr, "storlab demo: --host-mem: %s\n", m.status().message().c_str());

@@ -26,7 +26,10 @@ CellResult RunCell(const Cell& cell, const DemoOptions& o) {
   CellResult r;
   r.cell = cell;
   HostOptions ho;
-  ho.stack = cell.stack;
+  // A bare file name (the seed's NVMe node) lives beside the job files.
+  const bool beside_jobs =
+      cell.stack.ends_with(".toml") && cell.stack.find('/') == std::string::npos;
+  ho.stack = beside_jobs ? o.jobs_dir + "/" + cell.stack : cell.stack;
   ho.seed = o.seed;
   ho.mem_bytes = o.host_mem;
   ho.cores = o.host_cores;
@@ -83,12 +86,12 @@ CellResult RunCell(const Cell& cell, const DemoOptions& o) {
 // seed-results.md §1 (MB/s as published).
 const std::vector<Cell>& SeedCells() {
   static const std::vector<Cell> kCells = {
-      {'A', "nvme", "nvme-gen3", 430},   {'A', "nas", "nas-1gbe-raid5", 17.9},
-      {'A', "ssd-zfs", "ssd-zfs", 80.6}, {'A', "usb-zfs", "usb-nvme-zfs-mirror", 75.7},
-      {'B', "nvme", "nvme-gen3", 2328},  {'B', "nas", "nas-1gbe-raid5", 4897},
-      {'B', "ssd-zfs", "ssd-zfs", 267},  {'B', "usb-zfs", "usb-nvme-zfs-mirror", 135},
-      {'C', "nvme", "nvme-gen3", 651},   {'C', "nas", "nas-1gbe-raid5", 70.7},
-      {'C', "ssd-zfs", "ssd-zfs", 379},  {'C', "usb-zfs", "usb-nvme-zfs-mirror", 195},
+      {'A', "nvme", "seed-nvme-node.toml", 430},  {'A', "nas", "nas-1gbe-raid5", 17.9},
+      {'A', "ssd-zfs", "ssd-zfs", 80.6},          {'A', "usb-zfs", "usb-nvme-zfs-mirror", 75.7},
+      {'B', "nvme", "seed-nvme-node.toml", 2328}, {'B', "nas", "nas-1gbe-raid5", 4897},
+      {'B', "ssd-zfs", "ssd-zfs", 267},           {'B', "usb-zfs", "usb-nvme-zfs-mirror", 135},
+      {'C', "nvme", "seed-nvme-node.toml", 651},  {'C', "nas", "nas-1gbe-raid5", 70.7},
+      {'C', "ssd-zfs", "ssd-zfs", 379},           {'C', "usb-zfs", "usb-nvme-zfs-mirror", 195},
   };
   return kCells;
 }

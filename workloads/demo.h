@@ -25,31 +25,34 @@ namespace storlab::demo {
 struct Cell {
   char test;           // 'A', 'B', 'C'
   std::string option;  // nvme, nas, ssd-zfs, usb-zfs
-  std::string stack;   // catalog stack (or file)
+  std::string stack;   // catalog stack, or file (a bare *.toml name: in DemoOptions::jobs_dir)
   double published_mbps;
 };
 
 // The twelve published cells, in table order.
 const std::vector<Cell>& SeedCells();
 
-// The seed's host: one Proxmox node ran fio for all four options, so every
-// cell gets the same host. Its RAM is not published: assumed 32 GiB, the
-// most an HP EliteDesk 800 G1/G2 takes (HP QuickSpecs: 4 slots, up to 32 GB).
-// Fitted within 16-32 GiB: the NAS figure for test B needs test B's 4 GiB
-// under the client's dirty limits (freerun = 15 % of the dirtyable memory
-// > 4.29 GB needs >= 28.6 GB); with 16 GiB the writers are throttled to the
-// link and B/nas comes out at ~4 % of the published figure.
+// The seed's hosts. The author ran fio on his Proxmox nodes (HP EliteDesk
+// 800 G1/G2, 4 cores, RAM not published: QuickSpecs allow 8-32 GB). Each
+// option's stack carries the node it ran on in its [host] table, and the
+// demo uses it unless told otherwise: 32 GiB for the NAS and ZFS options
+// (the NAS figure for test B needs test B's 4 GiB under the client's dirty
+// limits: freerun = 15 % of the dirtyable memory > 4.29 GB needs >= 28.6 GB;
+// with 16 GiB the writers are throttled to the link, ~4 % of the published
+// figure), 8 GiB for the NVMe one (workloads/jobs/seed-nvme-node.toml: with
+// >= 16 GiB its test B would run at memory speed, above the NAS, which the
+// seed does not show). kSeedHostMem is the NAS node's.
 constexpr uint64_t kSeedHostMem = uint64_t{32} << 30;
 constexpr uint32_t kSeedHostCores = 4;  // 4-core Core i5/i7 of 2013-2015 (seed-results.md)
 
 struct DemoOptions {
   std::vector<Cell> cells = SeedCells();
   uint64_t seed = 1;
-  std::optional<uint64_t> host_mem = kSeedHostMem;      // nullopt: each stack's own [host]
-  std::optional<uint32_t> host_cores = kSeedHostCores;  // nullopt: each stack's own [host]
-  std::optional<Nanos> runtime;                         // overrides the job files' 60 s (tests)
-  std::string jobs_dir;                                 // where seed-a.fio ... live
-  unsigned threads = 0;                                 // 0: the machine's cores
+  std::optional<uint64_t> host_mem;    // every cell's host RAM; nullopt: each stack's [host]
+  std::optional<uint32_t> host_cores;  // every cell's cores; nullopt: each stack's [host]
+  std::optional<Nanos> runtime;        // overrides the job files' 60 s (tests)
+  std::string jobs_dir;                // where seed-a.fio ... live
+  unsigned threads = 0;                // 0: the machine's cores
 };
 
 struct CellResult {

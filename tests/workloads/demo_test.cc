@@ -35,7 +35,6 @@ DemoOptions Quick(std::vector<Cell> cells) {
   DemoOptions o;
   o.cells = std::move(cells);
   o.jobs_dir = STORLAB_JOBS_DIR;
-  o.host_mem.reset();  // the test stack's own host
   o.runtime = Nanos(3'000'000'000);
   o.threads = 2;
   return o;
@@ -115,6 +114,14 @@ TEST(DemoTest, AnNfsMountIsLimitedByItsLinkAndExplainedFromItsRpcs) {
                            "COMMITs took", "The dirty limits never throttled the writers"}) {
     EXPECT_NE(r.explanation.find(part), std::string::npos) << part << "\n" << r.explanation;
   }
+}
+
+// The NVMe option's node is a stack file beside the job files; a bare name
+// resolves there.
+TEST(DemoTest, TheSeedNvmeNodeLoadsFromTheJobsDirectory) {
+  auto results = RunDemo(Quick({{'A', "nvme", "seed-nvme-node.toml", 430}}), nullptr);
+  ASSERT_TRUE(results[0].status.ok()) << results[0].status.ToString();
+  EXPECT_GT(results[0].simulated_mbps, 0);
 }
 
 TEST(DemoTest, MissingStacksAndDirectIoAreReportedHonestly) {
