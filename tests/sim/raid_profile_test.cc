@@ -27,7 +27,8 @@ TEST(RaidProfileTest, DefaultsAreMds) {
   EXPECT_EQ(md.layout().chunk(), 512u * 1024);
   EXPECT_EQ(md.geometry().capacity, 3u * 8 * 1024 * 1024);
   EXPECT_EQ(md.array().rmw_level(), 1);
-  EXPECT_EQ(md.sync().depth(), 2u);  // 1 MiB stripe cache / 512 KiB steps
+  EXPECT_EQ(md.array().stripe_heads().capacity(), 256u);  // md's NR_STRIPES
+  EXPECT_EQ(md.sync().depth(), 2u);                       // 1 MiB stripe cache / 512 KiB steps
   EXPECT_NE(s.resolved.find("chunk"), std::string::npos);
 }
 
@@ -52,6 +53,10 @@ TEST(RaidProfileTest, BadValuesNameFileLineAndKey) {
       {Array("level = 5\nrmw_level = 3", 4), "key 'rmw_level': expected an integer in [0, 2]"},
       {Array("level = 5\nspeed_limit_min = \"300MB/s\"", 4),
        "key 'speed_limit_min': is above speed_limit_max"},
+      {Array("level = 5\nstripe_cache_size = 16", 4),
+       "key 'stripe_cache_size': expected an integer in [17, 32768]"},
+      {Array("level = 1\nstripe_cache_size = 512", 2),
+       "key 'stripe_cache_size': applies to levels 5 and 6 only"},
       {Array("level = 5\nchunck = \"64KiB\"", 4), "chunck"},
   };
   for (const Case& c : cases) {

@@ -36,6 +36,7 @@ void ArrayOp::RetryWindow() {
 }
 
 void ArrayOp::WindowDone(Status st) {
+  OnWindowEnd();
   Unlock();
   if (!st.ok()) return Finish(std::move(st));
   pos_ += win_len_;

@@ -40,6 +40,8 @@ class ArrayOp : public std::enable_shared_from_this<ArrayOp> {
   virtual uint64_t WindowAlign() const = 0;
   // Ends the current window: next window, or completion with `st`.
   void WindowDone(Status st);
+  // Called first by WindowDone (a subclass returns what the window held).
+  virtual void OnWindowEnd() {}
   // Runs the current window again (after a member failed mid-way).
   void RetryWindow();
 

@@ -8,7 +8,9 @@
 // reconstruct-write unless rmw_level = 2. A segment written whole needs no
 // reads (a full-stripe write). When neither works (a lost chunk is only
 // partly written) every readable block is read and the lost ones rebuilt
-// first, as md's need_this_block() does for degraded writes.
+// first, as md's need_this_block() does for degraded writes. A window
+// holds one stripe_head per page row it touches (md's stripe cache,
+// stripe_heads.h) from before its reads until its writes are done.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -43,7 +45,47 @@ class ParityWrite : public ArrayOp {
     off_ = off;
     len_ = len;
     auto [lo, hi] = RowSpan(a_.layout(), off, len, a_.page());
-    Lock(lo, hi, [this] { Plan(); });
+    Lock(lo, hi, [this] { Admit(); });
+  }
+
+  // Takes the window's stripe_heads (kept across a retry), then plans.
+  void Admit() {
+    if (heads_ != 0) return Plan();
+    auto me = std::static_pointer_cast<ParityWrite>(self());
+    a_.stripe_heads().Acquire(HeadsNeeded(), [me](uint32_t granted) {
+      me->heads_ = granted;
+      me->Plan();
+    });
+  }
+
+  // Page rows of the window, per stripe the union of the chunks' covers.
+  uint32_t HeadsNeeded() const {
+    const RaidLayout& l = a_.layout();
+    const uint64_t pg = a_.page();
+    const uint64_t s0 = off_ / l.stripe_bytes(), s1 = (off_ + len_ - 1) / l.stripe_bytes();
+    uint64_t rows = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> covers;
+    for (uint64_t s = s0; s <= s1 && rows < a_.stripe_heads().capacity(); ++s) {
+      covers.clear();
+      for (int d = 0; d < l.data_disks(); ++d) {
+        auto [lo, hi] = Cover(s, d);
+        if (lo < hi) covers.emplace_back(lo / pg, (hi + pg - 1) / pg);
+      }
+      std::sort(covers.begin(), covers.end());
+      uint64_t end = 0;
+      for (auto [lo, hi] : covers) {
+        lo = std::max(lo, end);
+        if (hi > lo) rows += hi - lo;
+        end = std::max(end, hi);
+      }
+    }
+    return static_cast<uint32_t>(std::min<uint64_t>(rows, a_.stripe_heads().capacity()));
+  }
+
+  // The window ends: its stripe_heads go back.
+  void OnWindowEnd() override {
+    if (heads_ != 0 && epoch_ == a_.epoch()) a_.stripe_heads().Release(heads_);
+    heads_ = 0;
   }
 
   std::pair<uint64_t, uint64_t> Cover(uint64_t s, int d) const {
@@ -255,6 +297,8 @@ class ParityWrite : public ArrayOp {
   ExtentSet reads_, writes_;
   std::vector<Seg> segs_;
   uint64_t off_ = 0, len_ = 0;
+  uint32_t heads_ = 0;                 // stripe_heads held by the window
+  const uint64_t epoch_ = a_.epoch();  // a power cut empties the pool
 };
 
 }  // namespace

@@ -167,6 +167,7 @@ void RaidArray::IssueEach(uint64_t mask, Op op, uint64_t off, uint64_t len, uint
 void RaidArray::PowerCut() {
   ++epoch_;
   lock_.Clear();
+  stripe_heads_.Clear();
   for (auto& m : members_) {
     m.in_flight = 0;
     if (m.state == State::kRecovering) m.frontier = m.durable_frontier;

@@ -22,6 +22,7 @@
 #include "sim/engine.h"
 #include "sim/layers/raid/extent_set.h"
 #include "sim/layers/raid/raid_layout.h"
+#include "sim/layers/raid/stripe_heads.h"
 #include "sim/layers/range_lock.h"
 #include "sim/node.h"
 
@@ -103,6 +104,10 @@ class RaidArray {
   void IssueEach(uint64_t mask, Op op, uint64_t off, uint64_t len, uint32_t flags, PhaseDone done);
 
   RangeLock& lock() { return lock_; }
+  // RAID5/6 writes hold stripe_heads from here (md's stripe cache).
+  StripeHeads& stripe_heads() { return stripe_heads_; }
+  const StripeHeads& stripe_heads() const { return stripe_heads_; }
+  void set_stripe_cache_size(uint32_t n) { stripe_heads_ = StripeHeads(n); }
   RaidCounters& counters() { return counters_; }
   const RaidCounters& counters() const { return counters_; }
 
@@ -129,6 +134,7 @@ class RaidArray {
   bool keeps_data_;
   uint64_t page_;
   RangeLock lock_;
+  StripeHeads stripe_heads_;
   RaidCounters counters_;
   uint64_t foreground_bytes_ = 0;
   uint64_t epoch_ = 0;

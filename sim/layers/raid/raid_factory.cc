@@ -5,6 +5,8 @@
 //   copies = 2             RAID10 near copies (mdadm layout n2)
 //   rmw_level = 1          md's rmw_level: 0 never RMW, 1 cheaper (ties to
 //                          reconstruct-write), 2 prefer RMW on ties
+//   stripe_cache_size = 256  md's stripe cache in 4 KiB page rows (17-32768):
+//                          RAID5/6 writes in flight (stripe_heads.h)
 //   speed_limit_min = "1000KiB/s"    md's rebuild speed floor ...
 //   speed_limit_max = "200000KiB/s"  ... and ceiling (md(4))
 #include <memory>
@@ -26,6 +28,9 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
     params.Int("copies", &c.copies, 2, RaidArray::kMaxMembers);
   }
   params.Int("rmw_level", &c.rmw_level, 0, 2);
+  if (level == 5 || level == 6 || params.Has("stripe_cache_size")) {
+    params.Int("stripe_cache_size", &c.stripe_cache_size, StripeHeads::kMin, StripeHeads::kMax);
+  }
   params.Rate("speed_limit_min", &c.sync.speed_min_bytes_per_s);
   params.Rate("speed_limit_max", &c.sync.speed_max_bytes_per_s);
   RETURN_IF_ERROR(params.Finish());
@@ -55,6 +60,9 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
       params.Fail("level", "expected 0, 1, 5, 6 or 10, got " + std::to_string(level));
   }
   if (params.Has("copies") && level != 10) params.Fail("copies", "applies to level 10 only");
+  if (params.Has("stripe_cache_size") && level != 5 && level != 6) {
+    params.Fail("stripe_cache_size", "applies to levels 5 and 6 only");
+  }
   if (n < min_members) {
     params.Fail("level", "raid" + std::to_string(level) + " needs at least " +
                              std::to_string(min_members) + " members, has " + std::to_string(n));

@@ -31,6 +31,7 @@ RaidNode::RaidNode(Engine& engine, const std::string& name, const Config& config
              members, keeps_data, std::max<uint64_t>(4096, MaxLogicalBlock(members))),
       sync_(array_, config.sync) {
   array_.set_rmw_level(config.rmw_level);
+  array_.set_stripe_cache_size(config.stripe_cache_size);
   array_.on_member_change = [this] { sync_.Kick(); };
   array_.on_read_error = [this](int m, uint64_t off, uint64_t len) {
     sync_.RewriteRange(m, off, len);

@@ -11,7 +11,8 @@
 // What is not modelled: md's superblock and data_offset (members are used
 // from offset 0), the write-intent bitmap and the resync after an unclean
 // shutdown (so the RAID5/6 write hole stays until a "repair"), the stripe
-// cache as a cache (its size only bounds the rebuild window), reshape.
+// cache as a cache (its size bounds RAID5/6 writes and the rebuild window
+// in flight: stripe_heads.h), reshape.
 //
 // The public methods are the control surface (later driven by FUSE/NBD
 // control files). Not thread-safe: call them on the engine's thread.
@@ -37,6 +38,7 @@ class RaidNode : public Node {
     uint64_t chunk = 512 * 1024;  // mdadm default chunk (mdadm(8) --chunk)
     int copies = 2;               // RAID10 near copies (mdadm default layout n2)
     int rmw_level = 1;            // md sysfs rmw_level default (PARITY_ENABLE_RMW)
+    uint32_t stripe_cache_size = StripeHeads::kDefault;  // md sysfs stripe_cache_size
     SyncConfig sync;
   };
 
