@@ -130,7 +130,9 @@ TEST_F(LvmcacheHotSet, WritesCompleteOnlyWhenTheOriginHasThem) {
     ASSERT_TRUE(done);
     // The RAID6 had completed the write when the cache answered.
     EXPECT_EQ(origin_at_done - origin_before, w.size()) << off;
-    if (off >= kHot) EXPECT_GT(ssd->stats().op(Op::kWrite).ops, ssd_before) << off;
+    if (off >= kHot) {
+      EXPECT_GT(ssd->stats().op(Op::kWrite).ops, ssd_before) << off;
+    }
     // The origin alone returns the new data, and so does the stack.
     std::vector<uint8_t> back(w.size());
     ASSERT_TRUE(testing::Read(e_, *array, off, back).status.ok());

@@ -65,8 +65,9 @@ TEST(DemoTest, TheSeedJobFilesAreThePublishedCommands) {
        {Want{"seed-a.fio", 4096, 4ull << 30, 1, 1}, Want{"seed-b.fio", 65536, 256ull << 20, 16, 16},
         Want{"seed-c.fio", 1 << 20, 16ull << 30, 1, 1}}) {
     SCOPED_TRACE(w.file);
-    auto sections =
-        fio::ParseJobFile(std::string(STORLAB_JOBS_DIR) + "/" + w.file, fio::ProcessEnv());
+    std::string path = STORLAB_JOBS_DIR;
+    path.append("/").append(w.file);
+    auto sections = fio::ParseJobFile(path, fio::ProcessEnv());
     ASSERT_TRUE(sections.ok()) << sections.status().ToString();
     auto set = fio::BuildJobs(*sections, 1);
     ASSERT_TRUE(set.ok()) << set.status().ToString();
