@@ -1,0 +1,288 @@
+// The table of fio options `storlab sim` understands (options.h): one entry
+// per option, with fio's own help texts, and the lookup by name or alias.
+#include <utility>
+
+#include "workloads/fio/options.h"
+
+// The table below uses designated initializers and relies on member defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace storlab::fio {
+namespace {
+
+using O = JobOptions;
+
+// The help texts are fio's own (options.c), so `--cmdhelp` reads the same.
+std::vector<OptionDef> MakeTable() {
+  std::vector<OptionDef> t;
+  auto add = [&](OptionDef d) { t.push_back(std::move(d)); };
+  add({.name = "name", .type = OptType::kString, .target = &O::name, .help = "Name of this job"});
+  add({.name = "description",
+       .type = OptType::kString,
+       .target = &O::description,
+       .help = "Text job description"});
+  add({.name = "rw",
+       .alias = "readwrite",
+       .type = OptType::kEnum,
+       .target = &O::rw,
+       .def = "read",
+       .values = {{"read", "Sequential read"},
+                  {"write", "Sequential write"},
+                  {"trim", "Sequential trim", false},
+                  {"randread", "Random read"},
+                  {"randwrite", "Random write"},
+                  {"randtrim", "Random trim", false},
+                  {"rw", "Sequential read and write mix"},
+                  {"readwrite", "Sequential read and write mix"},
+                  {"randrw", "Random read and write mix"},
+                  {"trimwrite", "Trim and write mix, trims preceding writes", false},
+                  {"randtrimwrite", "Randomly trim and write", false}},
+       .help = "IO direction"});
+  add({.name = "rwmixread",
+       .type = OptType::kInt,
+       .target = &O::rwmixread,
+       .def = "50",
+       .min = 0,
+       .max = 100,
+       .help = "Percentage of mixed workload that is reads"});
+  add({.name = "rwmixwrite",
+       .type = OptType::kInt,
+       .target = &O::rwmixread,
+       .def = "50",
+       .min = 0,
+       .max = 100,
+       .help = "Percentage of mixed workload that is writes",
+       .inverse = true});
+  add({.name = "bs",
+       .alias = "blocksize",
+       .type = OptType::kSizeDirs,
+       .target = &O::bs,
+       .def = "4096",
+       .min = 1,
+       .max = int64_t{1} << 30,
+       .help = "Block size unit"});
+  add({.name = "size",
+       .type = OptType::kSize,
+       .target = &O::size,
+       .min = 1,
+       .help = "Total size of device or files (N% of the file system also works)"});
+  add({.name = "filesize",
+       .type = OptType::kSize,
+       .target = &O::filesize,
+       .min = 1,
+       .help = "Size of individual files"});
+  add({.name = "nrfiles",
+       .alias = "nr_files",
+       .type = OptType::kInt,
+       .target = &O::nrfiles,
+       .def = "1",
+       .min = 1,
+       .max = 4096,
+       .help = "Split job workload between this number of files"});
+  add({.name = "numjobs",
+       .type = OptType::kInt,
+       .target = &O::numjobs,
+       .def = "1",
+       .min = 1,
+       .max = 4096,
+       .help = "Duplicate this job this many times"});
+  add({.name = "iodepth",
+       .type = OptType::kInt,
+       .target = &O::iodepth,
+       .def = "1",
+       .min = 1,
+       .max = 65536,
+       .help = "Number of IO buffers to keep in flight"});
+  add({.name = "ioengine",
+       .type = OptType::kEnum,
+       .target = &O::ioengine,
+       .def = "psync",
+       .values = {{"sync", "Use read/write"},
+                  {"psync", "Use pread/pwrite"},
+                  {"libaio", "Linux native asynchronous IO"},
+                  {"io_uring", "Fast Linux native aio"},
+                  {"posixaio", "POSIX asynchronous IO"},
+                  {"null", "Testing engine (no I/O is done)"},
+                  {"vsync", "Use readv/writev", false},
+                  {"pvsync", "Use preadv/pwritev", false},
+                  {"pvsync2", "Use preadv2/pwritev2", false},
+                  {"mmap", "Memory mapped IO", false},
+                  {"splice", "splice/vmsplice based IO", false},
+                  {"sg", "SCSI generic v3 IO", false},
+                  {"net", "Network IO", false},
+                  {"nbd", "Network Block Device", false},
+                  {"rbd", "Rados Block Device", false}},
+       .help = "IO engine to use"});
+  add({.name = "direct",
+       .type = OptType::kBool,
+       .target = &O::direct,
+       .def = "0",
+       .help = "Use O_DIRECT IO (negates buffered)"});
+  add({.name = "buffered",
+       .type = OptType::kBool,
+       .target = &O::direct,
+       .def = "1",
+       .help = "Use buffered IO (negates direct)",
+       .inverse = true});
+  add({.name = "runtime",
+       .alias = "timeout",
+       .type = OptType::kTime,
+       .target = &O::runtime,
+       .def = "0",
+       .unit = TimeUnit::kSeconds,
+       .help = "Stop workload when this amount of time has passed"});
+  add({.name = "time_based",
+       .type = OptType::kSet,
+       .target = &O::time_based,
+       .help = "Keep running until runtime/timeout is met"});
+  add({.name = "ramp_time",
+       .type = OptType::kTime,
+       .target = &O::ramp_time,
+       .def = "0",
+       .unit = TimeUnit::kSeconds,
+       .help = "Ramp up time before measuring performance"});
+  add({.name = "startdelay",
+       .type = OptType::kTime,
+       .target = &O::startdelay,
+       .def = "0",
+       .unit = TimeUnit::kSeconds,
+       .help = "Only start job when this period has passed"});
+  add({.name = "loops",
+       .alias = "loop",
+       .type = OptType::kInt,
+       .target = &O::loops,
+       .def = "1",
+       .min = 1,
+       .max = 1 << 30,
+       .help = "Number of times to run the job"});
+  add({.name = "end_fsync",
+       .type = OptType::kBool,
+       .target = &O::end_fsync,
+       .def = "0",
+       .help = "Include fsync at the end of job"});
+  add({.name = "fsync",
+       .type = OptType::kInt,
+       .target = &O::fsync_blocks,
+       .def = "0",
+       .min = 0,
+       .max = 1 << 30,
+       .help = "Issue fsync for writes every given number of blocks"});
+  add({.name = "fdatasync",
+       .type = OptType::kInt,
+       .target = &O::fdatasync_blocks,
+       .def = "0",
+       .min = 0,
+       .max = 1 << 30,
+       .help = "Issue fdatasync for writes every given number of blocks"});
+  add({.name = "directory",
+       .type = OptType::kString,
+       .target = &O::directory,
+       .help = "Directory to store files in"});
+  add({.name = "filename",
+       .type = OptType::kString,
+       .target = &O::filename,
+       .help = "File(s) to use for the workload"});
+  add({.name = "overwrite",
+       .type = OptType::kBool,
+       .target = &O::overwrite,
+       .def = "0",
+       .help = "When writing, set whether to overwrite current data"});
+  add({.name = "invalidate",
+       .type = OptType::kBool,
+       .target = &O::invalidate,
+       .def = "1",
+       .help = "Invalidate buffer/page cache prior to running job"});
+  add({.name = "group_reporting",
+       .type = OptType::kSet,
+       .target = &O::group_reporting,
+       .help = "Do reporting on a per-group basis"});
+  add({.name = "randrepeat",
+       .type = OptType::kBool,
+       .target = &O::randrepeat,
+       .def = "1",
+       .help = "Use repeatable random IO pattern"});
+  add({.name = "randseed",
+       .type = OptType::kInt,
+       .target = &O::randseed,
+       .min = 1,
+       .help = "Set the random generator seed value"});
+  add({.name = "random_generator",
+       .type = OptType::kEnum,
+       .target = &O::random_generator,
+       .def = "tausworthe",
+       .values = {{"tausworthe", "Strong Tausworthe generator"},
+                  {"lfsr", "Variable length LFSR"},
+                  {"tausworthe64", "64-bit Tausworthe variant"}},
+       .help = "Type of random number generator to use"});
+  add({.name = "norandommap",
+       .type = OptType::kSet,
+       .target = &O::norandommap,
+       .help = "Accept potential duplicate random blocks"});
+  add({.name = "verify",
+       .type = OptType::kEnum,
+       .target = &O::verify,
+       .def = "0",
+       .values = {{"0", "Don't do IO verification"},
+                  {"md5", "Use md5 checksums for verification", false},
+                  {"crc32c", "Use crc32c checksums for verification", false},
+                  {"crc32", "Use crc32 checksums for verification", false},
+                  {"xxhash", "Use xxhash checksums for verification", false},
+                  {"sha256", "Use sha256 checksums for verification", false},
+                  {"meta", "Use io_u meta data for verification", false},
+                  {"pattern", "Verify strict pattern", false},
+                  {"null", "Pretend to verify", false}},
+       .help = "Verify data written"});
+  add({.name = "thinktime",
+       .type = OptType::kTime,
+       .target = &O::thinktime,
+       .def = "0",
+       .unit = TimeUnit::kMicroseconds,
+       .help = "Idle time between IO buffers (usec)"});
+  add({.name = "thinktime_blocks",
+       .type = OptType::kInt,
+       .target = &O::thinktime_blocks,
+       .def = "1",
+       .min = 1,
+       .max = 1 << 30,
+       .help = "IO buffer period between 'thinktime'"});
+  add({.name = "rate",
+       .type = OptType::kSizeDirs,
+       .target = &O::rate,
+       .def = "0",
+       .help = "Set bandwidth rate"});
+  add({.name = "rate_iops",
+       .type = OptType::kSizeDirs,
+       .target = &O::rate_iops,
+       .def = "0",
+       .help = "Limit IO used to this number of IO operations/sec"});
+  add({.name = "stonewall",
+       .alias = "wait_for_previous",
+       .type = OptType::kSet,
+       .target = &O::stonewall,
+       .help = "Insert a hard barrier between this job and previous"});
+  add({.name = "new_group",
+       .type = OptType::kSet,
+       .target = &O::new_group,
+       .help = "Mark the start of a new group (for reporting)"});
+  add({.name = "thread",
+       .type = OptType::kSet,
+       .target = &O::thread,
+       .help = "Use threads instead of processes"});
+  return t;
+}
+
+}  // namespace
+
+const std::vector<OptionDef>& OptionTable() {
+  static const std::vector<OptionDef> kTable = MakeTable();
+  return kTable;
+}
+
+const OptionDef* FindOption(std::string_view name) {
+  for (const auto& d : OptionTable()) {
+    if (d.name == name || (!d.alias.empty() && d.alias == name)) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace storlab::fio
