@@ -1,0 +1,341 @@
+// JobRunner's I/O path (job_runner.h): choosing each I/O's direction and
+// offset, rate limits, thinktime and fsync=, issuing it through the engine
+// model (per-fd helper threads included), and reaping its completion.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "workloads/fio/job_runner.h"
+
+namespace storlab::fio {
+namespace {
+
+using namespace time_literals;
+
+// Waits longer than this put the thread to sleep (a context switch in
+// fio's "ctx"); shorter ones are copies and syscalls that return at once.
+constexpr Nanos kSleepThreshold = 10_us;
+
+}  // namespace
+
+int ErrnoOf(const Status& st) {
+  switch (st.code()) {
+    case Status::Code::kOk:
+      return 0;
+    case Status::Code::kNoSpace:
+      return ENOSPC;
+    case Status::Code::kInvalidArgument:
+    case Status::Code::kOutOfRange:
+      return EINVAL;
+    case Status::Code::kNotSupported:
+      return EOPNOTSUPP;
+    case Status::Code::kAborted:
+      return ECANCELED;
+    case Status::Code::kNotFound:
+      return ENOENT;
+    default:
+      return EIO;
+  }
+}
+
+bool JobRunner::ShouldStop(Nanos t) const {
+  if (failed_) return true;
+  const JobOptions& o = spec_.opts;
+  if (ramp_over_ && o.runtime > Nanos(0) && t - epoch_ >= o.runtime) return true;
+  if (!o.time_based && issued_loop_bytes_ >= io_size_ &&
+      loops_done_ + 1 >= static_cast<uint64_t>(o.loops)) {
+    return true;
+  }
+  return false;
+}
+
+void JobRunner::RestartFiles() {
+  for (auto& f : files_) {
+    if (f.picker) f.picker->Restart();
+    f.pos[0] = f.pos[1] = 0;
+    f.exhausted = false;
+  }
+  ++extras_.passes;
+}
+
+bool JobRunner::PickOffset(int dir, IoUnit* u) {
+  const size_t n = files_.size();
+  for (size_t tries = 0; tries < n; ++tries) {
+    size_t idx = next_file_;
+    next_file_ = (next_file_ + 1) % n;
+    FileState& f = files_[idx];
+    if (f.exhausted) continue;
+    uint64_t len = spec_.bs[dir];
+    uint64_t off;
+    if (f.picker) {
+      uint64_t b;
+      if (!f.picker->Next(&b)) {
+        f.exhausted = true;
+        continue;
+      }
+      off = b * granule_;
+    } else {
+      if (f.pos[dir] + len > f.size) {
+        f.exhausted = true;
+        continue;
+      }
+      off = f.pos[dir];
+      f.pos[dir] += len;
+    }
+    u->file = static_cast<uint32_t>(idx);
+    u->offset = off;
+    u->length = len;
+    return true;
+  }
+  return false;
+}
+
+void JobRunner::Pump() {
+  if (in_pump_) return;
+  in_pump_ = true;
+  Engine& engine = host_.engine();
+  const JobOptions& o = spec_.opts;
+  while (phase_ == Phase::kRunning && !blocked_io_ && !sleeping_ && cur_depth_ < spec_.iodepth) {
+    Nanos t = Max(engine.now(), thread_free_);
+    if (ShouldStop(t)) {
+      StopIssuing();
+      break;
+    }
+    // Not time_based: a loop ends when io_size bytes were issued.
+    if (!o.time_based && issued_loop_bytes_ >= io_size_) {
+      ++loops_done_;
+      issued_loop_bytes_ = 0;
+      RestartFiles();
+    }
+    // thinktime: after thinktime_blocks completions, quiesce, then idle.
+    if (o.thinktime > Nanos(0) &&
+        completed_blocks_ - last_think_blocks_ >= static_cast<uint64_t>(o.thinktime_blocks)) {
+      if (cur_depth_ > 0) break;  // the last reap calls Pump again
+      last_think_blocks_ = completed_blocks_;
+      Nanos sleep = o.thinktime;
+      if (o.runtime > Nanos(0) && ramp_over_)
+        sleep = Min(sleep, Max(Nanos(0), epoch_ + o.runtime - t));
+      SleepUntil(t + sleep);
+      break;
+    }
+    // fsync=N / fdatasync=N: after every N writes issued.
+    int64_t every = o.fsync_blocks ? o.fsync_blocks : o.fdatasync_blocks;
+    if (every && last_dir_issued_ == kWrite && write_issues_ &&
+        write_issues_ % static_cast<uint64_t>(every) == 0) {
+      Issue(kSync, t);
+      continue;
+    }
+    int dir = pending_dir_;
+    if (dir < 0) {
+      if (spec_.do_read && spec_.do_write) {
+        dir =
+            static_cast<int>((static_cast<uint64_t>(mix_rng_.Next()) * 100) >> 32) < spec_.rwmixread
+                ? kRead
+                : kWrite;
+      } else {
+        dir = spec_.do_read ? kRead : kWrite;
+      }
+      pending_dir_ = dir;
+    }
+    // rate / rate_iops: the n-th I/O may start n * size / rate after the epoch.
+    if (o.rate[dir] || o.rate_iops[dir]) {
+      double secs =
+          o.rate[dir]
+              ? static_cast<double>(issued_bytes_[dir]) / static_cast<double>(o.rate[dir])
+              : static_cast<double>(issued_ios_[dir]) / static_cast<double>(o.rate_iops[dir]);
+      Nanos allowed = epoch_ + Nanos::FromSeconds(secs);
+      if (allowed > t) {
+        SleepUntil(allowed);
+        break;
+      }
+    }
+    Issue(dir, t);
+  }
+  in_pump_ = false;
+}
+
+void JobRunner::SleepUntil(Nanos t) {
+  sleeping_ = true;
+  ++ts_.ctx;
+  host_.engine().At(t, [this] {
+    sleeping_ = false;
+    thread_free_ = Max(thread_free_, host_.engine().now());
+    Pump();
+  });
+}
+
+void JobRunner::Issue(int dir, Nanos t) {
+  IoUnit* u = free_.back();
+  u->dir = static_cast<uint8_t>(dir);
+  if (dir == kSync) {
+    u->file = last_write_file_;
+    u->offset = 0;
+    u->length = 0;
+  } else if (!PickOffset(dir, u)) {
+    // Every file went through a pass: start over if the job goes on.
+    if (spec_.opts.time_based || loops_done_ + 1 < static_cast<uint64_t>(spec_.opts.loops)) {
+      if (!spec_.opts.time_based) {
+        ++loops_done_;
+        issued_loop_bytes_ = 0;
+      }
+      RestartFiles();
+      if (!PickOffset(dir, u)) {
+        StopIssuing();
+        return;
+      }
+    } else {
+      StopIssuing();
+      return;
+    }
+  }
+  free_.pop_back();
+  pending_dir_ = -1;
+  const bool direct = spec_.direct || eng_.no_io;
+  u->submit_blocks = eng_.buffered_sync_submit && !direct && dir != kSync;
+  u->blocks_thread =
+      !eng_.async || u->submit_blocks ||
+      (dir == kSync && eng_.kind != EngineKind::kPosixaio && eng_.kind != EngineKind::kIoUring);
+  // One CPU burst: fio's own work, then the submitting call.
+  Nanos end = Book(t, eng_.prep + eng_.submit);
+  usr_ns_ += eng_.prep;
+  sys_ns_ += eng_.submit;
+  u->start = end - eng_.submit;
+  u->issue = u->blocks_thread && !u->submit_blocks ? u->start : end;
+  u->arrival = end;
+  thread_free_ = end;
+  if (u->blocks_thread) blocked_io_ = true;
+  ++cur_depth_;
+  ts_.MarkDepth(cur_depth_);
+  ts_.MarkSubmit(1);
+  if (dir == kSync) {
+    ++ts_.sync_total;
+  } else {
+    ++ts_.dir[dir].total_ios;
+    issued_bytes_[dir] += u->length;
+    ++issued_ios_[dir];
+    issued_loop_bytes_ += u->length;
+    if (dir == kWrite) {
+      ++write_issues_;
+      last_write_file_ = u->file;
+    }
+  }
+  last_dir_issued_ = dir;
+  Dispatch(u);
+}
+
+void JobRunner::Dispatch(IoUnit* u) {
+  Engine& engine = host_.engine();
+  if (eng_.no_io) {
+    engine.At(u->arrival, [u] { u->job->Reap(u, Status(), u->job->host_.engine().now()); });
+    return;
+  }
+  FileState& f = files_[u->file];
+  bool serial = eng_.per_fd_worker || (eng_.buffered_write_serial && !spec_.direct &&
+                                       (u->dir == kWrite || u->dir == kSync));
+  if (serial) {
+    f.queue[(f.q_head + f.q_size) % f.queue.size()] = u;
+    ++f.q_size;
+    if (!f.worker_busy) StartWorker(f, u->arrival + eng_.worker_wake);
+    return;
+  }
+  if (u->arrival == engine.now()) {
+    SubmitNow(u);
+  } else {
+    engine.At(u->arrival, [u] { u->job->SubmitNow(u); });
+  }
+}
+
+// The fd's helper thread takes the next queued request at `t` (no earlier
+// than it arrived) and makes its system call.
+void JobRunner::StartWorker(FileState& f, Nanos t) {
+  IoUnit* u = f.queue[f.q_head];
+  f.q_head = (f.q_head + 1) % f.queue.size();
+  --f.q_size;
+  f.worker_busy = true;
+  Nanos syscall = eng_.per_fd_worker ? psync_.submit : Nanos(0);
+  u->arrival = Max(t, u->arrival) + syscall;
+  if (eng_.per_fd_worker) sys_ns_ += psync_.submit + psync_.complete;
+  Engine& engine = host_.engine();
+  if (u->arrival == engine.now()) {
+    SubmitNow(u);
+  } else {
+    engine.At(u->arrival, [u] { u->job->SubmitNow(u); });
+  }
+}
+
+void JobRunner::SubmitNow(IoUnit* u) {
+  const FileState& f = files_[u->file];
+  Completion done = [u](Status st) { u->job->OnStackDone(u, std::move(st)); };
+  if (u->dir == kSync) {
+    host_.Fsync(f.id, spec_.direct, std::move(done));
+  } else {
+    host_.FileIo(f.id, u->dir == kRead ? Op::kRead : Op::kWrite, u->offset, u->length, spec_.direct,
+                 std::move(done));
+  }
+}
+
+void JobRunner::OnStackDone(IoUnit* u, Status st) {
+  Nanos now = host_.engine().now();
+  FileState& f = files_[u->file];
+  Nanos visible = now;
+  bool serial = eng_.per_fd_worker || (eng_.buffered_write_serial && !spec_.direct &&
+                                       (u->dir == kWrite || u->dir == kSync));
+  if (serial) {
+    Nanos exit = eng_.per_fd_worker ? psync_.complete : Nanos(0);
+    f.worker_free = now + exit;
+    visible = f.worker_free + eng_.notify;
+    f.worker_busy = false;
+    if (f.q_size) StartWorker(f, f.worker_free);
+  }
+  Reap(u, st, visible);
+}
+
+void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
+  // A context switch when the thread had to sleep for the completion: a
+  // call that returns within kSleepThreshold (a page-cache copy) does not switch.
+  if (visible - (u->blocks_thread ? u->arrival : thread_free_) > kSleepThreshold) ++ts_.ctx;
+  Nanos t0 = u->blocks_thread ? visible : Max(visible, thread_free_);
+  Nanos reap = Book(t0, eng_.complete);
+  sys_ns_ += eng_.complete;
+  thread_free_ = Max(thread_free_, reap);
+  if (u->blocks_thread) blocked_io_ = false;
+  if (u->submit_blocks) u->issue = visible;
+  if (!st.ok()) {
+    RecordError(*u, st);
+  } else if (u->dir == kSync) {
+    ts_.sync_lat.Add(static_cast<uint64_t>((reap - u->issue).count()));
+  } else {
+    DirStat& d = ts_.dir[u->dir];
+    uint64_t clat = static_cast<uint64_t>((reap - u->issue).count());
+    if (eng_.async && !eng_.no_io) d.slat.Add(static_cast<uint64_t>((u->issue - u->start).count()));
+    d.clat.Add(clat);
+    d.lat.Add(static_cast<uint64_t>((reap - u->start).count()));
+    ts_.MarkLatency(clat);
+    if (ramp_over_) Account(u->dir, u->length, reap);
+    d.io_bytes += u->length;
+    ++completed_blocks_;
+  }
+  ts_.MarkComplete(1);
+  --cur_depth_;
+  free_.push_back(u);
+  if (phase_ == Phase::kDraining) {
+    if (cur_depth_ == 0) FinishIo(thread_free_);
+    return;
+  }
+  Pump();
+}
+
+void JobRunner::RecordError(const IoUnit& u, const Status& st) {
+  if (failed_) return;
+  failed_ = true;
+  int err = ErrnoOf(st);
+  const char* what = std::strerror(err);
+  const char* op = u.dir == kRead ? "read" : u.dir == kWrite ? "write" : "sync";
+  messages_.push_back("fio: io_u error on file " + host_.fs().file(files_[u.file].id).name + ": " +
+                      what + ": " + op + " offset=" + std::to_string(u.offset) +
+                      ", buflen=" + std::to_string(u.length));
+  ts_.error = err;
+  ts_.verror = std::string("file:io_u.c:1845, func=io_u error, error=") + what;
+}
+
+}  // namespace storlab::fio
