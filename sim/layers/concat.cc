@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "sim/layers/join.h"
+
 namespace storlab {
 
 Concat::Concat(Engine& engine, std::string name, std::vector<Node*> children)
@@ -27,11 +29,6 @@ Concat::Concat(Engine& engine, std::string name, std::vector<Node*> children)
 }
 
 void Concat::DoSubmit(Request req) {
-  struct Join {
-    size_t left;
-    Status status;
-    Completion done;
-  };
   // The children a request touches (every child for a flush).
   std::vector<size_t> parts;
   for (size_t i = 0; i < children_.size(); ++i) {
@@ -39,7 +36,7 @@ void Concat::DoSubmit(Request req) {
     if (req.op == Op::kFlush || (req.offset < hi && req.offset + req.length > lo))
       parts.push_back(i);
   }
-  auto join = std::make_shared<Join>(Join{parts.size(), Status(), std::move(req.done)});
+  auto join = Join::Make(std::move(req.done));
   for (size_t i : parts) {
     Request r;
     r.op = req.op;
@@ -53,12 +50,10 @@ void Concat::DoSubmit(Request req) {
       r.length = hi - lo;
       r.data = req.data ? req.data + (lo - req.offset) : nullptr;
     }
-    r.done = [join](Status st) {
-      if (!st.ok() && join->status.ok()) join->status = st;
-      if (--join->left == 0) join->done(join->status);
-    };
+    r.done = join->Arm();
     children_[i]->Submit(std::move(r));
   }
+  join->Seal(engine_);
 }
 
 Result<std::unique_ptr<Node>> MakeConcat(Params& params, BuildContext& ctx) {

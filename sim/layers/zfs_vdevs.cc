@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/layers/join.h"
+
 namespace storlab {
 
 // ---- ExtentAllocator ----
@@ -133,29 +135,19 @@ bool ZfsVdevs::Allocate(uint64_t psize, ZfsBp* bp) {
 
 void ZfsVdevs::Free(const ZfsBp& bp) { AllocatorFor(bp.member).Free(bp.offset, bp.asize); }
 
-std::shared_ptr<ZfsVdevs::Join> ZfsVdevs::MakeJoin(uint32_t n, Callback<void(Status)> done) {
-  auto j = std::make_shared<Join>();
-  j->left = n;
-  j->done = std::move(done);
-  return j;
-}
-
 uint32_t ZfsVdevs::Limit(ZfsIoClass cls) const {
   if (cls == ZfsIoClass::kAsyncWrite) return async_write_limit_;
   return config_.max_active[static_cast<int>(cls)];
 }
 
 void ZfsVdevs::Enqueue(uint32_t member, ZfsIoClass cls, Op op, uint64_t offset, uint64_t length,
-                       const std::shared_ptr<Join>& join) {
+                       Completion done) {
   Request r;
   r.op = op;
   r.offset = members_[member].base + offset;
   r.length = length;
   r.flags = cls == ZfsIoClass::kAsyncWrite ? kBackground : 0;
-  r.done = [join](Status st) {
-    if (!st.ok() && join->status.ok()) join->status = st;
-    if (--join->left == 0) join->done(join->status);
-  };
+  r.done = std::move(done);
   if (op == Op::kWrite) ++member_writes_;
   members_[member].queued[static_cast<int>(cls)].push_back(std::move(r));
   Dispatch(member);
@@ -184,19 +176,20 @@ void ZfsVdevs::Dispatch(uint32_t member) {
 
 void ZfsVdevs::Write(const ZfsBp& bp, ZfsIoClass cls, Callback<void(Status)> done) {
   if (config_.layout == ZfsLayout::kStripe) {
-    Enqueue(bp.member, cls, Op::kWrite, bp.offset, bp.asize, MakeJoin(1, std::move(done)));
+    Enqueue(bp.member, cls, Op::kWrite, bp.offset, bp.asize, std::move(done));
     return;
   }
-  const uint32_t n = static_cast<uint32_t>(members_.size());
-  auto join = MakeJoin(n, std::move(done));
-  for (uint32_t i = 0; i < n; ++i) Enqueue(i, cls, Op::kWrite, bp.offset, bp.asize, join);
+  auto join = Join::Make(std::move(done));
+  for (uint32_t i = 0; i < members_.size(); ++i)
+    Enqueue(i, cls, Op::kWrite, bp.offset, bp.asize, join->Arm());
+  join->Seal(engine());
 }
 
 void ZfsVdevs::Read(const ZfsBp& bp, ZfsIoClass cls, Callback<void(Status)> done) {
   const uint32_t n = static_cast<uint32_t>(members_.size());
   switch (config_.layout) {
     case ZfsLayout::kStripe:
-      Enqueue(bp.member, cls, Op::kRead, bp.offset, bp.asize, MakeJoin(1, std::move(done)));
+      Enqueue(bp.member, cls, Op::kRead, bp.offset, bp.asize, std::move(done));
       return;
     case ZfsLayout::kMirror: {
       // vdev_mirror_child_select(): the member with the least work queued.
@@ -210,15 +203,16 @@ void ZfsVdevs::Read(const ZfsBp& bp, ZfsIoClass cls, Callback<void(Status)> done
           best_load = load;
         }
       }
-      Enqueue(best, cls, Op::kRead, bp.offset, bp.asize, MakeJoin(1, std::move(done)));
+      Enqueue(best, cls, Op::kRead, bp.offset, bp.asize, std::move(done));
       return;
     }
     case ZfsLayout::kRaidz1: {
       // The data columns: every member but the one holding this row's parity.
       const uint32_t parity = static_cast<uint32_t>((bp.offset / kSector) % n);
-      auto join = MakeJoin(n - 1, std::move(done));
+      auto join = Join::Make(std::move(done));
       for (uint32_t i = 0; i < n; ++i)
-        if (i != parity) Enqueue(i, cls, Op::kRead, bp.offset, bp.asize, join);
+        if (i != parity) Enqueue(i, cls, Op::kRead, bp.offset, bp.asize, join->Arm());
+      join->Seal(engine());
       return;
     }
   }
@@ -235,16 +229,14 @@ void ZfsVdevs::FlushMembers(Callback<void(Status)> done) {
   std::vector<Node*> nodes;  // each device once, though regions share it
   for (const Member& m : members_)
     if (std::find(nodes.begin(), nodes.end(), m.node) == nodes.end()) nodes.push_back(m.node);
-  auto join = MakeJoin(static_cast<uint32_t>(nodes.size()), std::move(done));
+  auto join = Join::Make(std::move(done));
   for (Node* node : nodes) {
     Request r;
     r.op = Op::kFlush;
-    r.done = [join](Status st) {
-      if (!st.ok() && join->status.ok()) join->status = st;
-      if (--join->left == 0) join->done(join->status);
-    };
+    r.done = join->Arm();
     node->Submit(std::move(r));
   }
+  join->Seal(engine());
 }
 
 void ZfsVdevs::WriteUberblock(uint64_t txg, Callback<void(Status)> done) {
@@ -253,9 +245,11 @@ void ZfsVdevs::WriteUberblock(uint64_t txg, Callback<void(Status)> done) {
   const uint64_t slot = 128 * 1024 + (txg % 32) * kSector;
   const uint64_t end = member_capacity_ - kEndLabels;
   const uint64_t labels[4] = {slot, 256 * 1024 + slot, end + slot, end + 256 * 1024 + slot};
-  auto join = MakeJoin(static_cast<uint32_t>(members_.size()) * 4, std::move(done));
+  auto join = Join::Make(std::move(done));
   for (uint32_t i = 0; i < members_.size(); ++i)
-    for (uint64_t off : labels) Enqueue(i, ZfsIoClass::kSyncWrite, Op::kWrite, off, kSector, join);
+    for (uint64_t off : labels)
+      Enqueue(i, ZfsIoClass::kSyncWrite, Op::kWrite, off, kSector, join->Arm());
+  join->Seal(engine());
 }
 
 void ZfsVdevs::SlogWrite(uint64_t bytes, Callback<void(Status)> done) {

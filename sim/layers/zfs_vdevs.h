@@ -119,15 +119,10 @@ class ZfsVdevs {
     std::array<std::deque<Request>, 4> queued;
     std::array<uint32_t, 4> active{};
   };
-  // Joins several member requests into one completion.
-  struct Join {
-    uint32_t left;
-    Status status;
-    Callback<void(Status)> done;
-  };
-  std::shared_ptr<Join> MakeJoin(uint32_t n, Callback<void(Status)> done);
+  Engine& engine() const { return members_.front().node->engine(); }
+  // Queues one member request; `done` runs when it completes.
   void Enqueue(uint32_t member, ZfsIoClass cls, Op op, uint64_t offset, uint64_t length,
-               const std::shared_ptr<Join>& join);
+               Completion done);
   void Dispatch(uint32_t member);
   uint32_t Limit(ZfsIoClass cls) const;
   ExtentAllocator& AllocatorFor(uint32_t member) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/layers/join.h"
 #include "sim/profile/loader.h"
 
 namespace storlab {
@@ -87,12 +88,7 @@ void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint
     engine_.After(Nanos(0), [d = std::move(done)]() mutable { d(Status()); });
     return;
   }
-  struct Join {
-    size_t left;
-    Status status;
-    Completion done;
-  };
-  auto* join = new Join{pieces.size(), Status(), std::move(done)};
+  auto join = Join::Make(std::move(done));
   for (const auto& e : pieces) {
     Request r;
     r.op = op;
@@ -100,15 +96,10 @@ void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint
     r.offset = e.device_offset;
     r.length = e.length;
     r.file_id = file;
-    r.done = [join](Status s) {
-      if (!s.ok() && join->status.ok()) join->status = s;
-      if (--join->left == 0) {
-        join->done(join->status);
-        delete join;
-      }
-    };
+    r.done = join->Arm();
     target.Submit(std::move(r));
   }
+  join->Seal(engine_);
 }
 
 void SimHost::Fsync(uint32_t file, bool direct, Completion done) {
