@@ -5,13 +5,12 @@
 namespace storlab {
 
 Ssd::Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
-         std::unique_ptr<Store> store, bool keeps_data, uint64_t seed)
+         std::unique_ptr<Store> store, bool keeps_data)
     : Node(engine, name),
       config_(config),
       store_(std::move(store)),
       overlay_(keeps_data),
       keeps_data_(keeps_data),
-      rng_(seed, name),
       // A map page holds page_size / 4 entries of 4 bytes, each mapping 4 KiB.
       map_segment_bytes_(config.page_size / 4 * 4096),
       page_div_(config.page_size),
@@ -19,7 +18,9 @@ Ssd::Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
       queue_(config.queue_depth, config.interface == SsdConfig::Interface::kSata),
       flash_(config),
       ftl_(config.capacity, config.raw_bytes() - config.slc_static * config.cell_bits),
-      slc_(config.slc_static, config.slc_dynamic, config.cell_bits),
+      slc_(config.slc_static, config.slc_dynamic, config.cell_bits, config.slc_block_bytes(),
+           config.capacity),
+      fold_limit_(config.slc_fold_limit()),
       buffer_(config.write_buffer, keeps_data) {
   geometry_.capacity = config.capacity;
   geometry_.logical_block = config.logical_block;
@@ -79,16 +80,12 @@ void Ssd::StartRead(uint32_t slot) {
   const Nanos now = engine_.now();
   const Request& r = queue_.at(slot).req;
   Nanos ready = MapLookup(r.offset, r.length, false, host_.Command(now, Op::kRead));
-  // Which pages sit in SLC is not tracked; a page is there with the
-  // probability that a stored byte is.
-  const double slc_share = slc_.ReadShare(ftl_.valid_bytes());
   const uint64_t page = page_div_.value();
   const uint64_t end = r.offset + r.length;
   Nanos data = ready;
   for (uint64_t p = page_div_.Div(r.offset); p * page < end; ++p) {
     const uint64_t lo = std::max(r.offset, p * page), hi = std::min(end, (p + 1) * page);
-    const bool slc = slc_share > 0 && rng_.UniformDouble() < slc_share;
-    data = Max(data, flash_.ReadPage(now, p, hi - lo, slc, ready));
+    data = Max(data, flash_.ReadPage(now, p, hi - lo, slc_.Holds(lo), ready));
   }
   FinishAt(host_.ToHost(now, data, r.length), slot);
 }
@@ -111,7 +108,10 @@ void Ssd::StartFlush(uint32_t slot) {
 void Ssd::StartDiscard(uint32_t slot) {
   const Request& r = queue_.at(slot).req;
   const Nanos t = host_.Command(engine_.now(), r.op);
-  if (r.op == Op::kTrim || !(r.flags & kNoUnmap)) ftl_.Trim(r.offset, r.length);
+  if (r.op == Op::kTrim || !(r.flags & kNoUnmap)) {
+    ftl_.Trim(r.offset, r.length);
+    slc_.Trim(r.offset, r.length);
+  }
   FinishAt(t, slot);
 }
 
@@ -196,7 +196,7 @@ Result<std::unique_ptr<Node>> MakeSsd(Params& params, BuildContext& ctx) {
   RETURN_IF_ERROR(ParseSsdConfig(params, &config));
   ASSIGN_OR_RETURN(auto store, ctx.MakeStore(config.capacity));
   return std::unique_ptr<Node>(
-      new Ssd(ctx.engine, ctx.node_name, config, std::move(store), ctx.keeps_data(), ctx.seed));
+      new Ssd(ctx.engine, ctx.node_name, config, std::move(store), ctx.keeps_data()));
 }
 
 }  // namespace storlab

@@ -5,14 +5,19 @@
 // queue depth), then:
 //  - a read looks its mapping up (a DRAM-less drive may first read a map
 //    page from flash), reads its flash pages on the dies that hold them
-//    (SLC or native read time), and crosses the link back. (Data still in
-//    the write buffer is timed as a flash read too: which LBAs are buffered
-//    is known only when data is kept, and timing never depends on that.)
+//    (SLC or native read time, as the SLC cache knows where the data is), and
+//    crosses the link back. (Data still in the write buffer is timed as a
+//    flash read too: which LBAs are buffered is known only when data is
+//    kept, and timing never depends on that.)
 //  - a write is admitted to the write buffer when there is room (else it
 //    waits: back-pressure), crosses the link and is acknowledged — its data
 //    goes into the volatile Overlay. The buffer gathers data into program
 //    units that go to the dies in turn, in SLC mode while the SLC cache has
-//    room and at native speed after (the write cliff). When a program ends,
+//    room and at native speed after (the write cliff). A full SLC cache
+//    makes room by folding the valid data of its emptiest block into native
+//    cells, when that costs less die time than writing natively: a hot set
+//    rewritten in SLC stays fast, a long stream of new data hits the cliff
+//    (ssd_slc.h). When a program ends,
 //    its data moves from the Overlay into the durable Store. The scaled FTL
 //    (ssd_ftl.h) decides how much garbage collection each write forces; that
 //    work is owed by the dies and slows later programs;
@@ -50,7 +55,6 @@
 #include "sim/devices/ssd_write_buffer.h"
 #include "sim/node.h"
 #include "sim/profile/node_types.h"
-#include "sim/random.h"
 #include "sim/store/overlay.h"
 #include "sim/store/store.h"
 
@@ -59,7 +63,7 @@ namespace storlab {
 class Ssd : public Node {
  public:
   Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
-      std::unique_ptr<Store> store, bool keeps_data, uint64_t seed);
+      std::unique_ptr<Store> store, bool keeps_data);
   ~Ssd() override;
 
   std::string_view type() const override { return "ssd"; }
@@ -108,6 +112,13 @@ class Ssd : public Node {
   void WaitDurable(uint32_t slot, uint64_t target);
   void ReleaseDurable();
   void AddGcWork(const ssd::ScaledFtl::Work& work);
+  // Room in SLC for one more SLC program: in the open block, in a free one,
+  // or in one reclaimed now if that is worth it (fold_limit_). False: the
+  // program goes to native cells.
+  bool TakeSlcRoom();
+  // Folds the valid data of SLC block `block` into native cells (die time
+  // owed by every die) and erases it.
+  void FoldSlcBlock(uint32_t block);
   void RecordSeries();
 
   // ssd_background.cc: idle work.
@@ -119,7 +130,6 @@ class Ssd : public Node {
   std::unique_ptr<Store> store_;
   Overlay overlay_;
   bool keeps_data_;
-  Random rng_;
   uint64_t map_segment_bytes_;
   ssd::Divisor page_div_;
 
@@ -128,6 +138,9 @@ class Ssd : public Node {
   ssd::FlashArray flash_;
   ssd::ScaledFtl ftl_;
   ssd::SlcCache slc_;
+  // Reclaiming an SLC block while the host writes pays when its valid data
+  // is below this many bytes (SsdConfig::slc_fold_limit).
+  uint64_t fold_limit_;
   ssd::WriteBuffer buffer_;
   std::unique_ptr<ssd::MapCache> map_cache_;  // null: the whole map is in DRAM
   ssd::Wear wear_;

@@ -31,16 +31,13 @@ void Ssd::IdleStep() {
   if (flash_.owes()) {
     end = flash_.WorkOff(now, quantum);
   } else if (slc_.used() > 0) {
-    // Fold one native program's worth per die: read cell_bits SLC pages per
-    // plane, program them as one native unit.
-    const uint64_t wave = config_.native_unit_bytes() * flash_.dies();
-    const uint64_t folded = slc_.Fold(wave);
-    wear_.fold_bytes += folded;
-    wear_.nand_bytes_written += folded;
-    const Nanos per_unit = config_.slc_read_time * config_.cell_bits + config_.program_time;
-    flash_.AddWork(
-        Nanos(static_cast<int64_t>(static_cast<double>(per_unit.count()) *
-                                   static_cast<double>(folded) / static_cast<double>(wave))));
+    // Fold the SLC block with the least valid data (the open one too: the
+    // host has gone quiet) and erase it.
+    if (buffer_.has_open()) CloseUnit();
+    slc_.CloseOpen();
+    uint32_t block = 0;
+    uint64_t valid = 0;
+    if (slc_.Cheapest(&block, &valid)) FoldSlcBlock(block);
     end = flash_.WorkOff(now, quantum);
   } else {
     ssd::ScaledFtl::Work w;

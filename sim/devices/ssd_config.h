@@ -53,7 +53,7 @@ struct SsdConfig {
   // One native program stores page_size × planes × cell_bits on a die.
   Nanos program_time = Nanos(1'850'000);
   // One SLC-mode program stores page_size × planes.
-  Nanos slc_program_time = Nanos(250'000);
+  Nanos slc_program_time = Nanos(114'000);
   Nanos erase_time = Nanos(3'500'000);
   uint64_t block_size = uint64_t{24} << 20;  // erased at once on one die
 
@@ -89,6 +89,17 @@ struct SsdConfig {
   uint32_t dies() const { return channels * dies_per_channel; }
   uint64_t slc_unit_bytes() const { return page_size * planes; }
   uint64_t native_unit_bytes() const { return page_size * planes * cell_bits; }
+  // One erase block run in SLC mode, in whole SLC programs (at least one).
+  uint64_t slc_block_bytes() const {
+    const uint64_t unit = slc_unit_bytes();
+    const uint64_t n = block_size / cell_bits / unit;
+    return (n ? n : 1) * unit;
+  }
+  // The most valid data an SLC block may hold for the drive to reclaim it
+  // (fold that data into native cells, erase the block) while the host
+  // writes, rather than write the host's data natively: below it, writing
+  // through SLC and folding costs less die time.
+  uint64_t slc_fold_limit() const;
   // Whether FLUSH and FUA wait for programs (else the buffer counts as durable).
   bool flush_programs() const { return !plp || flush_despite_plp; }
 };

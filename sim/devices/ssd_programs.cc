@@ -45,13 +45,16 @@ void Ssd::AppendToUnits(uint64_t off, uint64_t len, Nanos ready) {
   uint64_t done = 0;
   while (done < len) {
     if (!buffer_.has_open()) OpenUnit();
-    done += buffer_.Fill(off + done, len - done, ready);
+    const uint64_t n = buffer_.Fill(off + done, len - done, ready);
+    slc_.Write(off + done, n, buffer_.open_slc());
+    done += n;
     if (buffer_.open_full()) CloseUnit();
   }
 }
 
 void Ssd::OpenUnit() {
-  const bool slc = slc_.Fits(config_.slc_unit_bytes(), ftl_.free_user_bytes());
+  const bool slc = TakeSlcRoom();
+  if (slc) slc_.Program(config_.slc_unit_bytes());
   buffer_.Open(slc ? config_.slc_unit_bytes() : config_.native_unit_bytes(), slc);
   // A partly filled unit is programmed (padded) after the timeout, so data
   // does not sit in volatile memory while the host pauses.
@@ -67,7 +70,6 @@ void Ssd::CloseUnit() {
   const Nanos now = engine_.now();
   ssd::WriteBuffer::Unit& u = buffer_.Close();
   const Nanos end = flash_.Program(now, u.size, u.slc, Max(u.ready, now));
-  if (u.slc) slc_.Add(u.size);
   wear_.nand_bytes_written += u.size;
   const uint64_t seq = u.seq;
   engine_.At(end, [this, seq] { ProgramDone(seq); });
@@ -128,6 +130,30 @@ void Ssd::AddGcWork(const ssd::ScaledFtl::Work& w) {
       units * static_cast<double>(
                   (config_.read_time * config_.cell_bits + config_.program_time).count()) +
       erases * static_cast<double>(config_.erase_time.count());
+  flash_.AddWork(Nanos(static_cast<int64_t>(ns / flash_.dies())));
+}
+
+bool Ssd::TakeSlcRoom() {
+  if (slc_.OpenHasRoom(config_.slc_unit_bytes())) return true;
+  while (!slc_.CanOpen(ftl_.free_user_bytes())) {
+    uint32_t victim = 0;
+    uint64_t valid = 0;
+    if (!slc_.Cheapest(&victim, &valid) || (valid > 0 && valid >= fold_limit_)) return false;
+    FoldSlcBlock(victim);
+  }
+  return true;
+}
+
+void Ssd::FoldSlcBlock(uint32_t block) {
+  const uint64_t folded = slc_.Reclaim(block);
+  wear_.fold_bytes += folded;
+  wear_.nand_bytes_written += folded;
+  wear_.erased_bytes += config_.block_size;
+  const double units =
+      static_cast<double>(folded) / static_cast<double>(config_.native_unit_bytes());
+  const Nanos per_unit = config_.slc_read_time * config_.cell_bits + config_.program_time;
+  const double ns = units * static_cast<double>(per_unit.count()) +
+                    static_cast<double>(config_.erase_time.count());
   flash_.AddWork(Nanos(static_cast<int64_t>(ns / flash_.dies())));
 }
 

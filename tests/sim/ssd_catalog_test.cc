@@ -110,8 +110,8 @@ TEST(SsdCatalog, NvmeGen3HasA42GBSlcCacheThen1700MBps) {
   EXPECT_NEAR(RunProbe(e, n, p).iops, 400000, 40000);
 }
 
-// The 500 GB model (the seed table's internal NVMe): half the dies, a 22 GB
-// TurboWrite region, 900 MB/s past it (Samsung 970 EVO Plus data sheet).
+// The 500 GB model: half the dies, a 22 GB TurboWrite region, 900 MB/s past
+// it (Samsung 970 EVO Plus data sheet).
 TEST(SsdCatalog, NvmeGen3At500GBHasA22GBSlcCacheThen900MBps) {
   Engine e;
   auto s = MustLoad("nvme-gen3-500g", e, 1, DataMode::Kind::kNone);
@@ -122,6 +122,21 @@ TEST(SsdCatalog, NvmeGen3At500GBHasA22GBSlcCacheThen900MBps) {
   testing::SeqWriteRate(e, n, 20 * kGB, 4 * kGB);
   EXPECT_NEAR(testing::SeqWriteRate(e, n, 24 * kGB, 4 * kGB), 900, 90);
   EXPECT_NEAR(MBps("nvme-gen3-500g", kSeqRead), 3500, 175);
+}
+
+// The 250 GB model (the seed table's internal NVMe and the USB enclosure's
+// drives): 8 dies, which set its 2,300 MB/s; a 13 GB TurboWrite region,
+// ~400 MB/s past it; 250K random-read IOPS (Samsung 970 EVO Plus data sheet).
+TEST(SsdCatalog, NvmeGen3At250GBHasA13GBSlcCacheThen400MBps) {
+  Engine e;
+  auto s = MustLoad("nvme-gen3-250g", e, 1, DataMode::Kind::kNone);
+  Node& n = s.stack->root();
+  constexpr uint64_t kGB = 1'000'000'000;
+  EXPECT_EQ(AsSsd(s).slc_capacity(), 13 * kGB);
+  EXPECT_NEAR(testing::SeqWriteRate(e, n, 0, 12 * kGB), 2300, 115);
+  testing::SeqWriteRate(e, n, 12 * kGB, 3 * kGB);
+  EXPECT_NEAR(testing::SeqWriteRate(e, n, 15 * kGB, 3 * kGB), 400, 40);
+  EXPECT_NEAR(Iops("nvme-gen3-250g", kRead32), 250000, 25000);
 }
 
 TEST(SsdCatalog, NvmeGen4MatchesThe980ProClass) {
