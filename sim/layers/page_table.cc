@@ -303,7 +303,7 @@ std::pair<uint64_t, uint64_t> PageTable::NextDirtyRun(uint32_t file, uint64_t fr
                                                       uint64_t max_pages) const {
   auto fit = files_.find(file);
   if (fit == files_.end() || max_pages == 0) return {0, 0};
-  const std::set<uint64_t>& gs = fit->second.groups;
+  const GroupSet& gs = fit->second.groups;
   auto candidates = [&](uint64_t g) -> Mask {
     const Group* grp = Find(g);
     return grp ? grp->dirty & ~grp->writeback & OwnedBy(*grp, file) : 0;

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "sim/layers/page_group_map.h"
+#include "sim/layers/page_group_set.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -49,9 +50,9 @@ class PageTable {
     Group* lru_next = nullptr;  // towards the cold end
   };
   struct File {
-    std::set<uint64_t> groups;  // groups where it owns dirty or writeback pages
-    Nanos dirtied_when;         // when it last went from clean to dirty
-    uint64_t cursor = 0;        // page where its next writeback pass continues
+    GroupSet groups;      // groups where it owns dirty or writeback pages
+    Nanos dirtied_when;   // when it last went from clean to dirty
+    uint64_t cursor = 0;  // page where its next writeback pass continues
   };
   // What a write did to the pages it covered.
   struct DirtyResult {

@@ -1,0 +1,75 @@
+// GroupSet against std::set<uint64_t>: the same members, in the same order,
+// under random inserts and erases over ranges that grow both ways.
+#include "sim/layers/page_group_set.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <vector>
+
+namespace storlab {
+namespace {
+
+std::vector<uint64_t> Members(const GroupSet& s) {
+  std::vector<uint64_t> v;
+  for (uint64_t g : s) v.push_back(g);
+  return v;
+}
+
+TEST(GroupSet, EmptyHasNoMembers) {
+  GroupSet s;
+  EXPECT_TRUE(s.empty());
+  EXPECT_EQ(s.count(5), 0u);
+  EXPECT_EQ(s.NextFrom(0), GroupSet::kEnd);
+  EXPECT_TRUE(s.begin() == s.end());
+}
+
+TEST(GroupSet, GrowsDownwardsAndUpwards) {
+  GroupSet s;
+  s.insert(100'000);
+  s.insert(7);          // below the first span: prepended
+  s.insert(9'000'000);  // far above: appended
+  s.insert(100'000);    // again: no change
+  EXPECT_EQ(s.size(), 3u);
+  EXPECT_EQ(Members(s), (std::vector<uint64_t>{7, 100'000, 9'000'000}));
+  EXPECT_EQ(*s.lower_bound(8), 100'000u);
+  EXPECT_EQ(*s.lower_bound(100'001), 9'000'000u);
+  EXPECT_TRUE(s.lower_bound(9'000'001) == s.end());
+  s.erase(100'000);
+  s.erase(100'000);  // not a member: no change
+  EXPECT_EQ(Members(s), (std::vector<uint64_t>{7, 9'000'000}));
+  s.erase(7);
+  s.erase(9'000'000);
+  EXPECT_TRUE(s.empty());
+  EXPECT_TRUE(s.begin() == s.end());
+}
+
+TEST(GroupSet, MatchesStdSetUnderRandomOperations) {
+  std::mt19937_64 rng(42);
+  GroupSet s;
+  std::set<uint64_t> ref;
+  for (int i = 0; i < 200'000; ++i) {
+    // Clustered keys (a file's groups) with a few far away.
+    const uint64_t base = (rng() % 16 == 0) ? 1'000'000 : 50'000;
+    const uint64_t g = base + rng() % 20'000 - (rng() % 8 == 0 ? 40'000 : 0);
+    if (rng() % 3 == 0) {
+      s.erase(g);
+      ref.erase(g);
+    } else {
+      s.insert(g);
+      ref.insert(g);
+    }
+    if (i % 1000 == 0) {
+      const uint64_t q = rng() % 1'100'000;
+      auto it = ref.lower_bound(q);
+      EXPECT_EQ(*s.lower_bound(q), it == ref.end() ? GroupSet::kEnd : *it) << q;
+      EXPECT_EQ(s.count(q), ref.count(q));
+    }
+  }
+  EXPECT_EQ(s.size(), ref.size());
+  EXPECT_EQ(Members(s), std::vector<uint64_t>(ref.begin(), ref.end()));
+}
+
+}  // namespace
+}  // namespace storlab
