@@ -79,7 +79,13 @@ void SlcCache::Write(uint64_t off, uint64_t len, bool slc) {
 void SlcCache::Trim(uint64_t off, uint64_t len) {
   const uint64_t first = (off + track_bytes() - 1) >> track_shift_;
   const uint64_t end = std::min(units_, (off + len) >> track_shift_);
-  for (uint64_t u = first; u < end; ++u) Drop(u);
+  for (uint64_t u = first; u < end;) {
+    if (!table_[u >> kChunkShift]) {  // nothing of this chunk is in SLC
+      u = ((u >> kChunkShift) + 1) << kChunkShift;
+      continue;
+    }
+    Drop(u++);
+  }
 }
 
 void SlcCache::BucketInsert(uint32_t block) {

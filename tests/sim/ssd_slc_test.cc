@@ -74,6 +74,20 @@ TEST(SsdSlc, RewrittenAndTrimmedDataStopsBeingValidInItsBlock) {
   EXPECT_TRUE(s.CanOpen(0));
 }
 
+TEST(SsdSlc, ATrimOfTheWholeDriveDropsEverythingItCovers) {
+  // 4 KiB units, 4096 to a table chunk (16 MiB): data in chunks 0 and 3.
+  SlcCache s(1 << 20, 0, 3, 64 * kKiB, 1 << 30);
+  s.Program(64 * kKiB);
+  s.Write(0, 32 * kKiB, true);
+  s.Write(48 * (1 << 20), 32 * kKiB, true);
+  EXPECT_EQ(s.valid_bytes(), 64 * kKiB);
+  s.Trim(4 * kKiB, (1 << 30) - 4 * kKiB);  // all but the first unit
+  EXPECT_EQ(s.valid_bytes(), 4 * kKiB);
+  EXPECT_TRUE(s.Holds(0));
+  EXPECT_FALSE(s.Holds(4 * kKiB));
+  EXPECT_FALSE(s.Holds(48 * (1 << 20)));
+}
+
 TEST(SsdSlc, TheCheapestBlockIsTheOneWithLeastValidData) {
   SlcCache s(256 * kKiB, 0, 3, 64 * kKiB, 1 << 20);
   for (uint64_t b = 0; b < 3; ++b) {
