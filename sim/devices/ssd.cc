@@ -176,7 +176,9 @@ void Ssd::OnPowerCut() {
 void Ssd::AppendStats(StatList& out) const {
   wear_.Append(out, config_.raw_bytes(), config_.rated_pe_cycles, config_.block_size);
   out.push_back({"slc_used_bytes", static_cast<double>(slc_.used())});
+  out.push_back({"slc_valid_bytes", static_cast<double>(slc_.valid_bytes())});
   out.push_back({"slc_capacity_bytes", static_cast<double>(slc_capacity())});
+  out.push_back({"slc_blocks_reclaimed", static_cast<double>(slc_.reclaimed_blocks())});
   out.push_back({"valid_bytes", static_cast<double>(ftl_.valid_bytes())});
   out.push_back({"free_block_fraction", ftl_.free_block_fraction()});
   out.push_back({"buffered_bytes", static_cast<double>(buffer_.held_bytes())});

@@ -127,6 +127,7 @@ uint64_t SlcCache::Reclaim(uint32_t block) {
   valid_units_ -= b.valid;
   used_ -= b.filled;
   --in_use_;
+  ++reclaimed_;
   b.filled = 0;
   b.valid = 0;
   b.closed = false;

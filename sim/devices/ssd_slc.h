@@ -88,6 +88,8 @@ class SlcCache {
   // Of which, data still valid (in tracking units).
   uint64_t valid_bytes() const { return valid_units_ << track_shift_; }
   uint32_t blocks_in_use() const { return in_use_; }
+  // Blocks emptied for reuse so far.
+  uint64_t reclaimed_blocks() const { return reclaimed_; }
 
  private:
   static constexpr uint32_t kNone = 0xffffffffu;
@@ -134,6 +136,7 @@ class SlcCache {
   uint32_t in_use_ = 0;
   uint64_t used_ = 0;
   uint64_t valid_units_ = 0;
+  uint64_t reclaimed_ = 0;
 };
 
 }  // namespace storlab::ssd

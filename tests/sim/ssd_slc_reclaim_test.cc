@@ -75,6 +75,18 @@ TEST(SsdSlcReclaim, AHotSetRewrittenInSlcStaysAtSlcSpeed) {
   EXPECT_LE(ssd.slc().used(), 32 * kMiB);
   // 128 blocks written, 32 still in use: 96 erased (a 3 MiB native block each).
   EXPECT_EQ(ssd.wear().erased_bytes, 96 * 3 * kMiB);
+  EXPECT_EQ(ssd.slc().reclaimed_blocks(), 96u);
+  StatList st;
+  ssd.AppendStats(st);
+  auto stat = [&](const std::string& name) {
+    for (const auto& s : st)
+      if (s.name == name) return s.value;
+    ADD_FAILURE() << "no stat " << name;
+    return -1.0;
+  };
+  EXPECT_EQ(stat("slc_blocks_reclaimed"), 96.0);
+  EXPECT_EQ(stat("slc_valid_bytes"), 8.0 * kMiB);
+  EXPECT_EQ(stat("slc_folded_bytes"), 0.0);
 }
 
 TEST(SsdSlcReclaim, AHotSetNearTheCacheSizeFoldsWhatIsStillValid) {
