@@ -16,10 +16,8 @@ using testing::SeqWriteRate;
 using testing::SmallSsd;
 
 constexpr uint64_t kMiB = 1 << 20;
-// The small drive's program rates: 4 dies × 32 KiB per 200 µs in SLC mode,
-// 4 dies × 96 KiB per 2 ms native.
-constexpr double kSlcMBps = 4 * 32768 / 200e-6 / 1e6;   // 655 MB/s
-constexpr double kNativeMBps = 4 * 98304 / 2e-3 / 1e6;  // 197 MB/s
+constexpr double kSlcMBps = testing::kSmallSlcMBps;
+constexpr double kNativeMBps = testing::kSmallNativeMBps;
 
 // A burst of `len` into an empty 1 MiB buffer: the first MiB goes in at
 // link speed, the rest as fast as the flash programs.

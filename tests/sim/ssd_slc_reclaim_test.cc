@@ -13,14 +13,12 @@ namespace {
 
 using namespace time_literals;
 using testing::AsSsd;
+using testing::kSmallNativeMBps;
+using testing::kSmallSlcMBps;
 using testing::MustLoadText;
 using testing::SmallSsd;
 
-constexpr uint64_t kMiB = 1 << 20;
-// The small drive: 4 dies × 32 KiB per 200 µs in SLC mode, 4 dies × 96 KiB
-// per 2 ms native; 32 MiB of SLC in 1 MiB blocks (a 3 MiB block in SLC mode).
-constexpr double kSlcMBps = 4 * 32768 / 200e-6 / 1e6;   // 655 MB/s
-constexpr double kNativeMBps = 4 * 98304 / 2e-3 / 1e6;  // 197 MB/s
+constexpr uint64_t kMiB = 1 << 20;  // SmallSsd: 32 MiB of SLC in 1 MiB blocks
 
 // Writes `total` bytes at QD8 in 1 MiB (sequential, wrapping) or 64 KiB
 // (random) writes over [0, span); returns MB/s.
@@ -67,7 +65,7 @@ TEST(SsdSlcReclaim, AHotSetRewrittenInSlcStaysAtSlcSpeed) {
   // one block erase (3 ms, a debt shared by the 4 dies): 1.6 + 0.75 ms of
   // die time per MiB, 446 MB/s, still well above native speed.
   const double erasing = kMiB / 2.35e-3 / 1e6;
-  const double us = 32 * kMiB / kSlcMBps + 96 * kMiB / erasing;  // bytes / (MB/s)
+  const double us = 32 * kMiB / kSmallSlcMBps + 96 * kMiB / erasing;  // bytes / (MB/s)
   const double expect = 128 * kMiB / us;
   EXPECT_NEAR(Rewrite(e, s.stack->root(), 8 * kMiB, 128 * kMiB, false), expect, 0.03 * expect);
   EXPECT_EQ(ssd.wear().fold_bytes, 0u);
@@ -99,8 +97,8 @@ TEST(SsdSlcReclaim, AHotSetNearTheCacheSizeFoldsWhatIsStillValid) {
   Rewrite(e, n, 24 * kMiB, 24 * kMiB, false);
   const double rate = Rewrite(e, n, 24 * kMiB, 192 * kMiB, true);
   EXPECT_GT(ssd.wear().fold_bytes, 0u);
-  EXPECT_LT(rate, 0.9 * kSlcMBps);
-  EXPECT_GT(rate, 1.2 * kNativeMBps);
+  EXPECT_LT(rate, 0.9 * kSmallSlcMBps);
+  EXPECT_GT(rate, 1.2 * kSmallNativeMBps);
   // Reads find the data where it is: a hot-set page in SLC, one folded out
   // of it in native cells.
   uint64_t in_slc = 0;
@@ -116,7 +114,8 @@ TEST(SsdSlcReclaim, NewDataPastTheCacheStillGoesNative) {
   // Every block full of valid data: reclaiming would fold it all, which
   // costs more than writing natively.
   testing::SeqWriteRate(e, n, 0, 40 * kMiB);
-  EXPECT_NEAR(testing::SeqWriteRate(e, n, 40 * kMiB, 24 * kMiB), kNativeMBps, 0.05 * kNativeMBps);
+  EXPECT_NEAR(testing::SeqWriteRate(e, n, 40 * kMiB, 24 * kMiB), kSmallNativeMBps,
+              0.05 * kSmallNativeMBps);
   EXPECT_EQ(AsSsd(s).wear().fold_bytes, 0u);
 }
 

@@ -68,6 +68,11 @@ rated_pe_cycles = 3000
   return base;
 }
 
+// SmallSsd's program rates: 4 dies × 32 KiB per 200 µs in SLC mode, 4 dies
+// × 96 KiB per 2 ms native; its SLC blocks hold 1 MiB (3 MiB blocks).
+constexpr double kSmallSlcMBps = 4 * 32768 / 200e-6 / 1e6;   // 655 MB/s
+constexpr double kSmallNativeMBps = 4 * 98304 / 2e-3 / 1e6;  // 197 MB/s
+
 inline Ssd& AsSsd(LoadedStack& s) { return dynamic_cast<Ssd&>(s.stack->root()); }
 
 // Sequential writes of 1 MiB at QD8 over [off, off+len); returns MB/s.
