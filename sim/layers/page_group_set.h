@@ -11,6 +11,7 @@
 #ifndef STORLAB_SIM_LAYERS_PAGE_GROUP_SET_H_
 #define STORLAB_SIM_LAYERS_PAGE_GROUP_SET_H_
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -99,7 +100,11 @@ class GroupSet {
       return;
     }
     if (g < base_) {
-      const uint64_t nb = g / kSpan * kSpan;
+      // At least double the range, so that a file written backwards costs
+      // O(n log n) copying, not O(n^2).
+      const uint64_t spans = summary_.size();
+      const uint64_t down = base_ / kSpan >= spans ? base_ - spans * kSpan : 0;
+      const uint64_t nb = std::min(g / kSpan * kSpan, down);
       const uint64_t add = (base_ - nb) / kSpan;
       words_.insert(words_.begin(), add * (kSpan / 64), 0);
       summary_.insert(summary_.begin(), add, 0);

@@ -45,6 +45,18 @@ TEST(GroupSet, GrowsDownwardsAndUpwards) {
   EXPECT_TRUE(s.begin() == s.end());
 }
 
+TEST(GroupSet, AFileWrittenBackwardsGrowsTheRangeGeometrically) {
+  // 2^22 groups (a 512 GiB file) inserted from the top down: each step
+  // below the range at least doubles it, so this takes milliseconds.
+  GroupSet s;
+  constexpr uint64_t kTop = uint64_t{1} << 22;
+  for (uint64_t g = kTop; g-- > 0;) s.insert(g);
+  EXPECT_EQ(s.size(), kTop);
+  EXPECT_EQ(*s.begin(), 0u);
+  EXPECT_EQ(*s.lower_bound(kTop - 1), kTop - 1);
+  EXPECT_TRUE(s.lower_bound(kTop) == s.end());
+}
+
 TEST(GroupSet, MatchesStdSetUnderRandomOperations) {
   std::mt19937_64 rng(42);
   GroupSet s;
