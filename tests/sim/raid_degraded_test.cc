@@ -56,14 +56,7 @@ TEST(RaidIoTest, DegradedWritesThenReadBack) {
     auto r = MakeRaidRig(e, Spec(level, 4, "16KiB"));
     auto data = Fill(e, r, 11);
     ASSERT_TRUE(r.raid->FailMember(2).ok());
-    Random rng(5);
-    for (int i = 0; i < 100; ++i) {
-      const uint64_t len = 512 * (1 + rng.Uniform(100));
-      const uint64_t off = rng.Uniform((data.size() - len) / 512) * 512;
-      auto w = Pattern(len, 200 + i);
-      ASSERT_TRUE(testing::Write(e, *r.raid, off, w).status.ok());
-      std::copy(w.begin(), w.end(), data.begin() + off);
-    }
+    ASSERT_NO_FATAL_FAILURE(testing::WriteRandomly(e, r, data, 5, 100, 512, 100, 200));
     EXPECT_EQ(ReadAll(e, *r.raid), data) << "raid" << level;
   }
 }

@@ -92,14 +92,7 @@ TEST(RaidRebuildTest, ReadsAndWritesDuringRebuild) {
   EXPECT_EQ(ReadAll(e, *r.raid), data);
   EXPECT_GT(r.raid->array().counters().degraded_reads, before);
   // Writes on both sides of the frontier.
-  Random rng(6);
-  for (int i = 0; i < 60; ++i) {
-    const uint64_t len = 4096 * (1 + rng.Uniform(40));
-    const uint64_t off = rng.Uniform((data.size() - len) / 4096) * 4096;
-    auto w = Pattern(len, 300 + i);
-    ASSERT_TRUE(testing::Write(e, *r.raid, off, w).status.ok());
-    std::copy(w.begin(), w.end(), data.begin() + off);
-  }
+  ASSERT_NO_FATAL_FAILURE(testing::WriteRandomly(e, r, data, 6, 60, 4096, 40, 300));
   VirtualDriver(e).RunUntilIdle();
   EXPECT_FALSE(r.raid->degraded());
   EXPECT_EQ(testing::Inconsistencies(r), 0);

@@ -5,12 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "sim/devices/ram_disk.h"
 #include "sim/layers/raid/parity.h"
 #include "sim/layers/raid/raid_node.h"
+#include "sim/random.h"
 #include "tests/sim/test_util.h"
 
 namespace storlab::testing {
@@ -75,6 +77,21 @@ inline std::vector<uint8_t> ReadAll(Engine& e, Node& n) {
   auto res = Read(e, n, 0, out);
   EXPECT_TRUE(res.status.ok()) << res.status.ToString();
   return out;
+}
+
+// `count` writes of 1..`max_units` units of `unit` bytes at random aligned
+// offsets (Random(`seed`)), write i of Pattern(len, pattern_base + i); each
+// is mirrored into `data`, the array's expected contents.
+inline void WriteRandomly(Engine& e, RaidRig& r, std::vector<uint8_t>& data, uint64_t seed,
+                          int count, uint64_t unit, uint64_t max_units, uint64_t pattern_base) {
+  Random rng(seed);
+  for (int i = 0; i < count; ++i) {
+    const uint64_t len = unit * (1 + rng.Uniform(max_units));
+    const uint64_t off = rng.Uniform((data.size() - len) / unit) * unit;
+    auto w = Pattern(len, pattern_base + i);
+    ASSERT_TRUE(Write(e, *r.raid, off, w).status.ok());
+    std::copy(w.begin(), w.end(), data.begin() + off);
+  }
 }
 
 // Requests of `op` the members completed since their stats were reset.
