@@ -62,6 +62,8 @@ class Callback<R(Args...), N> {
   ~Callback() { Reset(); }
 
   explicit operator bool() const { return ops_ != nullptr; }
+  // True when the target lives on the heap (its capture did not fit kInline).
+  bool allocated() const { return ops_ != nullptr && ops_->heap; }
   R operator()(Args... args) {
     assert(ops_);
     return ops_->call(storage_, std::forward<Args>(args)...);
@@ -78,6 +80,7 @@ class Callback<R(Args...), N> {
     R (*call)(void*, Args&&...);
     void (*move)(void* dst, void* src);  // move-construct dst from src, destroy src
     void (*destroy)(void*);
+    bool heap;
   };
   template <typename D>
   static constexpr Ops kInlineOps = {
@@ -86,12 +89,12 @@ class Callback<R(Args...), N> {
         new (d) D(std::move(*static_cast<D*>(s)));
         static_cast<D*>(s)->~D();
       },
-      [](void* p) { static_cast<D*>(p)->~D(); }};
+      [](void* p) { static_cast<D*>(p)->~D(); }, false};
   template <typename D>
   static constexpr Ops kHeapOps = {
       [](void* p, Args&&... a) -> R { return (**static_cast<D**>(p))(std::forward<Args>(a)...); },
       [](void* d, void* s) { *static_cast<D**>(d) = *static_cast<D**>(s); },
-      [](void* p) { delete *static_cast<D**>(p); }};
+      [](void* p) { delete *static_cast<D**>(p); }, true};
 
   alignas(std::max_align_t) unsigned char storage_[kInline];
   const Ops* ops_ = nullptr;

@@ -1,6 +1,7 @@
 #include "sim/clock.h"
 
 #include <chrono>
+#include <thread>
 
 namespace storlab {
 namespace {
@@ -17,6 +18,7 @@ class SteadyClock : public Clock {
     cv.wait_until(lock,
                   std::chrono::steady_clock::time_point(std::chrono::nanoseconds(deadline_ns)));
   }
+  void Relax() override { std::this_thread::yield(); }
 };
 
 }  // namespace

@@ -22,6 +22,10 @@ class Clock {
   // allowed; callers re-check their condition.
   virtual void WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                          int64_t deadline_ns) = 0;
+  // Called between two polls of NowNanos() by a thread that spins until a
+  // deadline: the real clock yields the CPU (other threads of the process,
+  // the transport's, may need it); a fake clock may advance itself.
+  virtual void Relax() = 0;
 
   // The process's steady clock. Never destroyed.
   static Clock* Real();

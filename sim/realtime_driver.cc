@@ -6,53 +6,90 @@
 #include <limits>
 
 namespace storlab {
+namespace {
+
+// A deadline that means "no event pending": wait for a notification.
+constexpr int64_t kNoDeadline = std::numeric_limits<int64_t>::max() / 2;
+
+}  // namespace
 
 RealtimeDriver::RealtimeDriver(Engine& engine, Options options)
     : engine_(engine), options_(options) {}
 
-RealtimeDriver::~RealtimeDriver() { Stop(); }
+RealtimeDriver::~RealtimeDriver() {
+  assert(!OnDriverThread());
+  Stop();
+}
 
 void RealtimeDriver::Start() {
-  assert(!running());
-  wall_start_ = options_.clock->NowNanos();
-  sim_start_ = engine_.now();
+  {
+    // A Stop() from a posted function leaves the thread to be joined here.
+    std::lock_guard<std::mutex> jl(join_mu_);
+    assert(!running_.load());
+    if (thread_.joinable()) thread_.join();
+  }
+  wall_start_.store(options_.clock->NowNanos());
+  sim_start_.store(engine_.now().count());
   {
     std::lock_guard<std::mutex> l(mu_);
     stop_ = false;
+    accepting_ = true;
+    wake_.store(false);
   }
+  running_.store(true);
+  std::lock_guard<std::mutex> jl(join_mu_);
   thread_ = std::thread([this] { Loop(); });
 }
 
 void RealtimeDriver::Stop() {
-  if (!running()) return;
   {
     std::lock_guard<std::mutex> l(mu_);
+    accepting_ = false;
     stop_ = true;
+    wake_.store(true, std::memory_order_release);
   }
   cv_.notify_all();
-  thread_.join();
+  if (OnDriverThread()) return;  // the loop ends after the running function
+  std::lock_guard<std::mutex> jl(join_mu_);
+  if (thread_.joinable()) thread_.join();
 }
 
-void RealtimeDriver::Post(Callback<void()> fn) {
+bool RealtimeDriver::running() const { return running_.load(); }
+
+bool RealtimeDriver::OnDriverThread() const {
+  return driver_id_.load() == std::this_thread::get_id();
+}
+
+Status RealtimeDriver::Post(Work fn, Nanos backdate) {
+  const int64_t now = options_.clock->NowNanos();
   {
     std::lock_guard<std::mutex> l(mu_);
-    inbox_.push_back(std::move(fn));
+    if (!accepting_) return Status::Aborted("the real-time driver is stopped");
+    inbox_.push_back({std::move(fn), now, backdate});
+    wake_.store(true, std::memory_order_release);
   }
-  cv_.notify_all();
+  cv_.notify_one();  // only the driver thread waits on cv_
+  return Status();
 }
 
-void RealtimeDriver::Call(const std::function<void()>& fn) {
+Status RealtimeDriver::Call(const std::function<void()>& fn) {
+  if (OnDriverThread()) {
+    assert(false && "RealtimeDriver::Call on the driver's thread would deadlock");
+    return Status::Internal("RealtimeDriver::Call on the driver's thread would deadlock");
+  }
   std::mutex m;
   std::condition_variable done_cv;
   bool done = false;
-  Post([&] {
+  Status st = Post([&] {
     fn();
     std::lock_guard<std::mutex> l(m);
     done = true;
     done_cv.notify_all();
   });
+  if (!st.ok()) return st;
   std::unique_lock<std::mutex> l(m);
   done_cv.wait(l, [&] { return done; });
+  return Status();
 }
 
 LatencyHistogram RealtimeDriver::Lateness() const {
@@ -60,61 +97,119 @@ LatencyHistogram RealtimeDriver::Lateness() const {
   return lateness_;
 }
 
+LatencyHistogram RealtimeDriver::InboxWait() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return inbox_wait_;
+}
+
 void RealtimeDriver::ResetLateness() {
   std::lock_guard<std::mutex> l(mu_);
   lateness_.Reset();
+  inbox_wait_.Reset();
 }
 
-Nanos RealtimeDriver::SimNow() const {
-  return sim_start_ + Nanos(options_.clock->NowNanos() - wall_start_);
+Nanos RealtimeDriver::SimNow() const { return SimOf(options_.clock->NowNanos()); }
+
+Nanos RealtimeDriver::SimOf(int64_t wall) const {
+  return Nanos(sim_start_.load()) + (Nanos(wall) - Nanos(wall_start_.load()));
 }
 
-int64_t RealtimeDriver::WallOf(Nanos t) const { return wall_start_ + (t - sim_start_).count(); }
+int64_t RealtimeDriver::WallOf(Nanos t) const {
+  // Saturating: an event at Nanos::Max() is due "never", not in the past.
+  return (Nanos(wall_start_.load()) + (t - Nanos(sim_start_.load()))).count();
+}
+
+void RealtimeDriver::RecordLateness(Nanos due) {
+  // An event due before the latest outside arrival was scheduled by a
+  // backdated request (compensation): it cannot have run before the request
+  // physically arrived, so its lateness counts from that arrival.
+  if (due < floor_) due = floor_;
+  const int64_t late = options_.clock->NowNanos() - WallOf(due);
+  std::lock_guard<std::mutex> l(mu_);
+  lateness_.Add(late > 0 ? static_cast<uint64_t>(late) : 0);
+}
+
+void RealtimeDriver::RunDueBy(Nanos t) {
+  while (!engine_.empty() && engine_.next_time() <= t) {
+    RecordLateness(engine_.next_time());
+    engine_.Step();
+  }
+}
+
+void RealtimeDriver::RunPosted(Posted& p) {
+  const Nanos physical = SimOf(p.posted_wall);
+  const Nanos arrive = physical - p.backdate;
+  // Events due before the request arrived run first (late, if the host
+  // was busy); then the clock moves to its arrival.
+  RunDueBy(arrive);
+  if (arrive > engine_.now()) engine_.AdvanceTo(arrive);
+  if (physical > floor_) floor_ = physical;
+  arrival_sim_ = physical;
+  const int64_t waited = options_.clock->NowNanos() - p.posted_wall;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    inbox_wait_.Add(waited > 0 ? static_cast<uint64_t>(waited) : 0);
+  }
+  p.fn();
+}
+
+void RealtimeDriver::RunVirtualWhile(const std::function<bool()>& more) {
+  assert(OnDriverThread());
+  while (!engine_.empty() && more()) engine_.Step();
+  // Re-anchor: the wall clock now is the engine's now.
+  wall_start_.store(options_.clock->NowNanos());
+  sim_start_.store(engine_.now().count());
+  floor_ = engine_.now();
+}
 
 void RealtimeDriver::Loop() {
   // Ask for precise timed wake-ups (the default timer slack is 50 us).
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-  std::vector<Callback<void()>> work;
+  driver_id_.store(std::this_thread::get_id());
+  std::vector<Posted> work;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    // Outside requests first: they arrive at the simulated time of now, but
-    // never before an event that is already due (that runs first, late).
+    // Outside requests first: they arrive at the simulated time of their
+    // posting, after every event due before it.
     if (!inbox_.empty()) {
       work.swap(inbox_);
+      wake_.store(false, std::memory_order_relaxed);
       lock.unlock();
-      for (auto& fn : work) {
-        Nanos now = SimNow();
-        while (!engine_.empty() && engine_.next_time() <= now) {
-          int64_t late = (SimNow() - engine_.next_time()).count();
-          {
-            std::lock_guard<std::mutex> l(mu_);
-            lateness_.Add(late > 0 ? static_cast<uint64_t>(late) : 0);
-          }
-          engine_.Step();
-        }
-        if (now > engine_.now()) engine_.AdvanceTo(now);
-        fn();
-      }
+      for (auto& p : work) RunPosted(p);
       work.clear();
       lock.lock();
       continue;
     }
     if (stop_) break;
-    // Due events.
+    wake_.store(false, std::memory_order_relaxed);
+    // Due events, one at a time, so a request posted meanwhile waits for at
+    // most one event.
     if (!engine_.empty() && engine_.next_time() <= SimNow()) {
-      // Lateness: how long after its due time the event starts.
-      int64_t late = (SimNow() - engine_.next_time()).count();
-      lateness_.Add(late > 0 ? static_cast<uint64_t>(late) : 0);
       lock.unlock();
+      RecordLateness(engine_.next_time());
       engine_.Step();
       lock.lock();
       continue;
     }
-    // Sleep until the next event is due, or until something is posted.
-    int64_t deadline =
-        engine_.empty() ? std::numeric_limits<int64_t>::max() / 2 : WallOf(engine_.next_time());
-    options_.clock->WaitUntil(lock, cv_, deadline);
+    if (engine_.empty()) {
+      options_.clock->WaitUntil(lock, cv_, kNoDeadline);
+      continue;
+    }
+    const int64_t deadline = WallOf(engine_.next_time());
+    const int64_t spin = options_.spin.count();
+    if (spin > 0 && deadline - options_.clock->NowNanos() <= spin) {
+      // Poll the clock for the last stretch; a Post() or Stop() ends it.
+      lock.unlock();
+      while (options_.clock->NowNanos() < deadline && !wake_.load(std::memory_order_acquire))
+        options_.clock->Relax();
+      lock.lock();
+      continue;
+    }
+    options_.clock->WaitUntil(lock, cv_, deadline - spin);
   }
+  lock.unlock();
+  driver_id_.store(std::thread::id());
+  running_.store(false);
 }
 
 }  // namespace storlab

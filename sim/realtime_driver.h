@@ -2,17 +2,29 @@
 //
 // A thread of its own sleeps until the next event is due in wall time and
 // runs it, and wakes early when an outside request is posted (an NBD or FUSE
-// request), running it at the simulated time that corresponds to now — the
-// real-time simulator of ns-3. Models do not know which driver runs them.
-// Events that run late (the host was busy) are recorded in a lateness
-// histogram (ns, fio geometry), the measure of how faithful the timing is.
+// request), running it at the simulated time that corresponds to the wall
+// time at which it was posted — the real-time simulator of ns-3. Models do
+// not know which driver runs them.
 //
-// Threading: Post(), Call(), Lateness() and Stop() are thread-safe. The
-// engine and every node on it belong to the driver's thread while it runs:
-// touch them only from inside Post()/Call().
+// Two measures of how faithful the timing is, both fio-geometry histograms
+// in ns:
+//   - lateness: how long after its due wall time an event ran (the host was
+//     busy, or the timer woke late);
+//   - inbox wait: how long a posted function waited between Post() and the
+//     moment the driver thread ran it.
+// A posted function may be backdated (Post(fn, backdate)): it runs at the
+// simulated time of its posting minus `backdate`, but never before the
+// engine's now() — transport compensation (sim/serve/compensation.h).
+//
+// Threading: Post(), Call(), Stop(), Lateness(), InboxWait() and
+// ResetLateness() are thread-safe. The engine and every node on it belong to
+// the driver's thread while it runs: touch them only from inside
+// Post()/Call(). After Stop() the driver refuses new work (Post and Call
+// return kAborted) until the next Start().
 #ifndef STORLAB_SIM_REALTIME_DRIVER_H_
 #define STORLAB_SIM_REALTIME_DRIVER_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -24,6 +36,7 @@
 #include "sim/clock.h"
 #include "sim/engine.h"
 #include "sim/histogram.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -32,15 +45,21 @@ class RealtimeDriver {
  public:
   struct Options {
     Clock* clock = Clock::Real();
-    // The last stretch before an event is due is spent polling instead of
-    // sleeping: waking from a timed sleep costs the OS's timer slack (tens
-    // of microseconds or more). 0 sleeps all the way.
-    Nanos spin = Nanos(100'000);
+    // The last stretch before an event is due is spent polling the clock
+    // (Clock::Relax between polls) instead of sleeping: waking from a timed
+    // sleep costs the OS's timer slack and a scheduler wake-up (tens of
+    // microseconds on a busy VM). 0 sleeps all the way, which leaves the CPU
+    // to the transport's threads; on a machine with few cores that is often
+    // the better trade (bench/realtime_bench.cc measures both).
+    Nanos spin = Nanos(0);
   };
+  // A posted function. Its inline room holds a closure with a request's
+  // worth of fields, so posting one does not allocate.
+  using Work = Callback<void(), 128>;
 
   RealtimeDriver(Engine& engine, Options options);
   explicit RealtimeDriver(Engine& engine) : RealtimeDriver(engine, Options()) {}
-  ~RealtimeDriver();  // Stop()s
+  ~RealtimeDriver();  // Stop()s. REQUIRES: not called on the driver's thread.
   RealtimeDriver(const RealtimeDriver&) = delete;
   RealtimeDriver& operator=(const RealtimeDriver&) = delete;
 
@@ -48,37 +67,82 @@ class RealtimeDriver {
   // REQUIRES: not running.
   void Start();
   // Runs what is already posted, then stops the thread. Events not yet due
-  // stay in the engine. Idempotent.
+  // stay in the engine. Idempotent, and safe from several threads at once.
+  // Called from a posted function, it returns at once: the loop ends after
+  // that function, and the thread is joined by the next Stop() from another
+  // thread (or the destructor).
   void Stop();
-  bool running() const { return thread_.joinable(); }
+  bool running() const;
+  // True on the driver's own thread.
+  bool OnDriverThread() const;
 
   // Runs `fn` on the driver's thread as soon as possible, at the simulated
-  // time that corresponds to the wall time it runs at.
-  void Post(Callback<void()> fn);
-  // Posts `fn` and waits until it has run. REQUIRES: not called from the
-  // driver's thread.
-  void Call(const std::function<void()>& fn);
+  // time of the wall time at which it was posted (minus `backdate`, not
+  // before the engine's now()). Returns kAborted, dropping `fn` unrun, when
+  // the driver is stopped or stopping.
+  Status Post(Work fn, Nanos backdate = Nanos(0));
+  // Posts `fn` and waits until it has run. Returns kAborted when the driver
+  // is stopped, and kInternal (asserting in debug builds) when called on the
+  // driver's own thread, where waiting would deadlock.
+  Status Call(const std::function<void()>& fn);
 
-  // How late events ran (wall time run minus due time), since the last reset.
+  // Simulated time of the wall clock now. Thread-safe.
+  Nanos SimNow() const;
+
+  // Driver thread only, inside a posted function:
+  // The simulated time at which the running function was posted, before
+  // any backdate (so arrival_sim() - engine.now() is the backdate that took
+  // effect after the clamp).
+  Nanos arrival_sim() const { return arrival_sim_; }
+  // Runs events as fast as the CPU allows while `more()` is true and events
+  // are pending — virtual time — then re-anchors the wall clock so that
+  // simulated time goes on from the engine's now(). For work that should
+  // not take its simulated time in wall time (the oracle reading a device
+  // back after a power cut). Lateness is not recorded meanwhile.
+  void RunVirtualWhile(const std::function<bool()>& more);
+
+  // How late events ran (wall time run minus due time), and how long posted
+  // functions waited in the inbox, since the last reset.
   LatencyHistogram Lateness() const;
+  LatencyHistogram InboxWait() const;
   void ResetLateness();
 
  private:
+  struct Posted {
+    Work fn;
+    int64_t posted_wall;  // Clock::NowNanos() at Post()
+    Nanos backdate;
+  };
   void Loop();
-  Nanos SimNow() const;           // simulated time of the wall clock now
-  int64_t WallOf(Nanos t) const;  // wall time at which simulated time t is due
+  void RunPosted(Posted& p);
+  // Runs every event due at or before `t`, recording lateness.
+  void RunDueBy(Nanos t);
+  void RecordLateness(Nanos due);
+  Nanos SimOf(int64_t wall) const;  // simulated time of a wall time
+  int64_t WallOf(Nanos t) const;    // wall time at which simulated time t is due
 
   Engine& engine_;
   Options options_;
   std::thread thread_;
-  int64_t wall_start_ = 0;
-  Nanos sim_start_;
+  std::atomic<bool> running_{false};
+  std::atomic<std::thread::id> driver_id_{};
+  std::mutex join_mu_;  // serialises joining thread_ (Stop from two threads)
+  std::atomic<int64_t> wall_start_{0};
+  std::atomic<int64_t> sim_start_{0};
 
-  mutable std::mutex mu_;  // guards inbox_, stop_, lateness_
+  mutable std::mutex mu_;  // guards inbox_, stop_, accepting_, lateness_, inbox_wait_
   std::condition_variable cv_;
-  std::vector<Callback<void()>> inbox_;
+  std::vector<Posted> inbox_;
+  // Set by Post() and Stop(), so the spin loop ends without taking mu_.
+  std::atomic<bool> wake_{false};
   bool stop_ = false;
+  bool accepting_ = false;
   LatencyHistogram lateness_;
+  LatencyHistogram inbox_wait_;
+  // Driver thread only: the simulated time of the latest outside arrival,
+  // and of the one being run.
+  Nanos floor_;
+  Nanos arrival_sim_;
 };
 
 }  // namespace storlab
