@@ -20,6 +20,8 @@ const char* Status::CodeName(Code c) {
       return "not supported";
     case Code::kAborted:
       return "aborted";
+    case Code::kReadOnly:
+      return "read-only";
     case Code::kInternal:
       return "internal error";
   }

@@ -2,7 +2,7 @@
 //
 // A Status is OK or carries a code and a message that says what went wrong
 // and where ("hdd-7200.toml:12: key 'rpm': expected a positive integer").
-// Code maps to an errno in exactly one place per export (nbd/, fusefs/).
+// Code maps to an errno in exactly one place: ToErrno (sim/status_errno.h).
 // Thread-compatible value types.
 #ifndef STORLAB_SIM_STATUS_H_
 #define STORLAB_SIM_STATUS_H_
@@ -27,6 +27,7 @@ class Status {
     kNoSpace,       // thin pool or file system full
     kNotSupported,  // operation the node does not offer (e.g. trim)
     kAborted,       // request dropped (power cut, shutdown)
+    kReadOnly,      // the device or pool no longer accepts writes
     kInternal,
   };
 
@@ -42,6 +43,7 @@ class Status {
   static Status NoSpace(std::string_view msg) { return Status(Code::kNoSpace, msg); }
   static Status NotSupported(std::string_view msg) { return Status(Code::kNotSupported, msg); }
   static Status Aborted(std::string_view msg) { return Status(Code::kAborted, msg); }
+  static Status ReadOnly(std::string_view msg) { return Status(Code::kReadOnly, msg); }
   static Status Internal(std::string_view msg) { return Status(Code::kInternal, msg); }
 
   bool ok() const { return code_ == Code::kOk; }

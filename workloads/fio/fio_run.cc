@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/status_errno.h"
 #include "sim/virtual_driver.h"
 
 // The tables below use designated initializers and rely on member defaults.
@@ -122,7 +123,7 @@ Status FioRun::Prepare() {
         Status st = fs.Allocate(ids[i], sizes[i]);
         if (!st.ok()) {
           messages_.push_back(std::string("fio: native_fallocate call failed: ") +
-                              std::strerror(ErrnoOf(st)));
+                              std::strerror(ToErrno(st)));
         }
         if (new_layout) {
           st = LayoutFile(spec, ids[i], sizes[i]);

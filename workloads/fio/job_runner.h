@@ -153,9 +153,6 @@ class JobRunner {
   uint64_t win_bytes_[2] = {0, 0}, win_ios_[2] = {0, 0};
 };
 
-// errno for a status, as the kernel would return it.
-int ErrnoOf(const Status& st);
-
 }  // namespace storlab::fio
 
 #endif  // STORLAB_WORKLOADS_FIO_JOB_RUNNER_H_

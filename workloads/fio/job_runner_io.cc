@@ -2,9 +2,9 @@
 // offset, rate limits, thinktime and fsync=, issuing it through the engine
 // model (per-fd helper threads included), and reaping its completion.
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
+#include "sim/status_errno.h"
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
@@ -17,26 +17,6 @@ using namespace time_literals;
 constexpr Nanos kSleepThreshold = 10_us;
 
 }  // namespace
-
-int ErrnoOf(const Status& st) {
-  switch (st.code()) {
-    case Status::Code::kOk:
-      return 0;
-    case Status::Code::kNoSpace:
-      return ENOSPC;
-    case Status::Code::kInvalidArgument:
-    case Status::Code::kOutOfRange:
-      return EINVAL;
-    case Status::Code::kNotSupported:
-      return EOPNOTSUPP;
-    case Status::Code::kAborted:
-      return ECANCELED;
-    case Status::Code::kNotFound:
-      return ENOENT;
-    default:
-      return EIO;
-  }
-}
 
 bool JobRunner::ShouldStop(Nanos t) const {
   if (failed_) return true;
@@ -328,7 +308,7 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
 void JobRunner::RecordError(const IoUnit& u, const Status& st) {
   if (failed_) return;
   failed_ = true;
-  int err = ErrnoOf(st);
+  int err = ToErrno(st);
   const char* what = std::strerror(err);
   const char* op = u.dir == kRead ? "read" : u.dir == kWrite ? "write" : "sync";
   messages_.push_back("fio: io_u error on file " + host_.fs().file(files_[u.file].id).name + ": " +
