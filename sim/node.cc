@@ -48,7 +48,7 @@ Status Node::Validate(const Request& req) const {
 
 void Node::Submit(Request req) {
   const Op op = req.op;
-  Status st = Validate(req);
+  Status st = failed_ ? Status::IoError(name_ + ": the device has failed") : Validate(req);
   if (!st.ok()) {
     ++stats_.op(op).errors;
     CompleteAfter(Nanos(0), std::move(req), std::move(st));

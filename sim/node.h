@@ -45,7 +45,9 @@ struct Capabilities {
   // durability only where these are true, and the oracle reports the loss.
   bool honors_flush = true;
   bool honors_fua = true;
-  uint32_t queue_depth = 1;  // requests the node works on at once (advisory)
+  bool caches_reads = false;  // keeps read data in memory it owns (a prefetch helps)
+  bool fast_zero = false;     // write-zeroes costs less than writing zeros (it unmaps)
+  uint32_t queue_depth = 1;   // requests the node works on at once (advisory)
 };
 // kRead, kWrite, kFlush and kWriteZeroes are always accepted: a node without
 // a volatile cache completes FLUSH at once, and treats write-zeroes as a
@@ -88,6 +90,18 @@ class Node {
   // Checks a request against this node's geometry and capabilities.
   Status Validate(const Request& req) const;
 
+  // --- Control: a device that dies and is replaced ---
+  // A failed node answers every new request with kIoError, as a disk that
+  // died or was pulled; requests already in service finish. Its contents
+  // stay, untrusted, for when it comes back.
+  void SetFailed(bool failed) { failed_ = failed; }
+  bool failed() const { return failed_; }
+  // `child` (one of children()) has failed, or has come back as a fresh
+  // disk in the same slot. A layer with redundancy drops it from its set
+  // (mdadm --fail) or starts rebuilding it (--add); the default does nothing.
+  virtual Status OnChildFailed(Node& child) { return Status(); }
+  virtual Status OnChildReplaced(Node& child) { return Status(); }
+
  protected:
   // REQUIRES: Validate(req).ok(). Must eventually run req.done exactly once.
   virtual void DoSubmit(Request req) = 0;
@@ -119,6 +133,7 @@ class Node {
   std::vector<InFlight> in_flight_;
   std::vector<uint32_t> free_slots_;
   uint32_t generation_ = 0;  // bumped by a power cut: stale completions are ignored
+  bool failed_ = false;
 };
 
 // A layer with one child that, by default, passes everything through: a

@@ -1,6 +1,9 @@
 #include "sim/stack.h"
 
+#include <algorithm>
 #include <set>
+
+#include "sim/port.h"
 
 namespace storlab {
 
@@ -18,7 +21,7 @@ Node* Stack::Find(std::string_view name) const {
   return nullptr;
 }
 
-void Stack::PowerCut() {
+size_t Stack::PowerCut() {
   engine_.Clear();
   // Every tree of the forest (a spare disk not yet in its array is one too).
   std::set<const Node*> has_parent;
@@ -26,6 +29,13 @@ void Stack::PowerCut() {
     for (Node* c : n->children()) has_parent.insert(c);
   for (const auto& n : nodes_)
     if (!has_parent.count(n.get())) n->PowerCut();
+  size_t aborted = 0;
+  for (Port* p : ports_) aborted += p->AbortAll(Status::Aborted("power cut"));
+  return aborted;
+}
+
+void Stack::RemovePort(Port* port) {
+  ports_.erase(std::remove(ports_.begin(), ports_.end(), port), ports_.end());
 }
 
 void Stack::ResetStats() {

@@ -19,6 +19,8 @@
 
 namespace storlab {
 
+class Port;
+
 class Stack {
  public:
   Stack(Engine& engine, std::string name, uint64_t seed, DataMode data_mode);
@@ -49,10 +51,16 @@ class Stack {
   const DataMode& data_mode() const { return data_mode_; }
   std::string description;
 
-  // Cuts the power: pending events are dropped (requests in flight never
-  // complete) and every node drops its volatile state.
-  void PowerCut();
+  // Cuts the power: pending events are dropped and every node drops its
+  // volatile state. Requests in flight between nodes are forgotten; those
+  // that entered through a Port are answered with kAborted (from engine
+  // events at now(), after the stack has been reset). Returns how many.
+  size_t PowerCut();
   void ResetStats();
+
+  // Called by Port's constructor and destructor.
+  void AddPort(Port* port) { ports_.push_back(port); }
+  void RemovePort(Port* port);
 
  private:
   Engine& engine_;
@@ -61,6 +69,7 @@ class Stack {
   DataMode data_mode_;
   std::vector<std::unique_ptr<Node>> nodes_;
   Node* root_ = nullptr;
+  std::vector<Port*> ports_;
 };
 
 }  // namespace storlab

@@ -131,6 +131,26 @@ Status RaidNode::ReplaceMember(int i, Node* spare) {
   return Status();
 }
 
+int RaidNode::MemberIndex(const Node& child) const {
+  for (int i = 0; i < array_.size(); ++i)
+    if (array_.member(i).node == &child) return i;
+  return -1;
+}
+
+Status RaidNode::OnChildFailed(Node& child) {
+  int i = MemberIndex(child);
+  if (i < 0) return Status::NotFound(name() + ": '" + child.name() + "' is not a member");
+  if (array_.member(i).state == RaidArray::State::kFailed) return Status();
+  return FailMember(i);
+}
+
+Status RaidNode::OnChildReplaced(Node& child) {
+  int i = MemberIndex(child);
+  if (i < 0) return Status::NotFound(name() + ": '" + child.name() + "' is not a member");
+  if (array_.member(i).state != RaidArray::State::kFailed) return Status();
+  return ReplaceMember(i);
+}
+
 double RaidNode::sync_progress() const {
   if (sync_.action() == RaidSync::Action::kIdle || sync_.end() == 0) return 1.0;
   return static_cast<double>(sync_.position()) / static_cast<double>(sync_.end());

@@ -56,6 +56,10 @@ class RaidNode : public Node {
   // starts rebuilding it. `spare` replaces the member node; nullptr reuses
   // the same node, whose old contents are not trusted.
   Status ReplaceMember(int i, Node* spare = nullptr);
+  // Control through a member node (Node::OnChildFailed/OnChildReplaced):
+  // fail its slot, or start rebuilding it.
+  Status OnChildFailed(Node& child) override;
+  Status OnChildReplaced(Node& child) override;
   // Starts md's "check" (count mismatches) or "repair" action.
   Status StartCheck(bool repair) { return sync_.StartCheck(repair); }
 
@@ -77,6 +81,7 @@ class RaidNode : public Node {
 
  private:
   void Flush(Request req);
+  int MemberIndex(const Node& child) const;  // -1: not a member
 
   Config config_;
   RaidArray array_;
