@@ -45,8 +45,10 @@ std::string OracleReport::Summary() const {
   return s;
 }
 
-Oracle::Oracle(Engine& engine, Node& child, bool fresh)
-    : NodeWrapper(engine, "oracle", child), fresh_(fresh), block_(child.geometry().logical_block) {
+Oracle::Oracle(Engine& engine, Node& child, bool fresh, std::string name)
+    : NodeWrapper(engine, std::move(name), child),
+      fresh_(fresh),
+      block_(child.geometry().logical_block) {
   std::vector<uint8_t> zeros(block_, 0);
   zero_hash_ = HashBlock(zeros.data());
 }

@@ -55,7 +55,8 @@ class Oracle : public NodeWrapper {
   // `fresh`: the device starts all zeros (a new stack). Otherwise a block's
   // content before its first write through the oracle is unknown, and any
   // value is accepted until a durable write covers it.
-  Oracle(Engine& engine, Node& child, bool fresh = true);
+  // `name`: the oracle's own node name (one per export: "oracle/disk.0").
+  Oracle(Engine& engine, Node& child, bool fresh = true, std::string name = "oracle");
   std::string_view type() const override { return "oracle"; }
 
   // Reads back every block the oracle knows (queue depth 16) and checks it.

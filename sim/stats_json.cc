@@ -11,7 +11,13 @@ nlohmann::ordered_json OpJson(const OpStats& s) {
   j["ops"] = s.ops;
   j["bytes"] = s.bytes;
   j["errors"] = s.errors;
-  const LatencyHistogram& h = s.latency_ns;
+  j["latency_ns"] = HistogramJson(s.latency_ns);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json HistogramJson(const LatencyHistogram& h) {
   nlohmann::ordered_json lat;
   lat["min"] = h.min();
   lat["max"] = h.max();
@@ -26,11 +32,8 @@ nlohmann::ordered_json OpJson(const OpStats& s) {
     pct[key] = values[i];
   }
   lat["percentile"] = pct;
-  j["latency_ns"] = lat;
-  return j;
+  return lat;
 }
-
-}  // namespace
 
 nlohmann::ordered_json NodeStatsJson(const Node& node) {
   nlohmann::ordered_json j;

@@ -13,6 +13,9 @@
 
 namespace storlab {
 
+// {"min", "max", "mean", "stddev", "percentile": {"1.000000": ...}}
+// in the histogram's unit (ns), percentiles as fio lists them.
+nlohmann::ordered_json HistogramJson(const LatencyHistogram& h);
 // {"name", "type", "ops": {"read": {...}, ...}, "queue_depth": {...},
 //  "model": {"cache_hits": ...}, "series": {"dirty_bytes": [[t_ns, v], ...]}}
 nlohmann::ordered_json NodeStatsJson(const Node& node);

@@ -55,6 +55,7 @@ Capabilities CacheCore::caps() const {
   const Capabilities* f = fast_ ? &fast_->caps() : nullptr;
   c.volatile_cache =
       cfg_.mode == CacheMode::kWriteBack || c.volatile_cache || (f && f->volatile_cache);
+  c.caches_reads = true;
   if (f) {
     c.honors_flush = c.honors_flush && f->honors_flush;
     c.honors_fua = c.honors_fua && f->honors_flush;  // FUA commits through the cache device

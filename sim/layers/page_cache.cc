@@ -23,6 +23,7 @@ PageCache::PageCache(Engine& engine, std::string name, const PageCacheConfig& co
   geometry_.physical_block = std::max<uint32_t>(geometry_.physical_block, kPage);
   caps_ = child.caps();
   caps_.volatile_cache = true;
+  caps_.caches_reads = true;
   // A FUA write is made durable by writeback and a child flush.
   caps_.honors_fua = child.caps().honors_flush;
   caps_.queue_depth = std::max<uint32_t>(caps_.queue_depth, 1024);

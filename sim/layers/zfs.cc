@@ -41,6 +41,7 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
   geometry_.physical_block = static_cast<uint32_t>(std::min<uint64_t>(config.record_size, 1 << 20));
   caps_.trim = true;
   caps_.volatile_cache = true;
+  caps_.caches_reads = true;  // the ARC
   caps_.queue_depth = 1024;
   caps_.honors_flush = caps_.honors_fua = true;
   for (Node* m : children()) {

@@ -3,6 +3,7 @@
 // type (node_types.h), and writes the resolved stack.
 #include "sim/profile/loader.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -210,6 +211,33 @@ class Builder {
   int nodes_started_ = 0;
 };
 
+// [stack] exports as node names: a node with count = N stands for its N
+// copies ("disk" -> "disk.0" ... "disk.3").
+Result<std::vector<std::string>> ResolveExports(const FileSpec& spec, const Stack& stack) {
+  std::vector<std::string> out;
+  for (const std::string& e : spec.exports) {
+    auto it = spec.nodes.find(e);
+    std::vector<std::string> names;
+    if (it != spec.nodes.end() && it->second.count > 1) {
+      for (int i = 0; i < it->second.count; ++i) names.push_back(e + "." + std::to_string(i));
+    } else {
+      names.push_back(e);
+    }
+    for (const std::string& n : names) {
+      if (stack.Find(n) == nullptr) {
+        return Status::InvalidArgument(spec.exports_where + ": [stack] exports: no node '" + n +
+                                       "' in the stack");
+      }
+      if (std::find(out.begin(), out.end(), n) != out.end()) {
+        return Status::InvalidArgument(spec.exports_where + ": [stack] exports: '" + n +
+                                       "' is listed twice");
+      }
+      out.push_back(n);
+    }
+  }
+  return out;
+}
+
 Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions& options) {
   ASSIGN_OR_RETURN(FileSpec spec, ParseFile(src.text, src.label, src.dir, src.name));
   LoadedStack out;
@@ -224,12 +252,19 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
   b.stack_ = out.stack.get();
   ASSIGN_OR_RETURN(Node * root, b.BuildFile(spec, "", nullptr, 0));
   out.stack->set_root(root);
+  ASSIGN_OR_RETURN(out.exports, ResolveExports(spec, *out.stack));
   std::string head = "# " + spec.name + " (" + src.label +
                      "), resolved: every parameter with "
                      "where it came from\n[stack]\nname = \"" +
                      spec.name + "\"\n";
   if (!spec.description.empty()) head += "description = \"" + spec.description + "\"\n";
   head += "root = \"" + root->name() + "\"\n";
+  if (!out.exports.empty()) {
+    head += "exports = [";
+    for (size_t i = 0; i < out.exports.size(); ++i)
+      head += (i ? ", \"" : "\"") + out.exports[i] + "\"";
+    head += "]  # " + spec.exports_where + "\n";
+  }
   if (spec.has_host) {
     Params hp("host", spec.host_where, spec.host);
     HostSpec ignored;

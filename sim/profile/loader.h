@@ -5,6 +5,9 @@
 //   [stack]                      # optional
 //   description = "NAS: NFS over 1GbE to RAID5 of four HDDs"
 //   root = "nfs"                 # optional when one node has no parent
+//   exports = ["nfs"]            # optional: the nodes an export (NBD, FUSE)
+//                                # serves, default the root; a name with
+//                                # count = N stands for all N copies
 //
 //   [host]                       # optional: the machine running the workload
 //   mem = "16GiB"
@@ -50,6 +53,9 @@ struct BuildOptions {
 
 struct LoadedStack {
   std::unique_ptr<Stack> stack;
+  // [stack] exports, resolved to node names (copies expanded); empty when
+  // the file names none (an export then serves the root).
+  std::vector<std::string> exports;
   HostSpec host;         // the file's [host] table, or defaults
   std::string resolved;  // the stack as TOML, every parameter with its source
 };

@@ -138,9 +138,22 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
         } else if (k == "description" || k == "root" || k == "name") {
           return Status::InvalidArgument(Where(label, v) + ": [stack] key '" + k +
                                          "': expected a string");
+        } else if (k == "exports") {
+          if (!v.is_array())
+            return Status::InvalidArgument(Where(label, v) +
+                                           ": [stack] key 'exports': expected a list of node "
+                                           "names");
+          for (const auto& e : v.as_array()) {
+            if (!e.is_string() || e.as_string().str.empty())
+              return Status::InvalidArgument(Where(label, e) +
+                                             ": [stack] key 'exports': expected a list of node "
+                                             "names");
+            spec.exports.push_back(e.as_string().str);
+          }
+          spec.exports_where = Where(label, v);
         } else {
           return Status::InvalidArgument(Where(label, v) + ": [stack]: unknown key '" + k +
-                                         "' (expected description, root, name)");
+                                         "' (expected description, root, name, exports)");
         }
       }
     } else if (key == "host") {

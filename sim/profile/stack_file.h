@@ -39,6 +39,8 @@ struct FileSpec {
   std::string description;
   std::string root;
   std::string root_where;
+  std::vector<std::string> exports;  // [stack] exports: nodes an export serves
+  std::string exports_where;
   std::map<std::string, NodeSpec> nodes;
   bool has_host = false;
   RawMap host;

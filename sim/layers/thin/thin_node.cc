@@ -16,6 +16,7 @@ ThinNode::ThinNode(Engine& engine, std::string name, Node& child, const Config& 
   geometry_.capacity = config.virtual_size * config.volumes;
   caps_.trim = true;
   caps_.volatile_cache = true;  // mappings are volatile until committed
+  caps_.fast_zero = true;       // zeroing an unprovisioned chunk costs nothing
   if (config.keeps_data && config.zero_new_chunks) zeros_.assign(config.chunk, 0);
 }
 
