@@ -1,0 +1,149 @@
+#include "sim/serve/compensation.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "sim/profile/units.h"
+#include "sim/stats_json.h"
+
+namespace storlab {
+
+Result<CompensationOptions> ParseCompensation(std::string_view text) {
+  CompensationOptions o;
+  if (text == "auto") return o;
+  if (text == "off" || text == "0") {
+    o.mode = CompensationOptions::Mode::kOff;
+    return o;
+  }
+  auto d = ParseDuration(text);
+  if (!d.ok()) {
+    return Status::InvalidArgument("compensate: expected auto, off or a duration (40us): " +
+                                   d.status().message());
+  }
+  if (*d < Nanos(0) || *d > Nanos(1'000'000'000)) {
+    return Status::InvalidArgument("compensate: a duration from 0 to 1s");
+  }
+  o.mode = CompensationOptions::Mode::kFixed;
+  o.fixed = *d;
+  return o;
+}
+
+int Compensator::ClassOf(uint64_t bytes) {
+  if (bytes <= 4096) return 0;
+  // 4097..8192 -> 1, ... ; 64 MiB and up -> the last class.
+  int c = std::bit_width(bytes - 1) - 12;
+  return std::min(c, kClasses - 1);
+}
+
+void Compensator::SetBaseline(Nanos in_process) {
+  std::lock_guard<std::mutex> l(mu_);
+  baseline_ = in_process;
+}
+
+Nanos Compensator::baseline() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return baseline_;
+}
+
+void Compensator::ObserveIdleGap(uint64_t bytes, Nanos gap) {
+  if (options_.mode != CompensationOptions::Mode::kAuto || gap < Nanos(0)) return;
+  std::lock_guard<std::mutex> l(mu_);
+  ++idle_samples_;
+  Class& c = classes_[ClassOf(bytes)];
+  c.samples[c.next] = gap.count();
+  c.next = (c.next + 1) % kWindow;
+  c.count = std::min(c.count + 1, kWindow);
+  // The 20th percentile of the window: the round trip without the client's
+  // pauses and the scheduler's hiccups, but not its single luckiest sample.
+  std::array<int64_t, kWindow> s = c.samples;
+  auto end = s.begin() + c.count;
+  auto nth = s.begin() + (c.count - 1) / 5;
+  std::nth_element(s.begin(), nth, end);
+  c.estimate = *nth;
+}
+
+void Compensator::ObserveOverhead(Nanos overhead) {
+  if (options_.mode != CompensationOptions::Mode::kAuto) return;
+  std::lock_guard<std::mutex> l(mu_);
+  overhead_[overhead_next_] = std::max<int64_t>(overhead.count(), 0);
+  overhead_next_ = (overhead_next_ + 1) % static_cast<int>(overhead_.size());
+  overhead_count_ = std::min(overhead_count_ + 1, static_cast<int>(overhead_.size()));
+  // Recomputed every 16 samples: a median of 256 is not free.
+  if (overhead_count_ < 16 || overhead_next_ % 16 == 0)
+    overhead_estimate_ = Quantile(overhead_, overhead_count_, 50);
+}
+
+int64_t Compensator::Quantile(const std::array<int64_t, 256>& ring, int count, int percent) {
+  std::array<int64_t, 256> s = ring;
+  auto nth = s.begin() + (count - 1) * percent / 100;
+  std::nth_element(s.begin(), nth, s.begin() + count);
+  return *nth;
+}
+
+Nanos Compensator::GapLocked(uint64_t bytes) const {
+  // The class's own estimate, else the nearest smaller class's (a larger
+  // request never costs the transport less); none yet: 0.
+  for (int k = ClassOf(bytes); k >= 0; --k)
+    if (classes_[k].estimate >= 0) return Nanos(classes_[k].estimate);
+  return Nanos(0);
+}
+
+Nanos Compensator::Deduction(uint64_t bytes, std::optional<Nanos> idle_gap) const {
+  switch (options_.mode) {
+    case CompensationOptions::Mode::kOff:
+      return Nanos(0);
+    case CompensationOptions::Mode::kFixed:
+      return options_.fixed;
+    case CompensationOptions::Mode::kAuto:
+      break;
+  }
+  std::lock_guard<std::mutex> l(mu_);
+  // The round trip outside the service (the gap) plus the service's own
+  // cost inside it (measured, or before that the start-up baseline).
+  Nanos gap = GapLocked(bytes);
+  if (idle_gap && *idle_gap < gap) gap = std::max(*idle_gap, Nanos(0));
+  return (overhead_estimate_ >= 0 ? Nanos(overhead_estimate_) : baseline_) + gap;
+}
+
+Nanos Compensator::Estimate(uint64_t bytes) const { return Deduction(bytes, std::nullopt); }
+
+void Compensator::RecordApplied(Nanos applied) {
+  std::lock_guard<std::mutex> l(mu_);
+  applied_.Add(static_cast<uint64_t>(std::max<int64_t>(applied.count(), 0)));
+}
+
+void Compensator::Reset() {
+  std::lock_guard<std::mutex> l(mu_);
+  applied_.Reset();
+}
+
+nlohmann::ordered_json Compensator::Json() const {
+  std::lock_guard<std::mutex> l(mu_);
+  nlohmann::ordered_json j;
+  switch (options_.mode) {
+    case CompensationOptions::Mode::kAuto:
+      j["mode"] = "auto";
+      break;
+    case CompensationOptions::Mode::kOff:
+      j["mode"] = "off";
+      break;
+    case CompensationOptions::Mode::kFixed:
+      j["mode"] = "fixed";
+      j["fixed_ns"] = options_.fixed.count();
+      break;
+  }
+  j["baseline_ns"] = baseline_.count();
+  j["overhead_estimate_ns"] = overhead_estimate_;
+  j["overhead_samples"] = overhead_count_;
+  j["idle_gap_samples"] = idle_samples_;
+  nlohmann::ordered_json est = nlohmann::ordered_json::object();
+  for (int k = 0; k < kClasses; ++k) {
+    if (classes_[k].estimate < 0) continue;
+    est[std::to_string(k == 0 ? 4096ull : 4096ull << k) + "_bytes"] = classes_[k].estimate;
+  }
+  j["round_trip_estimate_ns"] = est;
+  j["deducted_ns"] = HistogramJson(applied_);
+  return j;
+}
+
+}  // namespace storlab

@@ -1,0 +1,116 @@
+// Compensator: what an export's own transport costs a request, so that the
+// service can deduct it from the model's delay and a client sees the
+// device's latency rather than device + transport.
+//
+// A request reaches the service some time after its client sent it, and
+// its answer reaches the client some time after the service gave it back:
+// a socket round trip through nbdkit, or the kernel's FUSE path. Inside the
+// service it costs more: the hop to the engine's thread, the timer that
+// wakes the driver for the completion, the hop back. The service backdates
+// each request's arrival by the estimate of both (the real-time driver's
+// Post(fn, backdate)), so the model completes it as if it had arrived when
+// the client sent it. Where the model's delay is shorter than the
+// transport, the deduction cannot make the answer arrive before the request
+// did: the client then sees the transport's floor.
+//
+// Both estimates (mode auto) come from the traffic itself:
+//   - the gap: when a connection with nothing outstanding sends a request,
+//     the time since its previous answer was handed back is one round trip
+//     outside the service (answer to client, client's turn-around, request
+//     to server) — plus any think time of the client, so the estimate is a
+//     low percentile of recent samples, per size class (the bytes the round
+//     trip carried); a class without samples borrows the nearest smaller
+//     class's;
+//   - the overhead: for each request whose model completion came after its
+//     arrival, the wall time it spent in the service beyond what the model
+//     asked for; the median of recent samples. Before the first, the
+//     start-up calibration of the service's own path (the stack bypassed).
+// A deduction for a connection that was idle never uses more gap than it
+// actually saw, so a client that pauses (fio's thinktime) keeps its pause.
+// Mode fixed deducts one given duration from every request; off deducts
+// nothing.
+//
+// Thread-safe: every method may be called from any transport thread.
+#ifndef STORLAB_SIM_SERVE_COMPENSATION_H_
+#define STORLAB_SIM_SERVE_COMPENSATION_H_
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sim/histogram.h"
+#include "sim/status.h"
+#include "sim/time.h"
+
+namespace storlab {
+
+struct CompensationOptions {
+  enum class Mode { kAuto, kOff, kFixed };
+  Mode mode = Mode::kAuto;
+  Nanos fixed;  // kFixed
+};
+
+// "auto", "off" or a duration ("40us").
+Result<CompensationOptions> ParseCompensation(std::string_view text);
+
+class Compensator {
+ public:
+  explicit Compensator(CompensationOptions options) : options_(options) {}
+  Compensator(const Compensator&) = delete;
+  Compensator& operator=(const Compensator&) = delete;
+
+  const CompensationOptions& options() const { return options_; }
+  // The service's own path (post, run on the engine thread, hand back),
+  // measured at start-up with the stack bypassed.
+  void SetBaseline(Nanos in_process);
+  Nanos baseline() const;
+
+  // A request moving `bytes` (its data plus the previous answer's) arrived
+  // on a connection that had nothing outstanding, `gap` after that
+  // connection's previous answer was handed back.
+  void ObserveIdleGap(uint64_t bytes, Nanos gap);
+  // A request spent `overhead` in the service beyond its model's delay.
+  void ObserveOverhead(Nanos overhead);
+  // The backdate for a request moving `bytes`; `idle_gap`: the gap it was
+  // sent after, if its connection had nothing outstanding.
+  Nanos Deduction(uint64_t bytes, std::optional<Nanos> idle_gap) const;
+  // The estimated round trip for `bytes` (what Deduction caps at).
+  Nanos Estimate(uint64_t bytes) const;
+
+  // What was deducted, as it took effect (after the engine's clamp).
+  void RecordApplied(Nanos applied);
+  void Reset();
+  nlohmann::ordered_json Json() const;
+
+ private:
+  // Size classes: [0, 4 KiB], then one per power of two up to 64 MiB.
+  static constexpr int kClasses = 16;
+  static constexpr int kWindow = 64;
+  struct Class {
+    std::array<int64_t, kWindow> samples{};
+    int count = 0;  // samples held (at most kWindow)
+    int next = 0;
+    int64_t estimate = -1;  // ns; -1: no samples yet
+  };
+  static int ClassOf(uint64_t bytes);
+  Nanos GapLocked(uint64_t bytes) const;
+  static int64_t Quantile(const std::array<int64_t, 256>& ring, int count, int percent);
+
+  const CompensationOptions options_;
+  mutable std::mutex mu_;
+  Nanos baseline_;
+  std::array<Class, kClasses> classes_;
+  std::array<int64_t, 256> overhead_{};  // a ring of recent samples
+  int overhead_count_ = 0, overhead_next_ = 0;
+  int64_t overhead_estimate_ = -1;  // -1: none yet (the baseline stands in)
+  uint64_t idle_samples_ = 0;
+  LatencyHistogram applied_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_SERVE_COMPENSATION_H_

@@ -1,0 +1,183 @@
+// The control commands (control.h) as the service runs them: parsed on the
+// caller's thread, run on the engine's thread between requests, answered in
+// one line. A bad command is answered "error: ..." and changes nothing.
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "sim/serve/names.h"
+#include "sim/serve/service.h"
+
+namespace storlab {
+namespace {
+
+// The parent of `n` among the stack's nodes (not an oracle), or nullptr.
+Node* ParentOf(const Stack& stack, const Node& n) {
+  for (const auto& p : stack.nodes()) {
+    if (dynamic_cast<const Oracle*>(p.get()) != nullptr) continue;
+    for (const Node* c : p->children())
+      if (c == &n) return p.get();
+  }
+  return nullptr;
+}
+
+std::string VerifyLine(const std::string& name, const OracleReport& r, size_t read_violations) {
+  std::string s = name + ": " + std::to_string(r.blocks_checked) + " blocks checked, " +
+                  std::to_string(r.blocks_newest) + " hold the newest write, " +
+                  std::to_string(r.blocks_older) +
+                  " an older one (acknowledged, not yet durable: lost, as allowed), " +
+                  std::to_string(r.violations.size()) + " violations";
+  if (r.read_errors) s += ", " + std::to_string(r.read_errors) + " read errors";
+  if (read_violations) s += ", " + std::to_string(read_violations) + " stale reads seen";
+  return s;
+}
+
+}  // namespace
+
+std::string Service::Control(std::string_view line) {
+  auto cmd = ParseControl(line);
+  if (!cmd.ok()) return "error: " + cmd.status().message();
+  using K = ControlCommand::Kind;
+  if (cmd->kind == K::kNone) return "ok: no command";
+  if (cmd->kind == K::kHelp) return ControlHelp();
+  if (!accepting_.load()) return "error: the service is not running";
+  if (cmd->kind == K::kStats) {
+    nlohmann::ordered_json j;
+    Status st = driver_.Call([&] { j = StatsOnEngine(); });
+    if (!st.ok()) return "error: stats: " + st.message();
+    if (!options_.stats_path.empty()) {
+      Status ws = WriteStats();
+      if (!ws.ok()) return "error: stats: " + ws.message();
+    }
+    return j.dump();
+  }
+  struct Answer {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::string text;
+  };
+  auto a = std::make_shared<Answer>();
+  Status st = driver_.Post([this, c = *cmd, a] {
+    RunCommand(c, [a](std::string text) {
+      std::lock_guard<std::mutex> l(a->m);
+      a->text = std::move(text);
+      a->done = true;
+      a->cv.notify_all();
+    });
+  });
+  if (!st.ok()) return "error: " + st.message();
+  std::unique_lock<std::mutex> l(a->m);
+  a->cv.wait(l, [&] { return a->done; });
+  return a->text;
+}
+
+void Service::RunCommand(const ControlCommand& cmd, Callback<void(std::string)> answer) {
+  using K = ControlCommand::Kind;
+  switch (cmd.kind) {
+    case K::kPowerCut:
+      return PowerCutNow(std::move(answer));
+    case K::kFlush:
+      return FlushAll(std::move(answer));
+    case K::kFail:
+    case K::kReplace:
+      return answer(FailOrReplace(cmd));
+    case K::kResetStats:
+      ResetStatsOnEngine();
+      return answer("reset-stats: ok");
+    case K::kNone:
+    case K::kStats:
+    case K::kHelp:
+      break;
+  }
+  answer("error: internal: command not run on the engine");
+}
+
+void Service::PowerCutNow(Callback<void(std::string)> answer) {
+  ++power_cuts_;
+  const size_t aborted = loaded_.stack->PowerCut();
+  aborted_ += aborted;
+  // The stack powers up with what its media hold; each oracle reads its
+  // device back and checks it, in virtual time (a check of a big disk would
+  // otherwise take minutes of wall time while clients wait).
+  auto pending = std::make_shared<int>(0);
+  for (size_t i = 0; i < exports_.size(); ++i) {
+    if (exports_[i].oracle == nullptr) continue;
+    ++*pending;
+    exports_[i].oracle->Verify([this, i, pending](OracleReport r) {
+      last_verify_[i] = std::move(r);
+      --*pending;
+    });
+  }
+  driver_.RunVirtualWhile([&] { return *pending > 0; });
+  std::string s = "power-cut: " + std::to_string(aborted) +
+                  " requests in flight answered with EIO; the stack powered up with what its "
+                  "media held";
+  if (*pending > 0) s += "; the oracle's check did not finish";
+  for (size_t i = 0; i < exports_.size(); ++i) {
+    if (exports_[i].oracle == nullptr) continue;
+    s += "; " + VerifyLine(exports_[i].info.name, last_verify_[i],
+                           exports_[i].oracle->read_violations().size());
+  }
+  if (exports_.empty() || exports_[0].oracle == nullptr)
+    s += " (no oracle: the store keeps no data)";
+  answer(s);
+}
+
+void Service::FlushAll(Callback<void(std::string)> answer) {
+  struct State {
+    size_t pending = 0, total = 0;
+    std::string errors;
+    Callback<void(std::string)> answer;
+  };
+  auto st = std::make_shared<State>();
+  st->pending = st->total = exports_.size();
+  st->answer = std::move(answer);
+  for (auto& e : exports_) {
+    Request r;
+    r.op = Op::kFlush;
+    r.done = [st, name = e.info.name](Status s) {
+      if (!s.ok()) st->errors += (st->errors.empty() ? "" : "; ") + name + ": " + s.ToString();
+      if (--st->pending > 0) return;
+      st->answer(st->errors.empty()
+                     ? "flush: ok (" + std::to_string(st->total) + " exports flushed)"
+                     : "error: flush: " + st->errors);
+    };
+    e.port->Submit(std::move(r));
+  }
+}
+
+std::string Service::FailOrReplace(const ControlCommand& cmd) {
+  const bool fail = cmd.kind == ControlCommand::Kind::kFail;
+  const char* verb = fail ? "fail" : "replace";
+  Stack& stack = *loaded_.stack;
+  Node* n = stack.Find(cmd.node);
+  if (n == nullptr || dynamic_cast<Oracle*>(n) != nullptr) {
+    return std::string("error: ") + verb + ": no node " + QuoteName(cmd.node) + " in stack '" +
+           stack.name() + "' (its nodes: " + SomeNodeNames(stack) + ")";
+  }
+  if (fail == n->failed()) {
+    return std::string("error: ") + verb + ": '" + n->name() +
+           (fail ? "' has already failed" : "' has not failed (fail it first)");
+  }
+  n->SetFailed(fail);
+  std::string s = std::string(verb) + ": '" + n->name() +
+                  (fail ? "' has failed: every request to it gets EIO"
+                        : "' is back in its slot, with the contents it had");
+  if (Node* p = ParentOf(stack, *n)) {
+    Status st = fail ? p->OnChildFailed(*n) : p->OnChildReplaced(*n);
+    s += st.ok() ? "; '" + p->name() + "' above it was told" : "; " + st.message();
+  }
+  return s;
+}
+
+void Service::ResetStatsOnEngine() {
+  loaded_.stack->ResetStats();
+  driver_.ResetLateness();
+  comp_.Reset();
+  submitted_ = completed_ = refused_ = 0;
+  aborted_ = 0;
+}
+
+}  // namespace storlab

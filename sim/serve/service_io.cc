@@ -1,0 +1,169 @@
+// The request path of the service (service.h): a transport thread posts a
+// request to the engine thread, backdated by the compensator's estimate of
+// the transport's round trip; the model completes it through the export's
+// Port; the answer goes back to a transport thread (the waiting caller of
+// Session::Do, or a reply thread for Session::Submit).
+#include <condition_variable>
+#include <mutex>
+#include <utility>
+
+#include "sim/serve/service.h"
+
+namespace storlab {
+namespace {}  // namespace
+
+// When a request arrived (wall clock; simulated time before any backdate)
+// and when the model completed it (simulated time).
+struct Session::Timing {
+  int64_t arrive_wall = 0;
+  Nanos arrive_sim, done_sim;
+};
+
+namespace {
+
+// A blocked caller of Session::Do. The engine thread sets it and notifies
+// while holding the lock, so the caller cannot return (and destroy it) until
+// the engine thread is done touching it.
+struct Waiter {
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  Status status;
+  Session::Timing timing;
+  void Set(Status st) {
+    std::lock_guard<std::mutex> l(m);
+    status = std::move(st);
+    done = true;
+    cv.notify_one();
+  }
+  Status Wait() {
+    std::unique_lock<std::mutex> l(m);
+    cv.wait(l, [&] { return done; });
+    return std::move(status);
+  }
+};
+
+uint64_t RequestBytes(const ExportRequest& r) { return r.op == Op::kWrite ? r.length : 0; }
+uint64_t AnswerBytes(const ExportRequest& r) { return r.op == Op::kRead ? r.length : 0; }
+
+}  // namespace
+
+Status Session::Precheck(const ExportRequest& req) const {
+  const ExportInfo& info = svc_.infos_[export_];
+  if (req.op != Op::kFlush && req.length > info.max_block) {
+    return Status::InvalidArgument(info.name + ": " + OpName(req.op) + " of " +
+                                   std::to_string(req.length) + " bytes is larger than " +
+                                   std::to_string(info.max_block) + ", the most it accepts");
+  }
+  if (req.op == Op::kWriteZeroes && req.fast_zero && !info.fast_zero) {
+    return Status::NotSupported(info.name + ": no fast zero (it would write zeros)");
+  }
+  return Status();
+}
+
+Nanos Session::Arrive(const ExportRequest& req, Timing& t) {
+  const int64_t now = svc_.options_.clock->NowNanos();
+  t.arrive_wall = now;
+  std::optional<Nanos> gap;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (outstanding_ == 0 && last_answer_wall_ >= 0) {
+      gap = Nanos(now - last_answer_wall_);
+      svc_.comp_.ObserveIdleGap(last_answer_bytes_ + RequestBytes(req), *gap);
+    }
+    ++outstanding_;
+  }
+  return svc_.comp_.Deduction(last_answer_bytes_ + RequestBytes(req), gap);
+}
+
+void Session::Answered(const ExportRequest& req, const Timing& t) {
+  const int64_t now = svc_.options_.clock->NowNanos();
+  // What the service added beyond the model's own delay after arrival.
+  const Nanos model = t.done_sim - t.arrive_sim;
+  if (model > Nanos(0)) svc_.comp_.ObserveOverhead(Nanos(now - t.arrive_wall) - model);
+  std::lock_guard<std::mutex> l(mu_);
+  --outstanding_;
+  last_answer_wall_ = now;
+  last_answer_bytes_ = AnswerBytes(req);
+}
+
+Status Session::Do(const ExportRequest& req) {
+  ++svc_.submitted_;
+  Status pre = Precheck(req);
+  if (!pre.ok() || !svc_.Enter()) {
+    ++svc_.refused_;
+    return pre.ok() ? Status::Aborted("the service is shutting down") : pre;
+  }
+  Waiter w;
+  const Nanos backdate = Arrive(req, w.timing);
+  Service* svc = &svc_;
+  const int e = export_;
+  Status posted = svc_.driver_.Post(
+      [svc, e, &req, &w] {
+        w.timing.arrive_sim = svc->driver_.arrival_sim();
+        svc->StartIo(e, req, [svc, &w](Status st) {
+          w.timing.done_sim = svc->engine_.now();
+          w.Set(std::move(st));
+        });
+      },
+      backdate);
+  Status st = posted.ok() ? w.Wait() : posted;
+  Answered(req, w.timing);
+  ++svc_.completed_;
+  svc_.Leave();
+  return st;
+}
+
+void Session::Submit(const ExportRequest& req, Reply reply) {
+  ++svc_.submitted_;
+  Status pre = Precheck(req);
+  if (!pre.ok() || !svc_.Enter()) {
+    ++svc_.refused_;
+    svc_.replies_.Push([reply = std::move(reply), pre]() mutable {
+      reply(pre.ok() ? Status::Aborted("the service is shutting down") : pre);
+    });
+    return;
+  }
+  // The request and its reply live on the heap until the reply has run.
+  struct Pending {
+    ExportRequest req;
+    Reply reply;
+    Timing timing;
+  };
+  auto* p = new Pending{req, std::move(reply), {}};
+  const Nanos backdate = Arrive(req, p->timing);
+  Service* svc = &svc_;
+  const int e = export_;
+  auto finish = [this, p](Status st) {
+    p->reply(std::move(st));
+    Answered(p->req, p->timing);
+    ++svc_.completed_;
+    Service& s = svc_;
+    delete p;
+    s.Leave();
+  };
+  Status posted = svc_.driver_.Post(
+      [svc, e, p, finish] {
+        p->timing.arrive_sim = svc->driver_.arrival_sim();
+        svc->StartIo(e, p->req, [svc, p, finish](Status st) {
+          p->timing.done_sim = svc->engine_.now();
+          svc->replies_.Push([finish, st = std::move(st)]() mutable { finish(std::move(st)); });
+        });
+      },
+      backdate);
+  if (!posted.ok()) svc_.replies_.Push([finish, posted]() mutable { finish(posted); });
+}
+
+void Service::StartIo(int e, const ExportRequest& req, Completion done) {
+  comp_.RecordApplied(driver_.arrival_sim() - engine_.now());
+  Request r;
+  r.op = req.op;
+  r.flags = req.flags;
+  r.offset = req.offset;
+  r.length = req.op == Op::kFlush ? 0 : req.length;
+  r.data = req.data;
+  r.done = std::move(done);
+  exports_[e].port->Submit(std::move(r));
+}
+
+}  // namespace storlab
