@@ -137,7 +137,7 @@ Status Service::Start() {
   replies_.Start();
   driver_.Start();
   accepting_.store(true);
-  Calibrate();
+  if (options_.compensate.mode == CompensationOptions::Mode::kAuto) Calibrate();
   return Status();
 }
 
