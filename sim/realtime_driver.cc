@@ -93,17 +93,17 @@ Status RealtimeDriver::Call(const std::function<void()>& fn) {
 }
 
 LatencyHistogram RealtimeDriver::Lateness() const {
-  std::lock_guard<std::mutex> l(mu_);
+  std::lock_guard<std::mutex> l(stats_mu_);
   return lateness_;
 }
 
 LatencyHistogram RealtimeDriver::InboxWait() const {
-  std::lock_guard<std::mutex> l(mu_);
+  std::lock_guard<std::mutex> l(stats_mu_);
   return inbox_wait_;
 }
 
 void RealtimeDriver::ResetLateness() {
-  std::lock_guard<std::mutex> l(mu_);
+  std::lock_guard<std::mutex> l(stats_mu_);
   lateness_.Reset();
   inbox_wait_.Reset();
 }
@@ -125,7 +125,7 @@ void RealtimeDriver::RecordLateness(Nanos due) {
   // physically arrived, so its lateness counts from that arrival.
   if (due < floor_) due = floor_;
   const int64_t late = options_.clock->NowNanos() - WallOf(due);
-  std::lock_guard<std::mutex> l(mu_);
+  std::lock_guard<std::mutex> l(stats_mu_);
   lateness_.Add(late > 0 ? static_cast<uint64_t>(late) : 0);
 }
 
@@ -147,14 +147,36 @@ void RealtimeDriver::RunPosted(Posted& p) {
   arrival_sim_ = physical;
   const int64_t waited = options_.clock->NowNanos() - p.posted_wall;
   {
-    std::lock_guard<std::mutex> l(mu_);
+    std::lock_guard<std::mutex> l(stats_mu_);
     inbox_wait_.Add(waited > 0 ? static_cast<uint64_t>(waited) : 0);
   }
   p.fn();
 }
 
+Nanos RealtimeDriver::NextDue() const {
+  return engine_.empty() ? Nanos::Max() : engine_.next_time();
+}
+
+bool RealtimeDriver::RunHere(Work& fn, Nanos backdate) {
+  if (!accepting_.load(std::memory_order_acquire)) return false;
+  std::unique_lock<std::mutex> e(engine_mu_, std::try_to_lock);
+  if (!e.owns_lock()) return false;  // the driver or another thread runs it: post
+  const Nanos before = NextDue();
+  Posted p{std::move(fn), options_.clock->NowNanos(), backdate};
+  RunPosted(p);
+  RunDueBy(SimNow());  // what it completed at once, and anything else due
+  const Nanos after = NextDue();
+  e.unlock();
+  // The driver may be asleep until a later event than the one just made.
+  if (after < before) {
+    std::lock_guard<std::mutex> l(mu_);
+    wake_.store(true, std::memory_order_release);
+    if (waiting_ && after < sleeping_until_) cv_.notify_one();
+  }
+  return true;
+}
+
 void RealtimeDriver::RunVirtualWhile(const std::function<bool()>& more) {
-  assert(OnDriverThread());
   while (!engine_.empty() && more()) engine_.Step();
   // Re-anchor: the wall clock now is the engine's now.
   wall_start_.store(options_.clock->NowNanos());
@@ -167,47 +189,42 @@ void RealtimeDriver::Loop() {
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   driver_id_.store(std::this_thread::get_id());
   std::vector<Posted> work;
-  std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    // Outside requests first: they arrive at the simulated time of their
-    // posting, after every event due before it.
-    if (!inbox_.empty()) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      if (inbox_.empty() && stop_) break;
       work.swap(inbox_);
       wake_.store(false, std::memory_order_relaxed);
-      lock.unlock();
+    }
+    Nanos next;
+    {
+      std::lock_guard<std::mutex> e(engine_mu_);
+      // Outside requests first: they arrive at the simulated time of their
+      // posting, after every event due before it. Then what is due now.
       for (auto& p : work) RunPosted(p);
-      work.clear();
-      lock.lock();
-      continue;
+      RunDueBy(SimNow());
+      next = NextDue();
     }
-    if (stop_) break;
-    wake_.store(false, std::memory_order_relaxed);
-    // Due events, one at a time, so a request posted meanwhile waits for at
-    // most one event.
-    if (!engine_.empty() && engine_.next_time() <= SimNow()) {
-      lock.unlock();
-      RecordLateness(engine_.next_time());
-      engine_.Step();
-      lock.lock();
-      continue;
-    }
-    if (engine_.empty()) {
-      options_.clock->WaitUntil(lock, cv_, kNoDeadline);
-      continue;
-    }
-    const int64_t deadline = WallOf(engine_.next_time());
+    work.clear();
+    std::unique_lock<std::mutex> lock(mu_);
+    // Something was posted, or another thread ran the engine and made an
+    // earlier event, while the engine was being run: look again.
+    if (!inbox_.empty() || stop_ || wake_.load(std::memory_order_relaxed)) continue;
+    const int64_t deadline = next == Nanos::Max() ? kNoDeadline : WallOf(next);
     const int64_t spin = options_.spin.count();
-    if (spin > 0 && deadline - options_.clock->NowNanos() <= spin) {
-      // Poll the clock for the last stretch; a Post() or Stop() ends it.
+    if (deadline != kNoDeadline && spin > 0 && deadline - options_.clock->NowNanos() <= spin) {
+      // Poll the clock for the last stretch; a Post(), Stop() or RunHere()
+      // that makes an earlier event ends it.
       lock.unlock();
       while (options_.clock->NowNanos() < deadline && !wake_.load(std::memory_order_acquire))
         options_.clock->Relax();
-      lock.lock();
       continue;
     }
-    options_.clock->WaitUntil(lock, cv_, deadline - spin);
+    waiting_ = true;
+    sleeping_until_ = next;
+    options_.clock->WaitUntil(lock, cv_, deadline == kNoDeadline ? kNoDeadline : deadline - spin);
+    waiting_ = false;
   }
-  lock.unlock();
   driver_id_.store(std::thread::id());
   running_.store(false);
 }

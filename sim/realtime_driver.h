@@ -16,11 +16,12 @@
 // simulated time of its posting minus `backdate`, but never before the
 // engine's now() — transport compensation (sim/serve/compensation.h).
 //
-// Threading: Post(), Call(), Stop(), Lateness(), InboxWait() and
+// Threading: Post(), RunHere(), Call(), Stop(), Lateness(), InboxWait() and
 // ResetLateness() are thread-safe. The engine and every node on it belong to
-// the driver's thread while it runs: touch them only from inside
-// Post()/Call(). After Stop() the driver refuses new work (Post and Call
-// return kAborted) until the next Start().
+// whichever thread holds the engine (the driver's thread, or a caller of
+// RunHere() for as long as it runs): touch them only from inside a posted
+// function or RunHere(). After Stop() the driver refuses new work (Post and
+// Call return kAborted, RunHere false) until the next Start().
 #ifndef STORLAB_SIM_REALTIME_DRIVER_H_
 #define STORLAB_SIM_REALTIME_DRIVER_H_
 
@@ -81,6 +82,14 @@ class RealtimeDriver {
   // before the engine's now()). Returns kAborted, dropping `fn` unrun, when
   // the driver is stopped or stopping.
   Status Post(Work fn, Nanos backdate = Nanos(0));
+  // Runs `fn` right here, on the calling thread, if no other thread is
+  // running the engine at this moment — as the driver thread would run a
+  // posted function (same arrival time, same backdate), followed by every
+  // event due now (so a request the model answers at once is answered
+  // before this returns, without a thread switch). Returns false, leaving
+  // `fn` untouched, when the engine is busy or the driver is stopped: the
+  // caller then Post()s it.
+  bool RunHere(Work& fn, Nanos backdate = Nanos(0));
   // Posts `fn` and waits until it has run. Returns kAborted when the driver
   // is stopped, and kInternal (asserting in debug builds) when called on the
   // driver's own thread, where waiting would deadlock.
@@ -89,7 +98,7 @@ class RealtimeDriver {
   // Simulated time of the wall clock now. Thread-safe.
   Nanos SimNow() const;
 
-  // Driver thread only, inside a posted function:
+  // Inside a posted function or RunHere(), on the thread running it:
   // The simulated time at which the running function was posted, before
   // any backdate (so arrival_sim() - engine.now() is the backdate that took
   // effect after the clamp).
@@ -118,6 +127,7 @@ class RealtimeDriver {
   // Runs every event due at or before `t`, recording lateness.
   void RunDueBy(Nanos t);
   void RecordLateness(Nanos due);
+  Nanos NextDue() const;            // the next event's time, Max() if none
   Nanos SimOf(int64_t wall) const;  // simulated time of a wall time
   int64_t WallOf(Nanos t) const;    // wall time at which simulated time t is due
 
@@ -130,17 +140,22 @@ class RealtimeDriver {
   std::atomic<int64_t> wall_start_{0};
   std::atomic<int64_t> sim_start_{0};
 
-  mutable std::mutex mu_;  // guards inbox_, stop_, accepting_, lateness_, inbox_wait_
+  // Lock order: engine_mu_, then mu_ or stats_mu_.
+  std::mutex engine_mu_;   // held by the thread running the engine
+  mutable std::mutex mu_;  // guards inbox_, stop_, waiting_, sleeping_until_
   std::condition_variable cv_;
   std::vector<Posted> inbox_;
+  bool waiting_ = false;  // the driver is asleep in WaitUntil
+  Nanos sleeping_until_;  // ... until the event at this simulated time
   // Set by Post() and Stop(), so the spin loop ends without taking mu_.
   std::atomic<bool> wake_{false};
   bool stop_ = false;
-  bool accepting_ = false;
+  std::atomic<bool> accepting_{false};
+  mutable std::mutex stats_mu_;  // guards lateness_, inbox_wait_
   LatencyHistogram lateness_;
   LatencyHistogram inbox_wait_;
-  // Driver thread only: the simulated time of the latest outside arrival,
-  // and of the one being run.
+  // Under engine_mu_: the simulated time of the latest outside arrival, and
+  // of the one being run.
   Nanos floor_;
   Nanos arrival_sim_;
 };

@@ -304,5 +304,45 @@ TEST(RealtimeDriverTest, ARequestSizedClosureFitsInline) {
   EXPECT_FALSE(w.allocated());
 }
 
+TEST(RealtimeDriverTest, RunHereRunsOnTheCallerAndWakesTheDriverForWhatItScheduled) {
+  Engine engine;
+  FakeClock clock(0);
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
+  RealtimeDriver::Work never = [] {};
+  EXPECT_FALSE(driver.RunHere(never));  // not started
+  driver.Start();
+  driver.Call([] {});  // the driver is now idle, asleep without a deadline
+  std::thread::id ran_on;
+  Nanos seen;
+  Waiter fired;
+  RealtimeDriver::Work w = [&] {
+    ran_on = std::this_thread::get_id();
+    seen = engine.now();
+    // Something due later: the driver must wake up for it.
+    engine.After(2_ms, [&] { fired.Set(); });
+  };
+  // The driver may still hold the engine for a moment after Call returns.
+  while (!driver.RunHere(w, 1_ms)) std::this_thread::yield();
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  fired.Wait();
+  EXPECT_EQ(engine.now(), seen + 2_ms);
+  driver.Stop();
+  RealtimeDriver::Work after = [] {};
+  EXPECT_FALSE(driver.RunHere(after));
+}
+
+TEST(RealtimeDriverTest, RunHereRunsWhatIsDueAtOnce) {
+  Engine engine;
+  FakeClock clock(0);
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
+  driver.Start();
+  driver.Call([] {});
+  bool done = false;
+  RealtimeDriver::Work w = [&] { engine.After(Nanos(0), [&] { done = true; }); };
+  while (!driver.RunHere(w)) std::this_thread::yield();
+  EXPECT_TRUE(done);  // before RunHere returned, on this thread
+  driver.Stop();
+}
+
 }  // namespace
 }  // namespace storlab
