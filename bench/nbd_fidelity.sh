@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# The NBD export's fidelity and ceiling, measured in one run (these machines
+# are noisy: compare ratios from the same run, never figures across runs).
+#
+#   bash bench/nbd_fidelity.sh [--seconds N] [--build DIR] [--stacks "a b"] [--out FILE]
+#
+# Fidelity: for each stack, fio's nbd engine through `nbdkit storlab` against
+# the same job in `storlab sim --direct=1` (virtual time): 4K random read at
+# QD1 and QD32, 4K random write at QD1, 1M sequential write at QD4, over the
+# first GiB (written once first, as storlab sim lays the file out). Printed:
+# IOPS over NBD / IOPS simulated, median latency over NBD / simulated, and
+# the real-time driver's lateness and inbox wait (p50/p99) in that job.
+# The anchor: nbdkit's own delay filter at 1 ms (memory plugin) against the
+# ideal, next to storlab's `ram` with a 1 ms latency through the same path.
+# Ceiling: storlab's `ram` stack against `nbdkit memory`, 4K random read
+# QD32 and 1M sequential read QD8: ours / theirs. And nvme-gen3 through NBD.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=20 build=build/release out=
+stacks="hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless nas-1gbe-raid5"
+while (($#)); do
+  case $1 in
+    --seconds) seconds=$2; shift ;;
+    --build) build=$2; shift ;;
+    --stacks) stacks=$2; shift ;;
+    --out) out=$2; shift ;;
+    *) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 2 ;;
+  esac
+  shift
+done
+plugin=$PWD/$build/nbd/nbdkit-storlab-plugin.so
+storlab=$PWD/$build/cli/storlab
+[[ -x $storlab && -f $plugin ]] || { echo "build first: ninja -C $build storlab nbdkit-storlab-plugin" >&2; exit 2; }
+for t in nbdkit fio python3; do command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }; done
+tmp=$(mktemp -d)
+server=
+trap '[[ -n $server ]] && kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# serve ARGS...: nbdkit on $tmp/sock with 64 threads per connection.
+serve() {
+  rm -f "$tmp/sock"
+  nbdkit -f -U "$tmp/sock" --threads 64 "$@" >"$tmp/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 200); do [[ -S $tmp/sock ]] && return; sleep 0.05; done
+  cat "$tmp/server.log" >&2
+  exit 1
+}
+unserve() { kill $server; wait $server 2>/dev/null || true; server=; }
+ctl() { python3 - "$tmp/ctl" "$1" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall((sys.argv[2] + "\n").encode()); f = s.makefile()
+print(f.readline().strip())
+PY
+}
+
+# job NAME RW BS QD: a fio job file on stdout (the engine's lines after).
+job() {
+  printf '[global]\ndirect=1\nsize=1g\ntime_based\nruntime=%s\nrandrepeat=1\n' "$seconds"
+  printf '[%s]\nrw=%s\nbs=%s\niodepth=%s\n' "$1" "$2" "$3" "$4"
+}
+jobs=("randread-qd1 randread 4k 1" "randread-qd32 randread 4k 32"
+      "randwrite-qd1 randwrite 4k 1" "seqwrite-qd4 write 1m 4")
+
+# fio_nbd NAME RW BS QD: the job over NBD, JSON in $tmp/NAME.nbd.json.
+fio_nbd() {
+  { job "$@"; printf 'ioengine=nbd\nuri=nbd+unix:///?socket=%s\n' "$tmp/sock"; } >"$tmp/$1.fio"
+  fio --output-format=json --output="$tmp/$1.nbd.json" "$tmp/$1.fio" >/dev/null
+}
+
+python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99"))'
+for stack in $stacks; do
+  serve "$plugin" "stack=$stack" store=none "control=$tmp/ctl" "stats=$tmp/stats.json"
+  # Written once, as fio lays out a file before reading it in storlab sim.
+  { printf '[global]\ndirect=1\nsize=1g\n[prep]\nrw=write\nbs=1m\niodepth=4\n'
+    printf 'ioengine=nbd\nuri=nbd+unix:///?socket=%s\n' "$tmp/sock"; } >"$tmp/prep.fio"
+  fio "$tmp/prep.fio" >/dev/null
+  for j in "${jobs[@]}"; do
+    set -- $j
+    ctl reset-stats >/dev/null
+    fio_nbd "$@"
+    ctl stats >"$tmp/$1.stats.json"
+    job "$@" | sed "s/^\[global\]/[global]\nioengine=libaio/" >"$tmp/$1.sim.fio"
+    "$storlab" sim --stack "$stack" --direct=1 --output-format=json "$tmp/$1.sim.fio" \
+      >"$tmp/$1.sim.json" 2>/dev/null
+    python3 - "$stack" "$1" "$tmp/$1.nbd.json" "$tmp/$1.sim.json" "$tmp/$1.stats.json" <<'PY'
+import json, sys
+stack, name, nbd, sim, st = sys.argv[1:6]
+def fig(path):
+    j = json.load(open(path))["jobs"][0]
+    d = j["read"] if j["read"]["io_bytes"] else j["write"]
+    return d["iops"], d["clat_ns"]["percentile"]["50.000000"] / 1e3
+n, s = fig(nbd), fig(sim)
+drv = json.load(open(st))["service"]["driver"]
+p = lambda h, q: h["percentile"][q] / 1e3
+print("%-18s %-14s %9.0f %9.0f %6.3f %7.1fus %7.1fus %6.3f %7.1f/%-7.1f %7.1f/%-7.1f" % (
+    stack, name, n[0], s[0], n[0] / s[0], n[1], s[1], n[1] / s[1],
+    p(drv["lateness_ns"], "50.000000"), p(drv["lateness_ns"], "99.000000"),
+    p(drv["inbox_wait_ns"], "50.000000"), p(drv["inbox_wait_ns"], "99.000000")))
+PY
+  done
+  unserve
+done
+
+echo
+echo "anchor: a fixed 1 ms per request, 4K random read (ideal: 1000 IOPS at QD1, 32000 at QD32)"
+cat >"$tmp/ms.toml" <<'EOF'
+[node.ram]
+type = "ram"
+capacity = "1GiB"
+latency = "1ms"
+queue_depth = 64
+EOF
+for who in delay storlab; do
+  if [[ $who == delay ]]; then
+    serve --filter=delay memory size=1G rdelay=1ms wdelay=1ms
+  else
+    serve "$plugin" "stack=$tmp/ms.toml" store=none
+  fi
+  for qd in 1 32; do
+    fio_nbd "ms-qd$qd" randread 4k $qd
+    python3 - "$who" "$qd" "$tmp/ms-qd$qd.nbd.json" <<'PY'
+import json, sys
+who, qd, f = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+iops = json.load(open(f))["jobs"][0]["read"]["iops"]
+label = "nbdkit --filter=delay 1ms" if who == "delay" else "storlab ram latency=1ms"
+print("  %-28s QD%-3d %8.0f IOPS  %+6.1f%% of ideal" % (label, qd, iops, 100 * (iops / (1000 * qd) - 1)))
+PY
+  done
+  unserve
+done
+
+echo
+echo "ceiling: storlab's ram stack / nbdkit memory (same job, fio nbd engine)"
+for who in memory storlab; do
+  if [[ $who == memory ]]; then serve memory size=8G; else serve "$plugin" stack=ram store=memory; fi
+  fio_nbd "ceil-4k-$who" randread 4k 32
+  fio_nbd "ceil-1m-$who" read 1m 8
+  unserve
+done
+python3 - "$tmp" <<'PY'
+import json, sys, os
+t = sys.argv[1]
+def f(n, key):
+    j = json.load(open(os.path.join(t, n + ".nbd.json")))["jobs"][0]["read"]
+    return j[key]
+for job, key, unit, scale in (("4k", "iops", "IOPS", 1), ("1m", "bw_bytes", "MB/s", 1e-6)):
+    m, s = f("ceil-%s-memory" % job, key), f("ceil-%s-storlab" % job, key)
+    print("  %s %-22s nbdkit memory %10.0f %s, storlab ram %10.0f %s: ours/theirs %.3f" % (
+        job, "random read QD32" if job == "4k" else "sequential read QD8", m * scale, unit, s * scale, unit, s / m))
+PY
+
+echo
+echo "nvme-gen3 through NBD (the model is faster than the transport)"
+serve "$plugin" stack=nvme-gen3 store=none
+fio_nbd nvme-qd32 randread 4k 32
+unserve
+job nvme-qd32 randread 4k 32 | sed "s/^\[global\]/[global]\nioengine=libaio/" >"$tmp/nvme.sim.fio"
+"$storlab" sim --stack nvme-gen3 --direct=1 --output-format=json "$tmp/nvme.sim.fio" >"$tmp/nvme.sim.json" 2>/dev/null
+python3 - "$tmp/nvme-qd32.nbd.json" "$tmp/nvme.sim.json" <<'PY'
+import json, sys
+n = json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"]
+s = json.load(open(sys.argv[2]))["jobs"][0]["read"]["iops"]
+print("  4K random read QD32: %.0f IOPS over NBD, %.0f simulated (%.2f)" % (n, s, n / s))
+PY
+[[ -n $out ]] && cp "$tmp/server.log" "$out.server.log" || true
