@@ -48,7 +48,7 @@ Result<ModelSpeed> MeasureModelSpeed(std::string_view stack, std::string_view no
   Node* n = loaded.stack->Find(node);
   if (n == nullptr) return Status::NotFound("model speed: no node '" + std::string(node) + "'");
   ModelSpeed out;
-  constexpr uint64_t kQd1 = 400, kQd32 = 6400;
+  constexpr uint64_t kQd1 = 200, kQd32 = 2000;
   Nanos t1 = RandomReads(engine, *n, 1, kQd1, seed);
   Nanos t32 = RandomReads(engine, *n, 32, kQd32, seed + 1);
   if (t1 > Nanos(0)) {

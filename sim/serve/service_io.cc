@@ -65,15 +65,16 @@ Nanos Session::Arrive(const ExportRequest& req, Timing& t) {
   const int64_t now = svc_.options_.clock->NowNanos();
   t.arrive_wall = now;
   std::optional<Nanos> gap;
+  uint64_t bytes;
   {
     std::lock_guard<std::mutex> l(mu_);
-    if (outstanding_ == 0 && last_answer_wall_ >= 0) {
-      gap = Nanos(now - last_answer_wall_);
-      svc_.comp_.ObserveIdleGap(last_answer_bytes_ + RequestBytes(req), *gap);
-    }
+    // The bytes a round trip carries: the previous answer's and this request's.
+    bytes = (outstanding_ == 0 ? last_answer_bytes_ : 0) + RequestBytes(req);
+    if (outstanding_ == 0 && last_answer_wall_ >= 0) gap = Nanos(now - last_answer_wall_);
     ++outstanding_;
   }
-  return svc_.comp_.Deduction(last_answer_bytes_ + RequestBytes(req), gap);
+  if (gap) svc_.comp_.ObserveIdleGap(bytes, *gap);
+  return svc_.comp_.Deduction(bytes, gap);
 }
 
 void Session::Answered(const ExportRequest& req, const Timing& t) {
@@ -137,11 +138,13 @@ void Session::Submit(const ExportRequest& req, Reply reply) {
   Service* svc = &svc_;
   const int e = export_;
   auto finish = [this, p](Status st) {
-    ++svc_.completed_;
-    p->reply(std::move(st));
+    // The bookkeeping first: once answered, the client may close the session.
     Answered(p->req, p->timing);
+    ++svc_.completed_;
     Service& s = svc_;
+    Reply reply = std::move(p->reply);
     delete p;
+    reply(std::move(st));
     s.Leave();
   };
   RealtimeDriver::Work work = [svc, e, p, finish] {

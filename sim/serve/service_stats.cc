@@ -125,7 +125,13 @@ std::string Service::SpeedWarning(int export_index, Nanos transport_rtt,
   char buf[512];
   std::string out;
   const double rtt_us = transport_rtt.micros();
-  if (speed->qd1_latency_us > 0 && speed->qd1_latency_us < rtt_us) {
+  if (speed->qd1_latency_us == 0) {
+    std::snprintf(buf, sizeof buf,
+                  "export '%s': the model answers at once (no latency): a client sees only the "
+                  "export path, about %.0f us a round trip at QD1. ",
+                  info.name.c_str(), rtt_us);
+    out += buf;
+  } else if (speed->qd1_latency_us < rtt_us) {
     std::snprintf(buf, sizeof buf,
                   "export '%s': the model answers a 4 KiB random read at QD1 in %.1f us "
                   "(%.0f IOPS), faster than a round trip of the export path (about %.0f us): "
@@ -134,7 +140,8 @@ std::string Service::SpeedWarning(int export_index, Nanos transport_rtt,
                   100.0 * speed->qd1_latency_us / rtt_us);
     out += buf;
   }
-  if (transport_iops > 0 && speed->qd32_iops > transport_iops) {
+  if (transport_iops > 0 && (speed->qd32_iops > transport_iops || speed->qd1_latency_us == 0)) {
+    if (speed->qd1_latency_us == 0) return out;  // no figure to compare
     std::snprintf(buf, sizeof buf,
                   "export '%s': at QD32 the model serves %.0fk IOPS, the transport about "
                   "%.0fk: the export will deliver at most %.0f%% of it.",

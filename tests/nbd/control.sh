@@ -7,6 +7,7 @@ requires nbdinfo nbdcopy python3
 ctl=$tmp/ctl
 start_server "$STORLAB_PLUGIN" "stack=$STORLAB_SOURCE_DIR/tests/serve/stacks/mirror.toml" \
   "control=$ctl" "stats=$tmp/stats.json"
+wait_for "$ctl"
 [[ $(stat -c %a "$ctl") == 600 ]] || fail "control socket mode $(stat -c %a "$ctl")"
 head -c $((1 << 20)) /dev/urandom >"$tmp/data"
 nbdcopy "$tmp/data" "$(uri_of md)"

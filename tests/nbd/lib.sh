@@ -46,13 +46,20 @@ start_server() {
     >"$tmp/server.log" 2>&1 &
   server_pid=$!
   local i
-  for i in $(seq 1 600); do
+  for i in $(seq 1 2400); do  # up to 2 minutes: sanitizer builds start slowly
     [[ -S $sock ]] && break
     kill -0 "$server_pid" 2>/dev/null || { cat "$tmp/server.log" >&2; fail "nbdkit did not start"; }
     sleep 0.05
   done
   [[ -S $sock ]] || fail "nbdkit's socket did not appear"
   uri="nbd+unix:///?socket=$sock"
+}
+
+# wait_for PATH: until PATH exists (a socket the server makes after its own).
+wait_for() {
+  local i
+  for i in $(seq 1 2400); do [[ -e $1 ]] && return 0; sleep 0.05; done
+  fail "$1 did not appear"
 }
 
 # uri_of EXPORT: the URI of a named export.

@@ -6,6 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 for stack in "$STORLAB_SOURCE_DIR/tests/serve/stacks/writeback.toml" hdd-7200; do
   start_server "$STORLAB_PLUGIN" "stack=$stack" "control=$tmp/ctl"
+  wait_for "$tmp/ctl"
   "$NBD_CLIENT" power-cut "$uri" "$tmp/ctl" || fail "$stack"
   stop_server
 done

@@ -212,6 +212,7 @@ TEST(Service, ShutdownAnswersEveryRequestAndRefusesNewOnes) {
   ServiceOptions o;
   o.stack = ServeStack("writeback.toml");
   o.clock = &clock;
+  o.compensate.mode = CompensationOptions::Mode::kOff;  // the test holds the clock
   auto svc = Start(o);
   ASSERT_TRUE(svc);
   auto s = svc->OpenSession(0);
