@@ -50,7 +50,10 @@ uint64_t AnswerBytes(const ExportRequest& r) { return r.op == Op::kRead ? r.leng
 
 Status Session::Precheck(const ExportRequest& req) const {
   const ExportInfo& info = svc_.infos_[export_];
-  if (req.op != Op::kFlush && req.length > info.max_block) {
+  // The maximum bounds a payload (NBD's rule): trim, write-zeroes and a
+  // prefetch carry none, and may cover any range.
+  const bool payload = req.op == Op::kWrite || (req.op == Op::kRead && req.data != nullptr);
+  if (payload && req.length > info.max_block) {
     return Status::InvalidArgument(info.name + ": " + OpName(req.op) + " of " +
                                    std::to_string(req.length) + " bytes is larger than " +
                                    std::to_string(info.max_block) + ", the most it accepts");
