@@ -234,6 +234,12 @@ void Oracle::Verify(Callback<void(OracleReport)> done) {
       st->runs.emplace_back(b, 1);
     }
   }
+  if (st->runs.empty()) {
+    engine_.After(Nanos(0), [st] { st->done(OracleReport()); });
+    return;
+  }
+  // Issues reads while there is room; it holds itself (through the reads'
+  // completions) until the last read completes, which breaks the cycle.
   auto issue = std::make_shared<std::function<void()>>();
   *issue = [this, st, issue] {
     while (st->in_flight < 16 && st->next < st->runs.size()) {
@@ -291,10 +297,6 @@ void Oracle::Verify(Callback<void(OracleReport)> done) {
       child_.Submit(std::move(r));
     }
   };
-  if (st->runs.empty()) {
-    engine_.After(Nanos(0), [st] { st->done(OracleReport()); });
-    return;
-  }
   (*issue)();
 }
 
