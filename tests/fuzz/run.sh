@@ -53,7 +53,7 @@ dict=$build/fuzz-corpus/$target.dict
   if ((${#seeds[@]})); then
     find "${seeds[@]}" -type f -size -64k -print0 |
       xargs -0 -r grep -ohE '[A-Za-z_][A-Za-z0-9_]{2,30}|"[^"\\]{1,30}"' 2>/dev/null |
-      sed 's/^"//; s/"$//' | sort -u | head -n 2000 | sed 's/.*/"&"/'
+      sed 's/^"//; s/"$//' | sort -u | head -n 2000 | sed 's/.*/"&"/' || true  # binary seeds: none
   fi
 } >"$dict"
 
