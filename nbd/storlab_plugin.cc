@@ -131,7 +131,7 @@ int storlab_config(const char* key, const char* value) {
 }
 
 // Rejects what is missing.
-int storlab_config_complete(void) {
+int storlab_config_complete() {
   if (options.stack.empty()) {
     return Fail(Status::InvalidArgument(
         "stack=STACK is required: a catalog name (`storlab stacks`) or a stack file"));
@@ -154,7 +154,7 @@ int storlab_config_complete(void) {
   "oracle=true|false    track durability of every block (default true with data)"
 
 // Loads the stack (before nbdkit forks: errors reach the terminal).
-int storlab_get_ready(void) {
+int storlab_get_ready() {
   return Guard([&] {
     auto s = Service::Create(options);
     if (!s.ok()) return Fail(s.status());
@@ -164,7 +164,7 @@ int storlab_get_ready(void) {
 }
 
 // Starts the threads (after nbdkit has forked into the background).
-int storlab_after_fork(void) {
+int storlab_after_fork() {
   return Guard([&] {
     Status st = service->Start();
     if (!st.ok()) return Fail(st);
@@ -188,7 +188,7 @@ int storlab_after_fork(void) {
 }
 
 // Stops serving: answers what is left, writes the stats.
-void storlab_cleanup(void) {
+void storlab_cleanup() {
   try {
     if (control) control->Stop();
     if (service) service->Shutdown();
@@ -196,13 +196,13 @@ void storlab_cleanup(void) {
   }
 }
 
-void storlab_unload(void) {
+void storlab_unload() {
   control.reset();
   service.reset();
 }
 
 // Prints the parameters and the catalog.
-void storlab_dump_plugin(void) {
+void storlab_dump_plugin() {
   std::printf("storlab_parameters=stack export store seed stats control compensate spin oracle\n");
   std::string names;
   for (const auto& c : storlab::Catalog())

@@ -48,8 +48,7 @@ size_t Port::AbortAll(const Status& st) {
     free_.push_back(i);
     --in_flight_;
     ++n;
-    entry_.engine().After(Nanos(0),
-                          [done = std::move(s.done), st]() mutable { done(std::move(st)); });
+    entry_.engine().After(Nanos(0), [done = std::move(s.done), st]() mutable { done(st); });
   }
   return n;
 }
