@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/join.h"
 #include "sim/layers/cache.h"
-#include "sim/layers/join.h"
 
 namespace storlab {
 

@@ -19,8 +19,8 @@
 // stored on the cache device (the write carries no data); their cost is.
 #include <algorithm>
 
+#include "sim/join.h"
 #include "sim/layers/cache_core.h"
-#include "sim/layers/join.h"
 
 namespace storlab {
 

@@ -48,7 +48,7 @@
 
 namespace storlab {
 
-class Join;  // sim/layers/join.h
+class Join;  // sim/join.h
 
 enum class CacheMode : uint8_t { kWriteBack, kWriteThrough, kWriteAround };
 const char* CacheModeName(CacheMode m);

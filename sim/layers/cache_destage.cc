@@ -1,8 +1,8 @@
 // CacheCore: destaging dirty data to the origin, and FLUSH.
 #include <algorithm>
 
+#include "sim/join.h"
 #include "sim/layers/cache_core.h"
-#include "sim/layers/join.h"
 
 namespace storlab {
 namespace {

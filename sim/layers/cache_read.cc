@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/join.h"
 #include "sim/layers/cache_core.h"
-#include "sim/layers/join.h"
 
 namespace storlab {
 namespace {

@@ -1,8 +1,8 @@
 // CacheCore: the write path (by mode), write-zeroes and trim.
 #include <algorithm>
 
+#include "sim/join.h"
 #include "sim/layers/cache_core.h"
-#include "sim/layers/join.h"
 
 namespace storlab {
 namespace {

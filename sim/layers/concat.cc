@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "sim/layers/join.h"
+#include "sim/join.h"
 
 namespace storlab {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/layers/join.h"
+#include "sim/join.h"
 
 namespace storlab {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/layers/join.h"
+#include "sim/join.h"
 #include "sim/profile/loader.h"
 
 namespace storlab {

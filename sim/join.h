@@ -5,8 +5,8 @@
 // after the last child completes — or, if no child was armed, from an
 // engine event at the current time, so it never runs inside Submit().
 // Held by shared_ptr; not thread-safe.
-#ifndef STORLAB_SIM_LAYERS_JOIN_H_
-#define STORLAB_SIM_LAYERS_JOIN_H_
+#ifndef STORLAB_SIM_JOIN_H_
+#define STORLAB_SIM_JOIN_H_
 
 #include <memory>
 
@@ -54,4 +54,4 @@ class Join : public std::enable_shared_from_this<Join> {
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_LAYERS_JOIN_H_
+#endif  // STORLAB_SIM_JOIN_H_
