@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/engine.h"
-#include "sim/layers/page_cache.h"
+#include "sim/layers/page_cache/page_cache.h"
 #include "sim/profile/loader.h"
 #include "sim/random.h"
 #include "sim/virtual_driver.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/join.h"
-#include "sim/layers/cache.h"
+#include "sim/layers/cache/cache.h"
 
 namespace storlab {
 

@@ -27,7 +27,7 @@
 #include <memory>
 
 #include "sim/devices/nfs_link.h"
-#include "sim/layers/cache_core.h"
+#include "sim/layers/cache/cache_core.h"
 #include "sim/node.h"
 #include "sim/profile/node_types.h"
 

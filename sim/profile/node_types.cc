@@ -5,14 +5,14 @@
 #include "sim/devices/nfs.h"
 #include "sim/devices/ram_disk.h"
 #include "sim/devices/ssd.h"
-#include "sim/layers/cache.h"
+#include "sim/layers/cache/cache.h"
 #include "sim/layers/concat.h"
 #include "sim/layers/faults/faults_node.h"
-#include "sim/layers/page_cache.h"
+#include "sim/layers/page_cache/page_cache.h"
 #include "sim/layers/raid/raid_node.h"
 #include "sim/layers/rmw/rmw_node.h"
 #include "sim/layers/thin/thin_node.h"
-#include "sim/layers/zfs.h"
+#include "sim/layers/zfs/zfs.h"
 
 namespace storlab {
 

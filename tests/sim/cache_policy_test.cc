@@ -3,7 +3,7 @@
 // once, large sequential streams bypass the cache.
 #include <gtest/gtest.h>
 
-#include "sim/layers/cache_smq.h"
+#include "sim/layers/cache/cache_smq.h"
 #include "sim/probe.h"
 #include "tests/sim/cache_test_util.h"
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/layers/cache.h"
+#include "sim/layers/cache/cache.h"
 #include "sim/probe.h"
 #include "tests/sim/test_util.h"
 

@@ -1,7 +1,7 @@
 // The page cache in virtual time: memory-speed writes, exact dirty
 // accounting, writeback, throttling, fsync per file, power cuts, direct
 // I/O, reads and read-ahead.
-#include "sim/layers/page_cache.h"
+#include "sim/layers/page_cache/page_cache.h"
 
 #include <gtest/gtest.h>
 

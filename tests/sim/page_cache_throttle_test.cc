@@ -4,7 +4,7 @@
 // realistic figure when the working set exceeds it.
 #include <gtest/gtest.h>
 
-#include "sim/layers/page_cache.h"
+#include "sim/layers/page_cache/page_cache.h"
 #include "tests/sim/page_cache_util.h"
 
 namespace storlab {

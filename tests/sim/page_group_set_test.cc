@@ -1,6 +1,6 @@
 // GroupSet against std::set<uint64_t>: the same members, in the same order,
 // under random inserts and erases over ranges that grow both ways.
-#include "sim/layers/page_group_set.h"
+#include "sim/layers/page_cache/page_group_set.h"
 
 #include <gtest/gtest.h>
 

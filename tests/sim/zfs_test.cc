@@ -1,7 +1,7 @@
 // The ZFS-like pool in virtual time: read-modify-write of partial records,
 // txgs every 5 s, the ZIL across power cuts, compression, mirror writes,
 // the write throttle.
-#include "sim/layers/zfs.h"
+#include "sim/layers/zfs/zfs.h"
 
 #include <gtest/gtest.h>
 

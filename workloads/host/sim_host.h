@@ -2,7 +2,7 @@
 // (catalog name or TOML file) on one engine, the host it describes
 // ([host] table, overridable), a file system laid out over the stack
 // (sim/fs/extent_fs.h), the host's cores, and the two ways file I/O reaches
-// the stack: buffered through the host page cache (sim/layers/page_cache.h,
+// the stack: buffered through the host page cache (sim/layers/page_cache/page_cache.h,
 // built from the HostSpec and put on top of the stack's root), or direct
 // (O_DIRECT) past it.
 //
@@ -19,7 +19,7 @@
 
 #include "sim/engine.h"
 #include "sim/fs/extent_fs.h"
-#include "sim/layers/page_cache.h"
+#include "sim/layers/page_cache/page_cache.h"
 #include "sim/node.h"
 #include "sim/profile/host.h"
 #include "sim/request.h"

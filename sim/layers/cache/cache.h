@@ -1,0 +1,61 @@
+// Cache: the "cache" node type — a block cache layer (see cache_core.h for
+// the model) as a node of a stack.
+//
+//   [node.cache]
+//   type = "cache"
+//   children = ["ssd", "hdd"]   # [fast, slow]: a cache device and the origin
+//   mode = "writethrough"       # or "writeback", "writearound"
+//   policy = "smq"              # or "lru"
+//
+// or, with one child (the origin), a cache in RAM: a drive's buffer, a
+// server's page cache (`size` is then required). Defaults follow the shape:
+// with a cache device they are dm-cache/lvmcache's and bcache's, in RAM the
+// Linux page cache's. Not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_H_
+#define STORLAB_SIM_LAYERS_CACHE_CACHE_H_
+
+#include <memory>
+
+#include "sim/layers/cache/cache_core.h"
+#include "sim/node.h"
+#include "sim/profile/node_types.h"
+
+namespace storlab {
+
+class Cache : public Node {
+ public:
+  // `fast` may be nullptr (a RAM cache). REQUIRES: cfg resolved
+  // (ResolveCacheConfig).
+  Cache(Engine& engine, const std::string& name, const CacheConfig& cfg, Node* fast, Node& origin,
+        bool keeps_data);
+  std::string_view type() const override { return "cache"; }
+  std::vector<Node*> children() const override;
+  void AppendStats(StatList& out) const override { core_.AppendStats(out, ""); }
+  std::vector<const TimeSeries*> Series() const override { return {&core_.dirty_series()}; }
+  CacheCore& core() { return core_; }
+
+ protected:
+  void DoSubmit(Request req) override { core_.Submit(std::move(req)); }
+  void OnPowerCut() override { core_.PowerCut(); }
+
+ private:
+  Node* fast_;
+  Node& origin_;
+  CacheCore core_;
+};
+
+// Defaults for a cache with a cache device (ram == false) or in RAM.
+CacheConfig DefaultCacheConfig(bool ram);
+// Reads the cache keys of `params` into `cfg` (each key optional; `prefix`
+// is prepended to every key name, e.g. "server_" inside the nfs node).
+void ReadCacheParams(Params& params, const std::string& prefix, CacheConfig* cfg);
+// Fills in derived sizes and checks `cfg` against the devices; errors name
+// the key (through `params`). `fast` may be nullptr.
+Status ResolveCacheConfig(Params& params, const std::string& prefix, const Node* fast,
+                          const Node& origin, CacheConfig* cfg);
+
+Result<std::unique_ptr<Node>> MakeCache(Params& params, BuildContext& ctx);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_CACHE_CACHE_H_

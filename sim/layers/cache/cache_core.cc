@@ -1,0 +1,249 @@
+#include "sim/layers/cache/cache_core.h"
+
+#include <algorithm>
+
+#include "sim/join.h"
+
+namespace storlab {
+
+const char* CacheModeName(CacheMode m) {
+  switch (m) {
+    case CacheMode::kWriteBack:
+      return "writeback";
+    case CacheMode::kWriteThrough:
+      return "writethrough";
+    case CacheMode::kWriteAround:
+      return "writearound";
+  }
+  return "?";
+}
+
+CacheCore::CacheCore(Engine& engine, std::string name, const CacheConfig& cfg, Node* fast,
+                     Node& origin, bool keeps_data)
+    : engine_(engine),
+      name_(std::move(name)),
+      cfg_(cfg),
+      fast_(fast),
+      origin_(origin),
+      keeps_data_(keeps_data),
+      capacity_(origin.geometry().capacity),
+      sector_(std::max(origin.geometry().logical_block,
+                       fast ? fast->geometry().logical_block : uint32_t{512})),
+      bs_(cfg.block_size),
+      data_base_(fast ? cfg.metadata_size : 0),
+      table_(static_cast<uint32_t>(cfg.size / cfg.block_size),
+             static_cast<uint32_t>(cfg.block_size / sector_), sector_, fast != nullptr),
+      policy_(MakeCachePolicy(cfg.policy, cfg.size / cfg.block_size, capacity_ / cfg.block_size)),
+      seq_(cfg.sequential_cutoff) {
+  if (!fast_) {
+    memory_ = std::make_unique<CacheMemory>(engine_, name_ + "/ram", cfg_.size, sector_,
+                                            cfg_.ram_latency, cfg_.ram_bytes_per_s, keeps_data_);
+  }
+}
+
+CacheCore::~CacheCore() = default;
+
+Geometry CacheCore::geometry() const {
+  Geometry g = origin_.geometry();
+  g.logical_block = sector_;
+  g.physical_block = std::max(g.physical_block, sector_);
+  return g;
+}
+
+Capabilities CacheCore::caps() const {
+  Capabilities c = origin_.caps();
+  const Capabilities* f = fast_ ? &fast_->caps() : nullptr;
+  c.volatile_cache =
+      cfg_.mode == CacheMode::kWriteBack || c.volatile_cache || (f && f->volatile_cache);
+  c.caches_reads = true;
+  if (f) {
+    c.honors_flush = c.honors_flush && f->honors_flush;
+    c.honors_fua = c.honors_fua && f->honors_flush;  // FUA commits through the cache device
+    c.queue_depth = std::max(c.queue_depth, f->queue_depth);
+  }
+  return c;
+}
+
+bool CacheCore::IsCached(uint64_t offset) const {
+  const CacheEntry* e = table_.Find(offset / bs_);
+  return e && e->valid.AllSet(static_cast<uint32_t>((offset % bs_) / sector_), 1);
+}
+
+void CacheCore::Submit(Request req) {
+  if (kick_pending_) {
+    kick_pending_ = false;
+    KickDestager();
+  }
+  switch (req.op) {
+    case Op::kRead:
+      return Read(std::move(req));
+    case Op::kWrite: {
+      bool bypass = seq_.Observe(req.offset, req.length);
+      if (bypass) ++c_.bypassed_ios;
+      return Write(std::move(req), bypass);
+    }
+    case Op::kTrim:
+    case Op::kWriteZeroes:
+      return Discard(std::move(req));
+    case Op::kFlush:
+      return Flush(std::move(req));
+  }
+}
+
+std::vector<CacheCore::Span> CacheCore::Spans(uint64_t off, uint64_t len) const {
+  std::vector<Span> v;
+  uint64_t pos = off, end = off + len;
+  while (pos < end) {
+    uint64_t b = pos / bs_;
+    uint64_t in = pos - b * bs_;
+    uint64_t n = std::min(end - pos, bs_ - in);
+    v.push_back(
+        {b, static_cast<uint32_t>(in / sector_), static_cast<uint32_t>(n / sector_), pos - off});
+    pos += n;
+  }
+  return v;
+}
+
+void CacheCore::IssuePieces(Node& dev, Op op, std::vector<Piece> pieces, uint8_t* base,
+                            uint32_t flags, const std::shared_ptr<Join>& join) {
+  std::sort(pieces.begin(), pieces.end(),
+            [](const Piece& a, const Piece& b) { return a.dev_off < b.dev_off; });
+  std::vector<Piece> merged;
+  for (const Piece& p : pieces) {
+    if (!merged.empty()) {
+      Piece& m = merged.back();
+      if (m.dev_off + m.len == p.dev_off && m.buf_off + m.len == p.buf_off) {
+        m.len += p.len;
+        continue;
+      }
+    }
+    merged.push_back(p);
+  }
+  for (const Piece& p : merged) {
+    Request r;
+    r.op = op;
+    r.flags = flags;
+    r.offset = p.dev_off;
+    r.length = p.len;
+    r.data = base ? base + p.buf_off : nullptr;
+    r.done = join->Arm();
+    dev.Submit(std::move(r));
+  }
+}
+
+void CacheCore::WaitBlock(uint64_t block, Callback<void()> retry) {
+  block_waiters_[block].push_back(std::move(retry));
+}
+
+void CacheCore::WakeBlock(uint64_t block) {
+  auto it = block_waiters_.find(block);
+  if (it == block_waiters_.end()) return;
+  std::vector<Callback<void()>> w = std::move(it->second);
+  block_waiters_.erase(it);
+  for (auto& fn : w) fn();
+}
+
+void CacheCore::WaitSpace(Callback<void()> retry, bool first_wait) {
+  if (first_wait) ++c_.throttled_writes;
+  space_waiters_.push_back(std::move(retry));
+  KickDestager();
+  if (fast_ && !table_.has_free_slot() && table_.has_pending_slots()) {
+    RequestCommit(false, nullptr);
+  }
+}
+
+void CacheCore::WakeSpace() {
+  if (space_waiters_.empty()) return;
+  // Retry in arrival order; a request that still finds no room queues again
+  // at the back, behind the ones that were already waiting after it.
+  std::deque<Callback<void()>> w;
+  w.swap(space_waiters_);
+  size_t n = w.size();
+  for (size_t i = 0; i < n; ++i) {
+    Callback<void()> fn = std::move(w.front());
+    w.pop_front();
+    fn();
+  }
+}
+
+void CacheCore::Unpin(uint64_t block) {
+  CacheEntry* e = table_.Find(block);
+  if (e && e->io > 0 && --e->io == 0) WakeBlock(block);
+}
+
+void CacheCore::Unbusy(uint64_t block) {
+  auto it = busy_writes_.find(block);
+  if (it != busy_writes_.end() && --it->second == 0) busy_writes_.erase(it);
+}
+
+bool CacheCore::Evictable(uint64_t block) const {
+  const CacheEntry* e = table_.Find(block);
+  return e && !e->locked && e->io == 0 && !e->dirty.any();
+}
+
+uint32_t CacheCore::Evict(uint64_t block, bool claim) {
+  policy_->Remove(block);
+  uint32_t slot = table_.Erase(block, claim);
+  if (memory_) memory_->Discard(SlotOffset(slot), bs_);
+  RecordChange(block);
+  return slot;
+}
+
+void CacheCore::AppendStats(StatList& out, const std::string& prefix) const {
+  const std::pair<const char*, double> figures[] = {
+      {"read_hits", static_cast<double>(c_.read_hits)},
+      {"read_misses", static_cast<double>(c_.read_misses)},
+      {"write_hits", static_cast<double>(c_.write_hits)},
+      {"write_misses", static_cast<double>(c_.write_misses)},
+      {"promotions", static_cast<double>(c_.promotions)},
+      {"demotions", static_cast<double>(c_.demotions)},
+      {"invalidations", static_cast<double>(c_.invalidations)},
+      {"bypassed_ios", static_cast<double>(c_.bypassed_ios)},
+      {"throttled_writes", static_cast<double>(c_.throttled_writes)},
+      {"destage_ops", static_cast<double>(c_.destage_ops)},
+      {"destaged_bytes", static_cast<double>(c_.destaged_bytes)},
+      {"destage_errors", static_cast<double>(c_.destage_errors)},
+      {"flushes", static_cast<double>(c_.flushes)},
+      {"flush_time_ns", static_cast<double>(c_.flush_time.count())},
+      {"commits", static_cast<double>(c_.commits)},
+      {"commit_time_ns", static_cast<double>(c_.commit_time.count())},
+      {"dirty_bytes", static_cast<double>(table_.dirty_bytes())},
+      {"cached_bytes", static_cast<double>(table_.size() * bs_)},
+      {"cache_size_bytes", static_cast<double>(cfg_.size)},
+  };
+  for (const auto& [name, value] : figures) out.push_back({prefix + name, value});
+  StatList p;
+  policy_->AppendStats(p);
+  for (auto& s : p) out.push_back({prefix + s.name, s.value});
+}
+
+void CacheCore::RecordDirty() {
+  dirty_series_.Record(engine_.now(), static_cast<double>(table_.dirty_bytes()));
+}
+
+void CacheCore::PowerCut() {
+  block_waiters_.clear();
+  space_waiters_.clear();
+  busy_writes_.clear();
+  flush_waiters_.clear();
+  next_commit_waiters_.clear();
+  dirty_reserved_ = 0;
+  destaging_ = 0;
+  destaging_bytes_ = 0;
+  failed_blocks_ = 0;
+  commit_running_ = false;
+  next_force_ = false;
+  expiry_timer_ = {};
+  commit_timer_ = {};
+  seq_.Clear();
+  policy_ = MakeCachePolicy(cfg_.policy, cfg_.size / bs_, capacity_ / bs_);
+  table_.Clear();
+  if (memory_) {
+    memory_->PowerCut();
+  } else {
+    Restore();
+  }
+  RecordDirty();
+}
+
+}  // namespace storlab

@@ -1,0 +1,247 @@
+// CacheCore: the engine of a block cache — a fast cache device (or RAM) in
+// front of a slow origin, in write-back, write-through or write-around mode.
+//
+// Shapes. With a cache device (an SSD: dm-cache / lvmcache, bcache), cached
+// blocks live in slots on that device, after a metadata area; the mapping
+// is committed there the way dm-cache commits it (see cache_commit.cc), so
+// what a FLUSH made durable on the cache device survives a power cut. Without
+// one (a drive's buffer, a NAS's page cache), blocks live in CacheMemory, and
+// a power cut loses everything that was not destaged.
+//
+// Data plane. Reads take valid sectors from the cache and the rest from the
+// origin; a missed block the policy wants is promoted from the origin read
+// (copied to the cache in the background). Writes, by mode:
+//   write-back    cached (or newly promoted whole) blocks are written to the
+//                 cache and marked dirty; the rest go to the origin.
+//   write-through the cache and the origin are both written; the write
+//                 completes when both are.
+//   write-around  writes go to the origin only; a cached clean copy is
+//                 dropped. Writes never promote.
+// FUA writes go through to the origin (with FUA) in every mode. Large
+// sequential streams bypass the cache (sequential_cutoff). Dirty data is
+// destaged to the origin in simulated time (cache_destage.cc): above the
+// background threshold, when older than the expiry, when a FLUSH waits, or
+// when writers wait for room. Writes that would push dirty data past the
+// limit wait (or, with over_limit = write-through, bypass the cache).
+//
+// Consistency. A promotion or destage locks its block; writes to a locked
+// block wait, reads do not. A block with client I/O in flight is never
+// destaged, evicted or dropped; a block being written at the origin is not
+// promoted. Not thread-safe: the engine's thread runs everything.
+#ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_CORE_H_
+#define STORLAB_SIM_LAYERS_CACHE_CACHE_CORE_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/engine.h"
+#include "sim/layers/cache/cache_memory.h"
+#include "sim/layers/cache/cache_policy.h"
+#include "sim/layers/cache/cache_seq.h"
+#include "sim/layers/cache/cache_table.h"
+#include "sim/node.h"
+
+namespace storlab {
+
+class Join;  // sim/join.h
+
+enum class CacheMode : uint8_t { kWriteBack, kWriteThrough, kWriteAround };
+const char* CacheModeName(CacheMode m);
+
+struct CacheConfig {
+  CacheMode mode = CacheMode::kWriteThrough;
+  PolicyKind policy = PolicyKind::kSmq;
+  uint64_t size = 0;  // bytes of cached data (slots × block_size)
+  uint64_t block_size = 64 << 10;
+  double dirty_background = 0.10;              // destage while dirty > this fraction of size
+  double dirty_limit = 0.70;                   // writes wait (or bypass) above this fraction
+  bool over_limit_bypass = false;              // above the limit: bypass (true) or wait (false)
+  Nanos dirty_expire = Nanos(30'000'000'000);  // 0: dirty data never expires
+  uint64_t sequential_cutoff = 4 << 20;        // 0: never bypass
+  uint32_t destage_depth = 8;                  // destage operations in flight
+  uint64_t destage_max_io = 1 << 20;           // merge contiguous dirty blocks up to this
+  // Cache device only:
+  uint64_t metadata_size = 0;  // bytes at the start of the cache device
+  Nanos commit_period = Nanos(1'000'000'000);
+  // RAM only:
+  Nanos ram_latency = Nanos(1000);
+  double ram_bytes_per_s = 5.4e9;
+};
+
+// Counters a cache reports (AppendStats).
+struct CacheCounters {
+  uint64_t read_hits = 0, read_misses = 0;  // blocks
+  uint64_t write_hits = 0, write_misses = 0;
+  uint64_t promotions = 0, demotions = 0, invalidations = 0;
+  uint64_t bypassed_ios = 0, throttled_writes = 0;
+  uint64_t destage_ops = 0, destaged_bytes = 0, destage_errors = 0;
+  uint64_t flushes = 0, commits = 0;
+  Nanos flush_time, commit_time;
+};
+
+class CacheCore {
+ public:
+  // `fast`: the cache device, or nullptr to cache in RAM. `cfg` must be
+  // resolved (size, metadata_size set; see ValidateCacheConfig in cache.h).
+  CacheCore(Engine& engine, std::string name, const CacheConfig& cfg, Node* fast, Node& origin,
+            bool keeps_data);
+  ~CacheCore();
+  CacheCore(const CacheCore&) = delete;
+  CacheCore& operator=(const CacheCore&) = delete;
+
+  // REQUIRES: `req` is valid for geometry(). Completes it later, from an
+  // engine event.
+  void Submit(Request req);
+  // Drops everything volatile and forgets work in flight (the engine has
+  // been cleared); with a cache device, reloads the committed metadata.
+  void PowerCut();
+
+  Geometry geometry() const;
+  Capabilities caps() const;
+  const CacheConfig& config() const { return cfg_; }
+  const CacheCounters& counters() const { return c_; }
+  uint64_t dirty_bytes() const { return table_.dirty_bytes(); }
+  uint64_t cached_blocks() const { return table_.size(); }
+  bool IsCached(uint64_t offset) const;
+  const CachePolicy& policy() const { return *policy_; }
+  void AppendStats(StatList& out, const std::string& prefix) const;
+  const TimeSeries& dirty_series() const { return dirty_series_; }
+  void ResetCounters() { c_ = CacheCounters(); }
+
+ private:
+  struct Span {  // the part of one cache block a request touches
+    uint64_t block;
+    uint32_t first, count;  // sectors within the block
+    uint64_t buf_off;       // byte offset in the request
+  };
+  struct Piece {  // one contiguous child transfer
+    uint64_t dev_off, len, buf_off;
+  };
+  struct ReadOp;
+  struct WriteOp;
+  struct Promotion;
+  struct DestageOp;
+  struct Committed {
+    uint32_t slot;
+    BlockMask valid;
+  };
+
+  // Geometry helpers.
+  std::vector<Span> Spans(uint64_t off, uint64_t len) const;
+  bool Cacheable(uint64_t block) const { return (block + 1) * bs_ <= capacity_; }
+  uint64_t BlockOffset(uint64_t block) const { return block * bs_; }
+  uint64_t SlotOffset(uint32_t slot) const { return data_base_ + uint64_t{slot} * bs_; }
+  Node& cache_dev() const { return fast_ ? *fast_ : *memory_; }
+  // Issues `pieces` (merged where contiguous) to `dev`, each completion
+  // armed on `join`.
+  void IssuePieces(Node& dev, Op op, std::vector<Piece> pieces, uint8_t* base, uint32_t flags,
+                   const std::shared_ptr<Join>& join);
+
+  // Reads (cache_read.cc).
+  void Read(Request req);
+  void ReadDone(const std::shared_ptr<ReadOp>& op, Status st);
+  // A slot for promoting a block; *after_commit when it may only be written
+  // after the next metadata commit.
+  std::optional<uint32_t> SlotForPromotion(bool* after_commit);
+  void WritePromotion(const std::shared_ptr<Promotion>& p);
+  void EndPromotion(const Promotion& p, Status st);
+
+  // Writes, write-zeroes and trims (cache_write.cc).
+  // `waited`: a retry of a request that already waited for room.
+  void Write(Request req, bool bypass, bool waited = false);
+  void WriteDone(const std::shared_ptr<WriteOp>& op, Status st);
+  void Discard(Request req);
+
+  // Waiting.
+  void WaitBlock(uint64_t block, Callback<void()> retry);
+  void WakeBlock(uint64_t block);
+  void WaitSpace(Callback<void()> retry, bool first_wait);
+  void WakeSpace();
+  void Unpin(uint64_t block);
+  void Unbusy(uint64_t block);
+  bool Evictable(uint64_t block) const;
+  // Unmaps `block` (clean, idle); returns its slot, freed or, with `claim`,
+  // kept for the caller.
+  uint32_t Evict(uint64_t block, bool claim);
+
+  // Destaging and flushing (cache_destage.cc).
+  void KickDestager();
+  // The next block to destage, and how many dirty bytes the operation may
+  // merge (background destaging stops near the threshold).
+  std::optional<std::pair<uint64_t, uint64_t>> PickDestage();
+  bool Destageable(const CacheEntry& e) const;
+  void StartDestage(uint64_t block, uint64_t budget);
+  void DestageWrite(const std::shared_ptr<DestageOp>& op);
+  void DestageDone(const std::shared_ptr<DestageOp>& op, Status st);
+  void ArmExpiry();
+  void Flush(Request req);
+  void CheckFlushes();
+  void RecordDirty();
+
+  // Metadata commits and restart (cache_commit.cc; cache device only).
+  void RecordChange(uint64_t block);
+  void RequestCommit(bool force_flush, Callback<void(Status)> done);
+  void StartCommit();
+  void ArmCommitTimer();
+  void Restore();
+
+  Engine& engine_;
+  std::string name_;
+  CacheConfig cfg_;
+  Node* fast_;
+  Node& origin_;
+  std::unique_ptr<CacheMemory> memory_;
+  bool keeps_data_;
+  uint64_t capacity_;
+  uint32_t sector_;
+  uint64_t bs_;
+  uint64_t data_base_;
+  CacheTable table_;
+  std::unique_ptr<CachePolicy> policy_;
+  SequentialDetector seq_;
+  CacheCounters c_;
+  TimeSeries dirty_series_{"dirty_bytes"};
+
+  // Requests waiting for a block (locked, or in use when it must be idle)
+  // or for room (dirty limit, a free slot). FIFO.
+  std::unordered_map<uint64_t, std::vector<Callback<void()>>> block_waiters_;
+  std::deque<Callback<void()>> space_waiters_;
+  std::unordered_map<uint64_t, uint32_t> busy_writes_;  // unmapped blocks being written
+  uint64_t dirty_reserved_ = 0;                         // bytes in-flight writes will dirty
+  uint64_t write_seq_ = 0;                              // completed writes into the cache
+  bool kick_pending_ = false;  // destage after a restart, on the next request
+
+  // Destager.
+  uint32_t destaging_ = 0;
+  uint64_t destaging_bytes_ = 0;
+  uint64_t cursor_ = 0;
+  Engine::EventId expiry_timer_;
+  Nanos expiry_at_;
+  struct FlushWaiter {
+    uint64_t seq;
+    Nanos start;
+    Request req;
+    bool issued = false;
+  };
+  std::deque<FlushWaiter> flush_waiters_;
+  uint64_t failed_blocks_ = 0;
+
+  // Metadata (cache device only).
+  std::unordered_map<uint64_t, Committed> committed_;
+  std::unordered_map<uint64_t, std::optional<Committed>> changes_;
+  bool commit_running_ = false;
+  bool next_force_ = false;
+  std::vector<Callback<void(Status)>> next_commit_waiters_;
+  bool fast_written_ = false;
+  bool origin_written_ = false;
+  Engine::EventId commit_timer_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_CACHE_CACHE_CORE_H_

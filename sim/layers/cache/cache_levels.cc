@@ -1,0 +1,114 @@
+#include "sim/layers/cache/cache_levels.h"
+
+#include <algorithm>
+
+namespace storlab {
+
+LevelQueue::LevelQueue(uint32_t levels) : levels_(levels), target_(levels, 0) {}
+
+void LevelQueue::Push(uint64_t key, uint32_t level, bool oldest) {
+  auto& l = levels_[level];
+  auto it = oldest ? l.insert(l.begin(), key) : l.insert(l.end(), key);
+  pos_.emplace(key, Pos{level, it});
+}
+
+void LevelQueue::Remove(uint64_t key) {
+  auto it = pos_.find(key);
+  if (it == pos_.end()) return;
+  levels_[it->second.level].erase(it->second.it);
+  pos_.erase(it);
+}
+
+void LevelQueue::Move(Pos& p, uint32_t level, bool oldest) {
+  auto& from = levels_[p.level];
+  auto& to = levels_[level];
+  to.splice(oldest ? to.begin() : to.end(), from, p.it);
+  p.level = level;
+}
+
+void LevelQueue::Requeue(uint64_t key, uint32_t extra_levels) {
+  Pos& p = pos_.at(key);
+  const uint32_t top = levels() - 1;
+  if (extra_levels > 0 && p.level < top) {
+    uint32_t new_level = std::min(top, p.level + extra_levels);
+    auto& dest = levels_[new_level];
+    if (!dest.empty()) {
+      // The oldest entry of the destination level takes our old place.
+      uint64_t other = dest.front();
+      Move(pos_.at(other), p.level, false);
+    }
+    Move(p, new_level, false);
+    return;
+  }
+  Move(p, p.level, false);
+}
+
+std::optional<uint64_t> LevelQueue::FindColdest(const std::function<bool(uint64_t)>& pred,
+                                                size_t max_scan) const {
+  size_t n = 0;
+  for (const auto& l : levels_) {
+    for (uint64_t k : l) {
+      if (n++ >= max_scan) return std::nullopt;
+      if (pred(k)) return k;
+    }
+  }
+  return std::nullopt;
+}
+
+uint64_t LevelQueue::PopColdest() {
+  for (auto& l : levels_) {
+    if (l.empty()) continue;
+    uint64_t k = l.front();
+    Remove(k);
+    return k;
+  }
+  return 0;
+}
+
+void LevelQueue::SetTopLevels(uint32_t top_levels, uint32_t in_top) {
+  top_levels_ = top_levels;
+  in_top_ = in_top;
+}
+
+void LevelQueue::SetTargets() {
+  // Spread `n` entries over levels [begin, end), the remainder going to the
+  // lowest levels.
+  auto spread = [&](size_t n, uint32_t begin, uint32_t end) {
+    uint32_t count = end - begin;
+    for (uint32_t l = begin; l < end; ++l) {
+      target_[l] = count == 0 ? 0 : n / count + (l - begin < n % count ? 1 : 0);
+    }
+  };
+  const size_t n = size();
+  const uint32_t nl = levels();
+  if (top_levels_ > nl) {
+    spread(n, 0, nl);
+    return;
+  }
+  size_t top = std::min<size_t>(in_top_, n);
+  spread(top, nl - top_levels_, nl);
+  spread(n - top, 0, nl - top_levels_);
+}
+
+void LevelQueue::Redistribute() {
+  SetTargets();
+  const uint32_t nl = levels();
+  for (uint32_t level = 0; level + 1 < nl; ++level) {
+    auto& l = levels_[level];
+    // Pull the oldest entries of the levels above down into this one.
+    while (l.size() < target_[level]) {
+      uint32_t src = level + 1;
+      while (src < nl && levels_[src].empty()) ++src;
+      if (src == nl) break;
+      uint64_t k = levels_[src].front();
+      Move(pos_.at(k), level, false);
+    }
+    // Push the newest entries of this level up into the next.
+    while (l.size() > target_[level]) {
+      uint64_t k = l.back();
+      Move(pos_.at(k), level + 1, true);
+    }
+  }
+}
+
+}  // namespace storlab

@@ -1,0 +1,72 @@
+// LevelQueue: a stack of LRU lists ("levels"), the stochastic multiqueue of
+// dm-cache's smq policy.
+//
+// Entries (keys) move up a level when they are used, so the most used sit in
+// the top levels and the least used at the bottom. Moving an entry up swaps
+// it with the oldest entry of the level it enters, so levels keep their
+// sizes between redistributions; Redistribute() then evens the levels out to
+// their target sizes (optionally with fewer entries in the top levels, which
+// makes "the top levels" a sharp notion of hotness). Within a level the front
+// is the oldest entry. Modelled on the queue of Linux
+// drivers/md/dm-cache-policy-smq.c (without its sentinels). Not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_LEVELS_H_
+#define STORLAB_SIM_LAYERS_CACHE_CACHE_LEVELS_H_
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace storlab {
+
+class LevelQueue {
+ public:
+  explicit LevelQueue(uint32_t levels);
+  LevelQueue(const LevelQueue&) = delete;
+  LevelQueue& operator=(const LevelQueue&) = delete;
+
+  uint32_t levels() const { return static_cast<uint32_t>(levels_.size()); }
+  size_t size() const { return pos_.size(); }
+  bool Contains(uint64_t key) const { return pos_.count(key) != 0; }
+  // REQUIRES: Contains(key).
+  uint32_t Level(uint64_t key) const { return pos_.at(key).level; }
+
+  // Adds `key` as the newest (or, with `oldest`, the oldest) entry of
+  // `level`. REQUIRES: !Contains(key), level < levels().
+  void Push(uint64_t key, uint32_t level, bool oldest = false);
+  void Remove(uint64_t key);
+  // Makes `key` the newest entry of its level, after moving it up
+  // `extra_levels` (swapping with the oldest entry of the level it enters).
+  void Requeue(uint64_t key, uint32_t extra_levels);
+  // The oldest entry of the lowest populated level for which `pred` is true,
+  // looking at no more than `max_scan` entries.
+  std::optional<uint64_t> FindColdest(const std::function<bool(uint64_t)>& pred,
+                                      size_t max_scan) const;
+  // Removes and returns the coldest entry. REQUIRES: size() > 0.
+  uint64_t PopColdest();
+
+  // The top `top_levels` levels together should hold `in_top` entries.
+  void SetTopLevels(uint32_t top_levels, uint32_t in_top);
+  // Moves entries between adjacent levels until each holds its target count.
+  void Redistribute();
+
+ private:
+  struct Pos {
+    uint32_t level;
+    std::list<uint64_t>::iterator it;
+  };
+  void Move(Pos& p, uint32_t level, bool oldest);
+  void SetTargets();
+
+  std::vector<std::list<uint64_t>> levels_;
+  std::unordered_map<uint64_t, Pos> pos_;
+  uint32_t top_levels_ = 0;
+  uint32_t in_top_ = 0;
+  std::vector<size_t> target_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_CACHE_CACHE_LEVELS_H_

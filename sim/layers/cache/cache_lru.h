@@ -1,0 +1,44 @@
+// LruPolicy: promote every missed block at once; evict the least recently
+// used clean block. The policy of a RAM cache (a page cache, a drive's
+// buffer) and the baseline against which smq's learning is compared.
+// Not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_LRU_H_
+#define STORLAB_SIM_LAYERS_CACHE_CACHE_LRU_H_
+
+#include <list>
+#include <unordered_map>
+
+#include "sim/layers/cache/cache_policy.h"
+
+namespace storlab {
+
+class LruPolicy : public CachePolicy {
+ public:
+  LruPolicy() = default;
+  LruPolicy(const LruPolicy&) = delete;
+  LruPolicy& operator=(const LruPolicy&) = delete;
+
+  std::string_view name() const override { return "lru"; }
+  void Hit(const Access& a) override;
+  Promote Miss(const Access& a) override { return Promote::kPermanent; }
+  void Insert(uint64_t block, bool dirty, Promote how) override;
+  void Remove(uint64_t block) override;
+  void SetDirty(uint64_t block, bool dirty) override;
+  std::optional<uint64_t> Victim(const std::function<bool(uint64_t)>& evictable,
+                                 size_t max_scan) override;
+
+ private:
+  struct Pos {
+    bool dirty;
+    std::list<uint64_t>::iterator it;
+  };
+  std::list<uint64_t>& list(bool dirty) { return dirty ? dirty_ : clean_; }
+
+  // Front: least recently used.
+  std::list<uint64_t> clean_, dirty_;
+  std::unordered_map<uint64_t, Pos> pos_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_CACHE_CACHE_LRU_H_

@@ -1,0 +1,107 @@
+#include "sim/layers/cache/cache_mask.h"
+
+#include <bit>
+#include <cstring>
+
+namespace storlab {
+
+BlockMask::BlockMask(uint32_t sectors) : sectors_(sectors) {
+  if (sectors_ > 64) {
+    heap_.reset(new uint64_t[nwords()]);
+    std::memset(heap_.get(), 0, nwords() * sizeof(uint64_t));
+  }
+}
+
+BlockMask::BlockMask(const BlockMask& o) : sectors_(o.sectors_), inline_(o.inline_) {
+  if (o.heap_) {
+    heap_.reset(new uint64_t[nwords()]);
+    std::memcpy(heap_.get(), o.heap_.get(), nwords() * sizeof(uint64_t));
+  }
+}
+
+BlockMask& BlockMask::operator=(const BlockMask& o) {
+  if (this != &o) {
+    BlockMask copy(o);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+template <typename Fn>
+void BlockMask::ForWords(uint32_t first, uint32_t count, Fn&& fn) {
+  uint32_t i = first, end = first + count;
+  while (i < end) {
+    uint32_t w = i / 64, bit = i % 64;
+    uint32_t n = std::min<uint32_t>(end - i, 64 - bit);
+    uint64_t m = n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1) << bit;
+    fn(w, m);
+    i += n;
+  }
+}
+
+void BlockMask::Set(uint32_t first, uint32_t count) {
+  uint64_t* w = words();
+  ForWords(first, count, [&](uint32_t i, uint64_t m) { w[i] |= m; });
+}
+
+void BlockMask::Clear(uint32_t first, uint32_t count) {
+  uint64_t* w = words();
+  ForWords(first, count, [&](uint32_t i, uint64_t m) { w[i] &= ~m; });
+}
+
+bool BlockMask::AllSet(uint32_t first, uint32_t count) const {
+  const uint64_t* w = words();
+  bool all = true;
+  ForWords(first, count, [&](uint32_t i, uint64_t m) { all = all && (w[i] & m) == m; });
+  return all;
+}
+
+bool BlockMask::AnySet(uint32_t first, uint32_t count) const {
+  const uint64_t* w = words();
+  bool any = false;
+  ForWords(first, count, [&](uint32_t i, uint64_t m) { any = any || (w[i] & m) != 0; });
+  return any;
+}
+
+uint32_t BlockMask::Count() const {
+  const uint64_t* w = words();
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < nwords(); ++i) n += static_cast<uint32_t>(std::popcount(w[i]));
+  return n;
+}
+
+uint32_t BlockMask::Count(uint32_t first, uint32_t count) const {
+  const uint64_t* w = words();
+  uint32_t n = 0;
+  ForWords(first, count,
+           [&](uint32_t i, uint64_t m) { n += static_cast<uint32_t>(std::popcount(w[i] & m)); });
+  return n;
+}
+
+void BlockMask::ClearBits(const BlockMask& o) {
+  uint64_t* w = words();
+  const uint64_t* ow = o.words();
+  for (uint32_t i = 0; i < nwords(); ++i) w[i] &= ~ow[i];
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> BlockMask::Runs(uint32_t first, uint32_t count,
+                                                           bool set) const {
+  std::vector<std::pair<uint32_t, uint32_t>> runs;
+  uint32_t end = first + count;
+  for (uint32_t i = first; i < end; ++i) {
+    if (Test(i) != set) continue;
+    if (!runs.empty() && runs.back().first + runs.back().second == i) {
+      ++runs.back().second;
+    } else {
+      runs.emplace_back(i, 1);
+    }
+  }
+  return runs;
+}
+
+bool BlockMask::operator==(const BlockMask& o) const {
+  if (sectors_ != o.sectors_) return false;
+  return std::memcmp(words(), o.words(), nwords() * sizeof(uint64_t)) == 0;
+}
+
+}  // namespace storlab

@@ -1,0 +1,63 @@
+// BlockMask: which sectors of one cache block are held (valid) or dirty.
+//
+// A cache block of N sectors (N = block size / the cache's sector size)
+// keeps one bit per sector. Up to 64 sectors fit in one inline word (a
+// 32 KiB block of 512-byte sectors); larger blocks use a heap array. The
+// operations are the few the cache needs: set / clear / test a range, and
+// walk the set runs in ascending order. Value type, not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_MASK_H_
+#define STORLAB_SIM_LAYERS_CACHE_CACHE_MASK_H_
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace storlab {
+
+class BlockMask {
+ public:
+  BlockMask() = default;
+  explicit BlockMask(uint32_t sectors);
+  BlockMask(const BlockMask& o);
+  BlockMask& operator=(const BlockMask& o);
+  BlockMask(BlockMask&&) noexcept = default;
+  BlockMask& operator=(BlockMask&&) noexcept = default;
+
+  uint32_t size() const { return sectors_; }
+  // REQUIRES for the range functions: first + count <= size().
+  void Set(uint32_t first, uint32_t count);
+  void Clear(uint32_t first, uint32_t count);
+  void SetAll() { Set(0, sectors_); }
+  void ClearAll() { Clear(0, sectors_); }
+  bool AllSet(uint32_t first, uint32_t count) const;
+  bool AnySet(uint32_t first, uint32_t count) const;
+  bool all() const { return AllSet(0, sectors_); }
+  bool any() const { return AnySet(0, sectors_); }
+  uint32_t Count() const;
+  uint32_t Count(uint32_t first, uint32_t count) const;
+  // this &= ~o. REQUIRES: o.size() == size().
+  void ClearBits(const BlockMask& o);
+  // The runs of set (or, with set = false, clear) sectors within
+  // [first, first + count), as (first, count) pairs in ascending order.
+  std::vector<std::pair<uint32_t, uint32_t>> Runs(uint32_t first, uint32_t count,
+                                                  bool set = true) const;
+  std::vector<std::pair<uint32_t, uint32_t>> Runs() const { return Runs(0, sectors_); }
+  bool operator==(const BlockMask& o) const;
+
+ private:
+  uint64_t* words() { return heap_ ? heap_.get() : &inline_; }
+  const uint64_t* words() const { return heap_ ? heap_.get() : &inline_; }
+  uint32_t nwords() const { return (sectors_ + 63) / 64; }
+  bool Test(uint32_t i) const { return (words()[i / 64] >> (i % 64)) & 1u; }
+  template <typename Fn>  // Fn(word index, mask of bits in range)
+  static void ForWords(uint32_t first, uint32_t count, Fn&& fn);
+
+  uint32_t sectors_ = 0;
+  uint64_t inline_ = 0;
+  std::unique_ptr<uint64_t[]> heap_;  // when sectors_ > 64
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_CACHE_CACHE_MASK_H_

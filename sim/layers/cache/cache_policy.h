@@ -1,0 +1,71 @@
+// CachePolicy: decides which origin blocks a cache holds and which it evicts.
+//
+// The cache tells its policy about every access (a hit on a block it holds,
+// or a miss), about blocks it inserts and removes, and about blocks that turn
+// dirty or clean. The policy answers whether a missed block should be
+// promoted, and which clean block to evict when the cache needs room. Two
+// policies exist: "lru" (promote every missed block at once, evict the least
+// recently used clean block) and "smq" (dm-cache's default, which first
+// learns which regions are hot; see cache_smq.h). Blocks are origin block
+// numbers (offset / block size). Not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_POLICY_H_
+#define STORLAB_SIM_LAYERS_CACHE_CACHE_POLICY_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "sim/node_stats.h"
+#include "sim/time.h"
+
+namespace storlab {
+
+enum class Promote : uint8_t {
+  kNo,
+  kTemporary,  // promote, but first in line for eviction (smq's fast promotion)
+  kPermanent,
+};
+
+struct Access {
+  uint64_t block = 0;
+  bool is_write = false;
+  bool full_block = false;  // a write that covers the whole block
+  Nanos now;
+};
+
+class CachePolicy {
+ public:
+  virtual ~CachePolicy() = default;
+  virtual std::string_view name() const = 0;
+
+  // An access to a block the cache holds.
+  virtual void Hit(const Access& a) = 0;
+  // An access to a block the cache does not hold: whether to promote it.
+  virtual Promote Miss(const Access& a) = 0;
+  // The cache now holds `block` (after a promotion it asked for, or one the
+  // cache made on its own, or after a restart).
+  virtual void Insert(uint64_t block, bool dirty, Promote how) = 0;
+  // The cache no longer holds `block`. REQUIRES: it was inserted.
+  virtual void Remove(uint64_t block) = 0;
+  // `block` turned dirty (written in the cache) or clean (destaged).
+  virtual void SetDirty(uint64_t block, bool dirty) = 0;
+  // The best clean block to evict for which `evictable` is true, looking at
+  // no more than `max_scan` candidates; nullopt if none. Does not remove it.
+  virtual std::optional<uint64_t> Victim(const std::function<bool(uint64_t)>& evictable,
+                                         size_t max_scan) = 0;
+  // Policy-specific figures ("smq_read_promote_level", ...).
+  virtual void AppendStats(StatList& out) const {}
+};
+
+enum class PolicyKind : uint8_t { kLru, kSmq };
+
+// `cache_blocks`: blocks the cache can hold; `origin_blocks`: blocks of the
+// origin (both in cache blocks).
+std::unique_ptr<CachePolicy> MakeCachePolicy(PolicyKind kind, uint64_t cache_blocks,
+                                             uint64_t origin_blocks);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_CACHE_CACHE_POLICY_H_

@@ -1,0 +1,182 @@
+// CacheCore: the read path and promotions.
+#include <algorithm>
+#include <cstring>
+
+#include "sim/join.h"
+#include "sim/layers/cache/cache_core.h"
+
+namespace storlab {
+namespace {
+// Clean blocks the policy may offer before a promotion gives up.
+constexpr size_t kMaxVictimScan = 64;
+}  // namespace
+
+struct CacheCore::Promotion {
+  uint64_t block = 0;
+  uint32_t slot = 0;
+  bool after_commit = false;  // the slot was just demoted: write it after a commit
+  std::vector<uint8_t> data;
+};
+
+struct CacheCore::ReadOp {
+  struct OriginRead {
+    uint64_t off, len;
+    std::vector<uint8_t> buf;
+  };
+  Request req;
+  std::vector<uint64_t> pinned;
+  std::vector<std::shared_ptr<Promotion>> promos;
+  std::vector<OriginRead> origin;
+};
+
+void CacheCore::Read(Request req) {
+  auto op = std::make_shared<ReadOp>();
+  const bool bypass = seq_.Observe(req.offset, req.length);
+  if (bypass) ++c_.bypassed_ios;
+  const Nanos now = engine_.now();
+  std::vector<Piece> cache_pieces;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;  // origin reads, ascending
+  auto add_range = [&](uint64_t off, uint64_t len) {
+    if (!ranges.empty() && ranges.back().first + ranges.back().second == off) {
+      ranges.back().second += len;
+    } else {
+      ranges.emplace_back(off, len);
+    }
+  };
+  for (const Span& s : Spans(req.offset, req.length)) {
+    const uint64_t base = BlockOffset(s.block);
+    const Access a{s.block, false, false, now};
+    if (CacheEntry* e = table_.Find(s.block)) {
+      policy_->Hit(a);
+      ++(e->valid.AllSet(s.first, s.count) ? c_.read_hits : c_.read_misses);
+      ++e->io;
+      op->pinned.push_back(s.block);
+      for (auto [f, n] : e->valid.Runs(s.first, s.count, true)) {
+        cache_pieces.push_back({SlotOffset(e->slot) + uint64_t{f} * sector_, uint64_t{n} * sector_,
+                                s.buf_off + uint64_t{f - s.first} * sector_});
+      }
+      for (auto [f, n] : e->valid.Runs(s.first, s.count, false)) {
+        add_range(base + uint64_t{f} * sector_, uint64_t{n} * sector_);
+      }
+      continue;
+    }
+    ++c_.read_misses;
+    if (Cacheable(s.block) && !bypass) {
+      Promote p = policy_->Miss(a);
+      bool after_commit = false;
+      std::optional<uint32_t> slot;
+      if (p != Promote::kNo && !busy_writes_.count(s.block)) slot = SlotForPromotion(&after_commit);
+      if (slot) {
+        table_.Insert(s.block, *slot).locked = true;
+        policy_->Insert(s.block, false, p);
+        auto pr = std::make_shared<Promotion>();
+        pr->block = s.block;
+        pr->slot = *slot;
+        pr->after_commit = after_commit;
+        op->promos.push_back(std::move(pr));
+        add_range(base, bs_);  // the whole block, for the cache
+        continue;
+      }
+    }
+    add_range(base + uint64_t{s.first} * sector_, uint64_t{s.count} * sector_);
+  }
+  op->req = std::move(req);
+  const bool buffers = keeps_data_ && (op->req.data || !op->promos.empty());
+  for (auto [off, len] : ranges) {
+    op->origin.push_back({off, len, {}});
+    if (buffers) op->origin.back().buf.resize(len);
+  }
+  auto join = Join::Make([this, op](Status st) { ReadDone(op, std::move(st)); });
+  IssuePieces(cache_dev(), Op::kRead, std::move(cache_pieces), op->req.data, 0, join);
+  for (auto& o : op->origin) {
+    Request r;
+    r.op = Op::kRead;
+    r.offset = o.off;
+    r.length = o.len;
+    r.data = o.buf.empty() ? nullptr : o.buf.data();
+    r.done = join->Arm();
+    origin_.Submit(std::move(r));
+  }
+  join->Seal(engine_);
+}
+
+void CacheCore::ReadDone(const std::shared_ptr<ReadOp>& op, Status st) {
+  Request& req = op->req;
+  for (const auto& o : op->origin) {
+    if (o.buf.empty()) continue;
+    if (req.data) {
+      uint64_t lo = std::max(o.off, req.offset);
+      uint64_t hi = std::min(o.off + o.len, req.offset + req.length);
+      if (lo < hi) std::memcpy(req.data + (lo - req.offset), o.buf.data() + (lo - o.off), hi - lo);
+    }
+    for (auto& p : op->promos) {
+      uint64_t b = BlockOffset(p->block);
+      if (b >= o.off && b + bs_ <= o.off + o.len) {
+        p->data.assign(o.buf.begin() + static_cast<std::ptrdiff_t>(b - o.off),
+                       o.buf.begin() + static_cast<std::ptrdiff_t>(b - o.off + bs_));
+      }
+    }
+  }
+  for (uint64_t b : op->pinned) Unpin(b);
+  for (auto& p : op->promos) {
+    if (!st.ok()) {
+      EndPromotion(*p, st);
+    } else if (p->after_commit) {
+      RequestCommit(false, [this, p](Status s) {
+        if (s.ok()) {
+          WritePromotion(p);
+        } else {
+          EndPromotion(*p, std::move(s));
+        }
+      });
+    } else {
+      WritePromotion(p);
+    }
+  }
+  KickDestager();
+  Completion done = std::move(req.done);
+  done(std::move(st));
+}
+
+std::optional<uint32_t> CacheCore::SlotForPromotion(bool* after_commit) {
+  *after_commit = false;
+  if (auto s = table_.TakeFreeSlot()) return s;
+  auto victim = policy_->Victim([this](uint64_t b) { return Evictable(b); }, kMaxVictimScan);
+  if (!victim) return std::nullopt;
+  ++c_.demotions;
+  uint32_t slot = Evict(*victim, /*claim=*/true);
+  // dm-cache commits a demotion before the block is overwritten, so that a
+  // crash never leaves the old mapping pointing at new data.
+  *after_commit = fast_ != nullptr;
+  return slot;
+}
+
+void CacheCore::WritePromotion(const std::shared_ptr<Promotion>& p) {
+  Request r;
+  r.op = Op::kWrite;
+  r.flags = kBackground;
+  r.offset = SlotOffset(p->slot);
+  r.length = bs_;
+  r.data = p->data.empty() ? nullptr : p->data.data();
+  r.done = [this, p](Status s) { EndPromotion(*p, std::move(s)); };
+  cache_dev().Submit(std::move(r));
+}
+
+void CacheCore::EndPromotion(const Promotion& p, Status st) {
+  CacheEntry* e = table_.Find(p.block);
+  if (!e) return;
+  e->locked = false;
+  if (st.ok()) {
+    e->valid.SetAll();
+    ++c_.promotions;
+    fast_written_ = true;
+    RecordChange(p.block);
+  } else {
+    policy_->Remove(p.block);
+    table_.Erase(p.block);
+  }
+  WakeBlock(p.block);
+  WakeSpace();
+}
+
+}  // namespace storlab

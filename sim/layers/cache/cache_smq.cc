@@ -1,0 +1,157 @@
+#include "sim/layers/cache/cache_smq.h"
+
+#include <algorithm>
+
+namespace storlab {
+
+SmqPolicy::SmqPolicy(uint64_t cache_blocks, uint64_t origin_blocks) : cache_blocks_(cache_blocks) {
+  // calc_hotspot_params(): 16 cache blocks per hotspot block, a quarter as
+  // many hotspot entries as cache blocks (at least 1024), hotspot blocks
+  // halved until the entries do not cover more than the origin.
+  nr_hotspots_ = std::max<uint64_t>(cache_blocks / 4, 1024);
+  while (blocks_per_hotspot_ > 1 && blocks_per_hotspot_ * nr_hotspots_ > origin_blocks) {
+    blocks_per_hotspot_ /= 2;
+  }
+  // Eight top levels holding about as many hotspots as fit in the cache.
+  hotspot_.SetTopLevels(8, static_cast<uint32_t>(std::min(nr_hotspots_ / kLevels,
+                                                          cache_blocks / blocks_per_hotspot_)));
+}
+
+int SmqPolicy::Confidence::Assess() const {
+  uint64_t total = hits + misses;
+  uint64_t c = total ? (hits << 8) / total : 0;  // FP_SHIFT 8
+  if (c < (1u << 4)) return 0;                   // < 1/16: poor
+  if (c < (1u << 5)) return 1;                   // < 1/8: fair
+  return 2;
+}
+
+void SmqPolicy::CatchUpTicks(Nanos now) {
+  int64_t t = now / kTick;
+  if (t == tick_) return;
+  // Every tick after the second with no access in between changes nothing
+  // more, so only the last two are replayed.
+  int64_t first = std::max(tick_ + 1, t - 1);
+  for (int64_t k = first; k <= t; ++k) EndPeriod(kTick * k);
+  tick_ = t;
+}
+
+void SmqPolicy::EndPeriod(Nanos at) {
+  hotspot_hit_.clear();
+  UpdatePromoteLevels();
+  if (at >= next_hotspot_period_) {
+    int a = hotspot_conf_.Assess();
+    level_jump_ = a == 0 ? 4 : a == 1 ? 2 : 1;  // move faster while the queue predicts badly
+    hotspot_.Redistribute();
+    hotspot_conf_.Reset();
+    next_hotspot_period_ = at + kHotspotPeriod;
+  }
+  if (at >= next_cache_period_) {
+    cache_hit_.clear();
+    clean_.Redistribute();
+    dirty_.Redistribute();
+    cache_conf_.Reset();
+    next_cache_period_ = at + kCachePeriod;
+  }
+}
+
+uint32_t SmqPolicy::DefaultPromoteLevel() const {
+  // Promote little when the cache does badly (it cannot afford it) or well
+  // (no need); most when it is middling.
+  static constexpr uint32_t kTable[] = {1, 1, 1, 2, 4, 6, 7, 8, 7, 6, 4, 4, 3, 3, 2, 2, 1};
+  uint64_t total = cache_conf_.hits + cache_conf_.misses;
+  uint64_t index = total ? (cache_conf_.hits << 4) / total : 0;
+  return kTable[index];
+}
+
+void SmqPolicy::UpdatePromoteLevels() {
+  uint32_t threshold = cached_ < cache_blocks_ ? kLevels / 2 : DefaultPromoteLevel();
+  int a = hotspot_conf_.Assess();
+  if (a == 0) threshold /= 4;
+  if (a == 1) threshold /= 2;
+  read_promote_level_ = kLevels - threshold;
+  write_promote_level_ = kLevels - threshold + 2;
+}
+
+uint32_t SmqPolicy::UpdateHotspot(uint64_t block) {
+  uint64_t hb = block / blocks_per_hotspot_;
+  if (hotspot_.Contains(hb)) {
+    uint32_t level = hotspot_.Level(hb);
+    hotspot_conf_.Accessed(level);
+    bool first = hotspot_hit_.insert(hb).second;
+    hotspot_.Requeue(hb, first ? level_jump_ : 0);
+    return hotspot_.Level(hb);
+  }
+  ++hotspot_conf_.misses;
+  if (hotspot_.size() >= nr_hotspots_) {
+    uint64_t old = hotspot_.PopColdest();
+    hotspot_hit_.erase(old);
+  }
+  hotspot_.Push(hb, 0);
+  return 0;
+}
+
+void SmqPolicy::Hit(const Access& a) {
+  CatchUpTicks(a.now);
+  UpdateHotspot(a.block);
+  bool dirty = dirty_set_.count(a.block) != 0;
+  LevelQueue& q = queue(dirty);
+  if (!q.Contains(a.block)) return;
+  cache_conf_.Accessed(q.Level(a.block));
+  if (cache_hit_.insert(a.block).second) q.Requeue(a.block, 1);
+}
+
+Promote SmqPolicy::Miss(const Access& a) {
+  CatchUpTicks(a.now);
+  uint32_t level = UpdateHotspot(a.block);
+  ++cache_conf_.misses;
+  bool has_free = cached_ < cache_blocks_;
+  if (a.is_write) {
+    // A write of a whole block needs no copy: promote it while there is room.
+    if (has_free && a.full_block) return Promote::kTemporary;
+    return level >= write_promote_level_ ? Promote::kPermanent : Promote::kNo;
+  }
+  return level >= read_promote_level_ ? Promote::kPermanent : Promote::kNo;
+}
+
+void SmqPolicy::Insert(uint64_t block, bool dirty, Promote how) {
+  if (clean_.Contains(block) || dirty_.Contains(block)) return;
+  queue(dirty).Push(block, 0, how == Promote::kTemporary);
+  if (dirty) dirty_set_.insert(block);
+  ++cached_;
+}
+
+void SmqPolicy::Remove(uint64_t block) {
+  if (!clean_.Contains(block) && !dirty_.Contains(block)) return;
+  clean_.Remove(block);
+  dirty_.Remove(block);
+  dirty_set_.erase(block);
+  cache_hit_.erase(block);
+  --cached_;
+}
+
+void SmqPolicy::SetDirty(uint64_t block, bool dirty) {
+  LevelQueue& from = queue(!dirty);
+  if (!from.Contains(block)) return;
+  uint32_t level = from.Level(block);
+  from.Remove(block);
+  queue(dirty).Push(block, level);
+  if (dirty) {
+    dirty_set_.insert(block);
+  } else {
+    dirty_set_.erase(block);
+  }
+}
+
+std::optional<uint64_t> SmqPolicy::Victim(const std::function<bool(uint64_t)>& evictable,
+                                          size_t max_scan) {
+  return clean_.FindColdest(evictable, max_scan);
+}
+
+void SmqPolicy::AppendStats(StatList& out) const {
+  out.push_back({"smq_read_promote_level", static_cast<double>(read_promote_level_)});
+  out.push_back({"smq_write_promote_level", static_cast<double>(write_promote_level_)});
+  out.push_back({"smq_hotspot_level_jump", static_cast<double>(level_jump_)});
+  out.push_back({"smq_blocks_per_hotspot", static_cast<double>(blocks_per_hotspot_)});
+}
+
+}  // namespace storlab

@@ -1,0 +1,142 @@
+#include "sim/layers/cache/cache_table.h"
+
+namespace storlab {
+
+CacheTable::CacheTable(uint32_t slots, uint32_t sectors_per_block, uint32_t sector_bytes,
+                       bool defer_free)
+    : slots_(slots),
+      sectors_(sectors_per_block),
+      sector_bytes_(sector_bytes),
+      defer_free_(defer_free) {
+  Clear();
+}
+
+void CacheTable::Clear() {
+  entries_.clear();
+  free_.clear();
+  pending_.clear();
+  by_block_.clear();
+  by_seq_.clear();
+  dirty_sectors_ = 0;
+  failed_ = 0;
+  free_.reserve(slots_);
+  for (uint32_t s = slots_; s > 0; --s) free_.push_back(s - 1);
+  is_free_.assign(slots_, true);
+}
+
+CacheEntry* CacheTable::Find(uint64_t block) {
+  auto it = entries_.find(block);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+const CacheEntry* CacheTable::Find(uint64_t block) const {
+  auto it = entries_.find(block);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+CacheEntry& CacheTable::Insert(uint64_t block, uint32_t slot) {
+  CacheEntry& e = entries_[block];
+  e.block = block;
+  e.slot = slot;
+  e.valid = BlockMask(sectors_);
+  e.dirty = BlockMask(sectors_);
+  return e;
+}
+
+uint32_t CacheTable::Erase(uint64_t block, bool claim) {
+  auto it = entries_.find(block);
+  CacheEntry& e = it->second;
+  Unindex(e);
+  uint32_t slot = e.slot;
+  entries_.erase(it);
+  if (claim) return slot;
+  if (defer_free_) {
+    pending_.push_back(slot);
+  } else {
+    free_.push_back(slot);
+    is_free_[slot] = true;
+  }
+  return slot;
+}
+
+std::optional<uint32_t> CacheTable::TakeFreeSlot() {
+  if (free_.empty()) return std::nullopt;
+  uint32_t s = free_.back();
+  free_.pop_back();
+  is_free_[s] = false;
+  return s;
+}
+
+void CacheTable::SetUsedSlots(const std::vector<bool>& used) {
+  free_.clear();
+  pending_.clear();
+  for (uint32_t s = slots_; s > 0; --s) {
+    bool u = s - 1 < used.size() && used[s - 1];
+    is_free_[s - 1] = !u;
+    if (!u) free_.push_back(s - 1);
+  }
+}
+
+std::vector<uint32_t> CacheTable::TakePending() {
+  std::vector<uint32_t> out;
+  out.swap(pending_);
+  return out;
+}
+
+void CacheTable::ReleaseSlots(const std::vector<uint32_t>& slots) {
+  for (uint32_t s : slots) {
+    free_.push_back(s);
+    is_free_[s] = true;
+  }
+}
+
+void CacheTable::MarkDirty(CacheEntry& e, uint32_t first, uint32_t count, uint64_t seq, Nanos now) {
+  e.valid.Set(first, count);
+  if (e.destage_failed) --failed_;
+  e.destage_failed = false;
+  uint32_t before = e.dirty.Count();
+  e.dirty.Set(first, count);
+  dirty_sectors_ += e.dirty.Count() - before;
+  if (before == 0) {
+    e.dirty_seq = seq;
+    e.dirty_since = now;
+    by_block_.insert(e.block);
+    by_seq_.emplace(seq, e.block);
+  }
+}
+
+void CacheTable::MarkFailed(CacheEntry& e) {
+  if (!e.destage_failed) ++failed_;
+  e.destage_failed = true;
+}
+
+void CacheTable::Unindex(CacheEntry& e) {
+  if (e.destage_failed) --failed_;
+  e.destage_failed = false;
+  uint32_t n = e.dirty.Count();
+  if (n == 0) return;
+  dirty_sectors_ -= n;
+  by_block_.erase(e.block);
+  by_seq_.erase({e.dirty_seq, e.block});
+}
+
+void CacheTable::MarkClean(CacheEntry& e) {
+  Unindex(e);
+  e.dirty.ClearAll();
+}
+
+void CacheTable::Invalidate(CacheEntry& e, uint32_t first, uint32_t count) {
+  uint32_t before = e.dirty.Count();
+  e.dirty.Clear(first, count);
+  uint32_t after = e.dirty.Count();
+  dirty_sectors_ -= before - after;
+  if (before > 0 && after == 0) {
+    if (e.destage_failed) --failed_;
+    e.destage_failed = false;
+    by_block_.erase(e.block);
+    by_seq_.erase({e.dirty_seq, e.block});
+  }
+  e.valid.Clear(first, count);
+}
+
+}  // namespace storlab

@@ -1,0 +1,248 @@
+// CacheCore: the write path (by mode), write-zeroes and trim.
+#include <algorithm>
+
+#include "sim/join.h"
+#include "sim/layers/cache/cache_core.h"
+
+namespace storlab {
+namespace {
+constexpr size_t kMaxVictimScan = 64;
+}  // namespace
+
+struct CacheCore::WriteOp {
+  enum class Dest : uint8_t { kCache, kBoth, kOrigin };
+  struct Item {
+    Span s;
+    Dest dest;
+  };
+  Request req;
+  std::vector<Item> items;
+  uint64_t reserved = 0;  // dirty bytes reserved against the limit
+};
+
+void CacheCore::Write(Request req, bool bypass, bool waited) {
+  using Dest = WriteOp::Dest;
+  const bool fua = req.fua();
+  // Sequential streams are written around the cache; FUA goes through.
+  const CacheMode mode = bypass ? CacheMode::kWriteAround : cfg_.mode;
+  const bool back = mode == CacheMode::kWriteBack && !fua;
+  const std::vector<Span> spans = Spans(req.offset, req.length);
+  auto retry = [&](bool wait_space = false) {
+    return [this, r = std::move(req), bypass, w = waited || wait_space]() mutable {
+      Write(std::move(r), bypass, w);
+    };
+  };
+
+  // Phase 1: may the request start now? Nothing changes until it may.
+  uint64_t new_dirty = 0;
+  for (const Span& s : spans) {
+    const CacheEntry* e = table_.Find(s.block);
+    if (e && e->locked) return WaitBlock(s.block, retry());
+    if (!e) {
+      if (back && Cacheable(s.block) && s.count * sector_ == bs_) new_dirty += bs_;
+      continue;
+    }
+    // A clean copy is dropped, which must wait until nobody reads it.
+    if (mode == CacheMode::kWriteAround && !e->dirty.any() && e->io > 0) {
+      return WaitBlock(s.block, retry());
+    }
+    if (back) new_dirty += uint64_t{s.count - e->dirty.Count(s.first, s.count)} * sector_;
+  }
+  bool through = false;  // over the dirty limit, written through instead
+  const uint64_t dirty = table_.dirty_bytes() + dirty_reserved_;
+  if (new_dirty > 0 && dirty > 0 &&
+      static_cast<double>(dirty + new_dirty) > cfg_.dirty_limit * static_cast<double>(cfg_.size)) {
+    if (!cfg_.over_limit_bypass) return WaitSpace(retry(true), !waited);
+    through = true;
+  }
+
+  // Phase 2: decide each block's destination and start.
+  auto op = std::make_shared<WriteOp>();
+  const Nanos now = engine_.now();
+  for (const Span& s : spans) {
+    const bool full = s.count * sector_ == bs_;
+    const Access a{s.block, true, full, now};
+    CacheEntry* e = table_.Find(s.block);
+    Dest dest = Dest::kOrigin;
+    if (e) {
+      ++c_.write_hits;
+      policy_->Hit(a);
+      if (mode == CacheMode::kWriteAround && !e->dirty.any()) {
+        ++c_.invalidations;
+        Evict(s.block, false);
+        e = nullptr;
+      } else {
+        dest = back && !through ? Dest::kCache : Dest::kBoth;
+      }
+    } else {
+      ++c_.write_misses;
+      if (mode != CacheMode::kWriteAround && Cacheable(s.block)) {
+        Promote p = policy_->Miss(a);
+        std::optional<uint32_t> slot;
+        // A whole block needs no copy from the origin; a part would, so
+        // partial writes leave promotion to a later read.
+        if (p != Promote::kNo && full && !busy_writes_.count(s.block)) {
+          slot = table_.TakeFreeSlot();
+          if (!slot && !fast_) {
+            auto v = policy_->Victim([this](uint64_t b) { return Evictable(b); }, kMaxVictimScan);
+            if (v) {
+              ++c_.demotions;
+              slot = Evict(*v, /*claim=*/true);
+            }
+          } else if (!slot) {
+            // Demote now so that a slot is free after the next commit.
+            auto v = policy_->Victim([this](uint64_t b) { return Evictable(b); }, kMaxVictimScan);
+            if (v) {
+              ++c_.demotions;
+              Evict(*v, false);
+              RequestCommit(false, nullptr);
+            }
+          }
+        }
+        if (slot) {
+          e = &table_.Insert(s.block, *slot);
+          policy_->Insert(s.block, false, p);
+          dest = back && !through ? Dest::kCache : Dest::kBoth;
+        }
+      }
+    }
+    if (e) {
+      ++e->io;
+      if (dest == Dest::kCache) {
+        op->reserved += uint64_t{s.count - e->dirty.Count(s.first, s.count)} * sector_;
+      }
+    } else {
+      ++busy_writes_[s.block];
+    }
+    op->items.push_back({s, dest});
+  }
+  dirty_reserved_ += op->reserved;
+
+  std::vector<Piece> to_cache, to_origin;
+  for (const auto& it : op->items) {
+    const Span& s = it.s;
+    const uint64_t len = uint64_t{s.count} * sector_;
+    if (it.dest != Dest::kOrigin) {
+      const CacheEntry* e = table_.Find(s.block);
+      to_cache.push_back({SlotOffset(e->slot) + uint64_t{s.first} * sector_, len, s.buf_off});
+    }
+    if (it.dest != Dest::kCache) {
+      to_origin.push_back({BlockOffset(s.block) + uint64_t{s.first} * sector_, len, s.buf_off});
+    }
+  }
+  if (!to_cache.empty()) fast_written_ = true;
+  op->req = std::move(req);
+  auto join = Join::Make([this, op](Status st) { WriteDone(op, std::move(st)); });
+  IssuePieces(cache_dev(), Op::kWrite, std::move(to_cache), op->req.data, 0, join);
+  IssuePieces(origin_, Op::kWrite, std::move(to_origin), op->req.data, fua ? kFua : 0, join);
+  join->Seal(engine_);
+}
+
+void CacheCore::WriteDone(const std::shared_ptr<WriteOp>& op, Status st) {
+  using Dest = WriteOp::Dest;
+  const Nanos now = engine_.now();
+  bool dirtied = false;
+  for (const auto& it : op->items) {
+    if (it.dest == Dest::kCache) dirtied = true;
+  }
+  const uint64_t seq = dirtied && st.ok() ? ++write_seq_ : 0;
+  for (const auto& it : op->items) {
+    const Span& s = it.s;
+    if (it.dest == Dest::kOrigin) {
+      Unbusy(s.block);
+      continue;
+    }
+    CacheEntry* e = table_.Find(s.block);
+    if (!st.ok()) {
+      // What the cache holds of the range is unknown now: forget it.
+      bool was_dirty = e->dirty.any();
+      table_.Invalidate(*e, s.first, s.count);
+      if (was_dirty && !e->dirty.any()) policy_->SetDirty(s.block, false);
+      RecordChange(s.block);
+    } else if (it.dest == Dest::kCache) {
+      bool was_dirty = e->dirty.any();
+      table_.MarkDirty(*e, s.first, s.count, seq, now);
+      if (!was_dirty) policy_->SetDirty(s.block, true);
+      RecordChange(s.block);
+    } else if (!e->valid.AllSet(s.first, s.count)) {
+      e->valid.Set(s.first, s.count);
+      RecordChange(s.block);
+    }
+    Unpin(s.block);
+  }
+  dirty_reserved_ -= op->reserved;
+  RecordDirty();
+  KickDestager();
+  WakeSpace();
+  Request& req = op->req;
+  if (fast_ && req.fua() && st.ok()) {
+    // dm-cache commits its metadata for every FUA write, so that no older
+    // mapping can bring back older data after a crash.
+    RequestCommit(false, [op](Status s) {
+      Completion d = std::move(op->req.done);
+      d(std::move(s));
+    });
+    return;
+  }
+  Completion done = std::move(req.done);
+  done(std::move(st));
+}
+
+void CacheCore::Discard(Request req) {
+  const std::vector<Span> spans = Spans(req.offset, req.length);
+  for (const Span& s : spans) {
+    const CacheEntry* e = table_.Find(s.block);
+    if (e && (e->locked || e->io > 0)) {
+      return WaitBlock(s.block, [this, r = std::move(req)]() mutable { Discard(std::move(r)); });
+    }
+  }
+  // The origin zeroes or discards the range first; only then does the cache
+  // drop what it holds of it (dirty data included). Dropping it earlier
+  // could let a commit send reads to older data at the origin.
+  for (const Span& s : spans) {
+    if (CacheEntry* e = table_.Find(s.block)) {
+      ++e->io;
+    } else {
+      ++busy_writes_[s.block];
+    }
+  }
+  Request r;
+  r.op = req.op;
+  r.flags = req.flags;
+  r.offset = req.offset;
+  r.length = req.length;
+  r.done = [this, spans, req = std::move(req)](Status st) mutable {
+    for (const Span& s : spans) {
+      CacheEntry* e = table_.Find(s.block);
+      if (!e) {
+        Unbusy(s.block);
+        continue;
+      }
+      if (st.ok()) {
+        bool was_dirty = e->dirty.any();
+        table_.Invalidate(*e, s.first, s.count);
+        if (was_dirty && !e->dirty.any()) policy_->SetDirty(s.block, false);
+      }
+      if (--e->io == 0 && !e->valid.any()) {
+        ++c_.invalidations;
+        Evict(s.block, false);
+      } else {
+        RecordChange(s.block);
+      }
+      WakeBlock(s.block);
+    }
+    RecordDirty();
+    CheckFlushes();
+    WakeSpace();
+    KickDestager();
+    if (fast_ && req.fua() && st.ok()) {
+      auto d = std::make_shared<Completion>(std::move(req.done));
+      RequestCommit(false, [d](Status s) { (*d)(std::move(s)); });
+      return;
+    }
+    req.done(std::move(st));
+  };
+  origin_.Submit(std::move(r));
+}
+
+}  // namespace storlab

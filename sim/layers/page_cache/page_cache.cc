@@ -1,0 +1,288 @@
+// PageCache: construction, the write path, discards, direct I/O, stats and
+// the node factory. Reads are in page_cache_read.cc, writeback and syncs in
+// page_cache_writeback.cc.
+#include "sim/layers/page_cache/page_cache.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace storlab {
+
+namespace {
+constexpr uint64_t kPage = PageTable::kPageSize;
+}  // namespace
+
+PageCache::PageCache(Engine& engine, std::string name, const PageCacheConfig& config, Node& child)
+    : Node(engine, std::move(name)),
+      config_(config),
+      child_(child),
+      cpu_(config.host.cores, config.host.copy_bytes_per_s_per_core, config.host.memory_bandwidth),
+      throttle_(config.host),
+      data_(config.keeps_data) {
+  geometry_ = child.geometry();
+  geometry_.physical_block = std::max<uint32_t>(geometry_.physical_block, kPage);
+  caps_ = child.caps();
+  caps_.volatile_cache = true;
+  caps_.caches_reads = true;
+  // A FUA write is made durable by writeback and a child flush.
+  caps_.honors_fua = child.caps().honors_flush;
+  caps_.queue_depth = std::max<uint32_t>(caps_.queue_depth, 1024);
+  capacity_pages_ = std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1);
+}
+
+PageCache::~PageCache() = default;
+
+uint64_t PageCache::dirty_bytes() const { return dirty_total_bytes(); }
+uint64_t PageCache::dirty_total_bytes() const { return pages_.dirty_or_writeback_pages() * kPage; }
+uint64_t PageCache::writeback_bytes() const { return pages_.writeback_pages() * kPage; }
+uint64_t PageCache::cached_bytes() const { return pages_.cached_pages() * kPage; }
+
+uint64_t PageCache::RunBytes(uint64_t first, uint64_t count) const {
+  const uint64_t start = first * kPage;
+  return std::min(count * kPage, geometry_.capacity - start);
+}
+
+void PageCache::DoSubmit(Request req) {
+  const bool direct = (req.flags & kDirect) != 0;
+  switch (req.op) {
+    case Op::kRead:
+      return direct ? StartDirect(std::move(req)) : StartRead(std::move(req));
+    case Op::kWrite:
+      return direct ? StartDirect(std::move(req)) : StartWrite(std::move(req));
+    case Op::kFlush: {
+      const uint32_t file = req.file_id;
+      StartSync(file, file == 0, 0, UINT64_MAX, true, true,
+                [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
+      return;
+    }
+    case Op::kTrim:
+    case Op::kWriteZeroes:
+      return StartDiscard(std::move(req));
+  }
+}
+
+// ---- Writes ----
+
+void PageCache::StartWrite(Request req) {
+  // balance_dirty_pages(): at the limit, writers wait (in arrival order)
+  // until writeback brings dirty memory back under it.
+  if (!blocked_writers_.empty() || dirty_total_bytes() >= throttle_.limits().limit) {
+    blocked_writers_.emplace_back(std::move(req), engine_.now());
+    Pump();
+    return;
+  }
+  CopyIn(std::move(req));
+}
+
+void PageCache::WakeBlockedWriters() {
+  while (!blocked_writers_.empty() && dirty_total_bytes() < throttle_.limits().limit) {
+    auto [req, arrived] = std::move(blocked_writers_.front());
+    blocked_writers_.pop_front();
+    ++counters_.throttled_writes;
+    counters_.throttled_ns += static_cast<uint64_t>((engine_.now() - arrived).count());
+    CopyIn(std::move(req));
+  }
+}
+
+void PageCache::CopyIn(Request req) {
+  const uint64_t first = PageOf(req.offset), last = LastPageOf(req.offset, req.length);
+  // write_begin: a page the write covers only in part must be read first
+  // unless it is cached.
+  auto partial = [&](uint64_t p) {
+    const uint64_t start = p * kPage, end = std::min(start + kPage, geometry_.capacity);
+    return (req.offset > start || req.offset + req.length < end) && !pages_.AllCached(p, p);
+  };
+  const bool head = partial(first), tail = last != first && partial(last);
+  if (head || tail) {
+    if (head) ReadPages(first, first, first, first);
+    if (tail) ReadPages(last, last, last, last);
+    WaitForReads(head ? first : last, tail ? last : first,
+                 [this, r = std::move(req)](Status st) mutable {
+                   if (!st.ok()) return r.done(std::move(st));
+                   CopyIn(std::move(r));
+                 });
+    return;
+  }
+  const Nanos end = cpu_.Copy(engine_.now(), req.length);
+  engine_.At(end, [this, r = std::move(req)]() mutable { FinishWrite(std::move(r)); });
+}
+
+void PageCache::FinishWrite(Request req) {
+  const Nanos now = engine_.now();
+  const uint64_t first = PageOf(req.offset), last = LastPageOf(req.offset, req.length);
+  const PageTable::DirtyResult r = pages_.MarkDirty(first, last, req.file_id, now);
+  data_.Put(req.offset, req.length, req.data);
+  counters_.absorbed_bytes += req.length;
+  counters_.newly_dirtied_bytes += r.newly_dirty * kPage;
+  counters_.rewritten_dirty_bytes += r.rewritten * kPage;
+  EvictOverflow();
+  NoteDirtyChange();
+  // balance_dirty_pages() pauses the writer after it dirtied new pages.
+  const Nanos ack = throttle_.Pause(now, dirty_total_bytes(), r.newly_dirty * kPage);
+  if (ack > now) {
+    ++counters_.throttled_writes;
+    counters_.throttled_ns += static_cast<uint64_t>((ack - now).count());
+  }
+  auto ack_fn = [this, first, last](Request r) {
+    if (!r.fua()) return r.done(Status());
+    // O_DSYNC: write back this range and flush the child.
+    StartSync(r.file_id, true, first, last, true, false,
+              [done = std::move(r.done)](Status st) mutable { done(std::move(st)); });
+  };
+  if (ack == now) return ack_fn(std::move(req));
+  engine_.At(ack, [ack_fn, r = std::move(req)]() mutable { ack_fn(std::move(r)); });
+}
+
+void PageCache::NoteDirtyChange() {
+  dirty_series_.Record(engine_.now(), static_cast<double>(dirty_total_bytes()));
+  if (pages_.dirty_or_writeback_pages() > 0) ArmTick();
+  if (pages_.dirty_pages() * kPage > throttle_.limits().background) Pump();
+}
+
+void PageCache::EvictOverflow() {
+  if (pages_.cached_pages() <= capacity_pages_) return;
+  const uint64_t evicted =
+      pages_.EvictClean(pages_.cached_pages() - capacity_pages_, [&](uint64_t p, uint64_t n) {
+        data_.Erase(p * kPage, std::min(n * kPage, geometry_.capacity - p * kPage));
+      });
+  counters_.evicted_bytes += evicted * kPage;
+}
+
+// ---- Trim, write-zeroes ----
+
+void PageCache::StartDiscard(Request req) {
+  ++invalidations_;
+  const uint64_t first = PageOf(req.offset), last = LastPageOf(req.offset, req.length);
+  // truncate_inode_pages_range(): wait for writeback in the range, drop it,
+  // then let the device do the rest.
+  WaitForWriteback(first, last, [this, r = std::move(req)](Status) mutable {
+    DropRange(r.offset, r.length);
+    child_.Submit(std::move(r));
+  });
+}
+
+void PageCache::DropRange(uint64_t off, uint64_t len) {
+  const uint64_t first = PageOf(off), last = LastPageOf(off, len);
+  const uint64_t end = off + len;
+  auto whole = [&](uint64_t p) {
+    return off <= p * kPage && end >= std::min((p + 1) * kPage, geometry_.capacity);
+  };
+  // Partly covered pages keep their state; the covered part reads as zeros
+  // (truncate_inode_pages_range zeroes partial pages).
+  for (uint64_t p : {first, last}) {
+    if (whole(p) || !pages_.AllCached(p, p)) continue;
+    const uint64_t lo = std::max(off, p * kPage), hi = std::min(end, (p + 1) * kPage);
+    data_.PutZeros(lo, hi - lo);
+  }
+  const uint64_t lo = whole(first) ? first : first + 1;
+  const uint64_t hi = whole(last) ? last : last - 1;
+  if (lo > hi || hi == UINT64_MAX) return;
+  pages_.Drop(lo, hi);
+  data_.Erase(lo * kPage, std::min((hi + 1) * kPage, geometry_.capacity) - lo * kPage);
+  ForgetSyncPages(lo, hi);
+  NoteDirtyChange();
+  WakeBlockedWriters();
+}
+
+// ---- Direct I/O ----
+
+void PageCache::StartDirect(Request req) {
+  const uint64_t first = PageOf(req.offset), last = LastPageOf(req.offset, req.length);
+  if (req.op == Op::kWrite) ++invalidations_;
+  // filemap_write_and_wait_range(), then the I/O; a write then drops the
+  // pages it made stale (invalidate_inode_pages2_range).
+  const uint32_t file = req.file_id;  // read before the lambda moves req
+  StartSync(file, true, first, last, false, false,
+            [this, first, last, r = std::move(req)](Status st) mutable {
+              if (!st.ok()) return r.done(std::move(st));
+              r.flags &= ~kDirect;
+              if (r.op == Op::kRead) return child_.Submit(std::move(r));
+              r.done = [this, first, last, done = std::move(r.done), off = r.offset,
+                        len = r.length](Status s) mutable {
+                ++invalidations_;
+                WaitForWriteback(first, last,
+                                 [this, off, len, d = std::move(done), s](Status) mutable {
+                                   DropRange(off, len);
+                                   d(std::move(s));
+                                 });
+              };
+              child_.Submit(std::move(r));
+            });
+}
+
+// ---- Power cut, stats ----
+
+void PageCache::OnPowerCut() {
+  pages_.Clear();
+  data_.Clear();
+  cpu_.Reset();
+  throttle_.Reset();
+  blocked_writers_.clear();
+  reads_.clear();
+  read_waiters_.clear();
+  writebacks_.clear();
+  writeback_waiters_.clear();
+  syncs_.clear();
+  streams_.clear();
+  file_errors_.clear();
+  bg_queue_.clear();
+  bg_chunk_left_ = 0;
+  tick_armed_ = false;
+  kupdate_ = false;
+  dirty_series_.Record(engine_.now(), 0);
+}
+
+void PageCache::AppendStats(StatList& out) const {
+  const DirtyLimits& l = throttle_.limits();
+  const Counters& c = counters_;
+  auto add = [&](const char* name, double v) { out.push_back({name, v}); };
+  add("dirty_bytes", static_cast<double>(dirty_total_bytes()));
+  add("writeback_bytes", static_cast<double>(writeback_bytes()));
+  add("cached_bytes", static_cast<double>(cached_bytes()));
+  add("dirty_background_bytes", static_cast<double>(l.background));
+  add("dirty_freerun_bytes", static_cast<double>(l.freerun));
+  add("dirty_limit_bytes", static_cast<double>(l.limit));
+  add("write_bandwidth_bytes_per_s", throttle_.write_bandwidth());
+  add("absorbed_bytes", static_cast<double>(c.absorbed_bytes));
+  add("newly_dirtied_bytes", static_cast<double>(c.newly_dirtied_bytes));
+  add("rewritten_dirty_bytes", static_cast<double>(c.rewritten_dirty_bytes));
+  add("written_back_bytes", static_cast<double>(c.written_back_bytes));
+  add("writeback_requests", static_cast<double>(c.writeback_requests));
+  add("writeback_errors", static_cast<double>(c.writeback_errors));
+  add("throttled_writes", static_cast<double>(c.throttled_writes));
+  add("throttled_ns", static_cast<double>(c.throttled_ns));
+  add("read_hit_bytes", static_cast<double>(c.read_hit_bytes));
+  add("read_miss_bytes", static_cast<double>(c.read_miss_bytes));
+  add("child_read_bytes", static_cast<double>(c.child_read_bytes));
+  add("readahead_bytes", static_cast<double>(c.readahead_bytes));
+  add("evicted_bytes", static_cast<double>(c.evicted_bytes));
+  add("fsyncs", static_cast<double>(c.fsyncs));
+  add("fsync_ns_total", static_cast<double>(c.fsync_ns_total));
+  add("fsync_ns_max", static_cast<double>(c.fsync_ns_max));
+  add("fsync_written_bytes", static_cast<double>(c.fsync_written_bytes));
+  add("last_fsync_ns", static_cast<double>(c.last_fsync_ns));
+  add("last_fsync_bytes", static_cast<double>(c.last_fsync_bytes));
+}
+
+Result<std::unique_ptr<Node>> MakePageCache(Params& params, BuildContext& ctx) {
+  PageCacheConfig c;
+  params.Size("read_ahead", &c.read_ahead_bytes, 0, uint64_t{1} << 30);
+  params.Size("max_io", &c.max_io_bytes, kPage, uint64_t{64} << 20);
+  params.Int("writeback_queue_depth", &c.writeback_queue_depth, 1, 65536);
+  RETURN_IF_ERROR(ParseHost(params, &c.host));  // also rejects unknown keys
+  if (c.max_io_bytes % kPage != 0) {
+    params.Fail("max_io", "must be a multiple of 4KiB");
+    return params.Finish();
+  }
+  Node& child = *ctx.children.at(0);
+  const uint32_t lb = child.geometry().logical_block;
+  if (lb > kPage || kPage % lb != 0) {
+    params.Fail("child", "the child's logical block (" + std::to_string(lb) +
+                             ") must divide the 4096-byte page");
+    return params.Finish();
+  }
+  c.keeps_data = ctx.keeps_data();
+  return std::unique_ptr<Node>(new PageCache(ctx.engine, ctx.node_name, c, child));
+}
+
+}  // namespace storlab

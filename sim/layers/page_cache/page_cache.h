@@ -1,0 +1,292 @@
+// PageCache: the host's buffered-I/O cache (Linux's page cache and its
+// dirty-page writeback) for virtual-time runs, as a layer over a stack.
+//
+// The fio interpreter puts a PageCache on top of a stack's root and submits
+// every buffered request to it, with Request.file_id set to the file the
+// request belongs to. It behaves like Linux's mm/filemap.c,
+// mm/page-writeback.c and mm/readahead.c at 4 KiB page granularity:
+//
+// Writes (kWrite) are copied into page-cache pages at memory speed (the copy
+// runs on one of the host's cores, all copies share the memory bandwidth:
+// HostCpu), the pages are marked dirty, and the write is acknowledged. A
+// write that only partly covers a page that is not cached first reads that
+// page from the child (as write_begin does). Rewriting a page that is
+// already dirty costs no extra writeback.
+//
+// Dirty limits (balance_dirty_pages): with `dirtyable` = host mem - used_mem,
+//   background = dirty_background_ratio × dirtyable
+//   limit      = dirty_ratio × dirtyable
+//   freerun    = (background + limit) / 2
+// the flusher writes back while dirty pages exceed `background`, and pages
+// older than dirty_expire are written back at the next writeback_interval
+// tick. Writers are not throttled while dirty + writeback <= freerun. Above
+// it, the acknowledgement of every write that dirties new pages is delayed
+// so that the writers together dirty pages at write_bw × pos_ratio, where
+// write_bw is the child's measured writeback bandwidth and pos_ratio is the
+// kernel's cubic control line (2 at freerun, 1 at the setpoint, 0 at the
+// limit); at the limit writers wait until writeback brings dirty below it.
+// Writeback submits kBackground writes to the child: per file, in ascending
+// offset order from where the last pass stopped, contiguous dirty pages
+// merged up to max_io, at most writeback_queue_depth requests in flight.
+//
+// Reads (kRead): pages in the cache are copied at memory speed; missing
+// pages are read from the child and kept (clean) in the cache, with
+// on-demand read-ahead for sequential streams (per file id, read_ahead
+// bytes). The cache holds at most `dirtyable` bytes; clean pages are evicted
+// least recently used first.
+//
+// FLUSH (kFlush) is fsync(2)/fdatasync(2) of Request.file_id: every page of
+// that file dirty or under writeback when the flush arrives is written back
+// (with priority over background writeback), then the child is flushed, then
+// the flush completes. file_id 0 is sync(2): every file. A kFua write is a
+// buffered write followed by the same sync of its own range (O_DSYNC).
+// Trim and write-zeroes drop the range from the cache (waiting for writeback
+// in flight there) and pass to the child.
+//
+// Direct I/O: the runner may send O_DIRECT requests straight to the child
+// (fine when a job never mixes buffered and direct I/O on the same range),
+// or here with the kDirect flag, which is coherent the way Linux is: dirty
+// pages in the range are written back first, and a direct write drops the
+// cached pages it overwrites.
+//
+// Data plane: the data of every cached page (dirty or clean) lives in an
+// Overlay (nothing in timing-only runs); writeback copies it to the child.
+// A power cut (host crash) loses the cache: dirty pages are gone.
+//
+// Stats for the explanations (counters(), also in AppendStats):
+//   absorbed_bytes         bytes the application wrote into the cache
+//   newly_dirtied_bytes    pages (4 KiB each) that became dirty: clean or
+//                          missing pages, or pages under writeback
+//   rewritten_dirty_bytes  page bytes written while already dirty: absorbed
+//                          without any extra writeback
+//   written_back_bytes     bytes written back to the child (completed)
+//   throttled_ns           total time writers' acknowledgements were held
+//                          back by balance_dirty_pages (pauses + waits at
+//                          the limit), summed over writes
+//   fsyncs, fsync_ns_total, fsync_ns_max, fsync_written_bytes: flushes,
+//                          their summed and longest duration, and the bytes
+//                          written back on their behalf
+//   last_fsync_ns, last_fsync_bytes: the most recent one (end_fsync)
+// and the time series "dirty_bytes" (dirty + under writeback, as the
+// kernel's limits count them).
+//
+// Not thread-safe: belongs to the engine's thread.
+#ifndef STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_CACHE_H_
+#define STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_CACHE_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/layers/host_cpu.h"
+#include "sim/layers/page_cache/page_cache_throttle.h"
+#include "sim/layers/page_cache/page_table.h"
+#include "sim/node.h"
+#include "sim/profile/host.h"
+#include "sim/profile/node_types.h"
+#include "sim/store/overlay.h"
+
+namespace storlab {
+
+struct PageCacheConfig {
+  HostSpec host;
+  // Linux's default read_ahead_kb (mm/readahead.c, VM_READAHEAD_PAGES).
+  uint64_t read_ahead_bytes = 128 * 1024;
+  // Largest writeback request: NFS wsize 1 MiB (nfs(5)); SATA/SCSI disks
+  // take up to max_sectors_kb = 1280 KiB (BLK_DEF_MAX_SECTORS).
+  uint64_t max_io_bytes = 1024 * 1024;
+  // Writeback requests in flight: the block layer's nr_requests, 2 × the
+  // queue depth (32 for SATA NCQ) under mq-deadline (block/blk-mq-sched.c).
+  uint32_t writeback_queue_depth = 64;
+  // False in timing-only runs: the cache then holds no data.
+  bool keeps_data = true;
+};
+
+class PageCache : public Node {
+ public:
+  struct Counters {
+    uint64_t absorbed_bytes = 0;
+    uint64_t newly_dirtied_bytes = 0;
+    uint64_t rewritten_dirty_bytes = 0;
+    uint64_t written_back_bytes = 0;
+    uint64_t writeback_requests = 0;
+    uint64_t writeback_errors = 0;
+    uint64_t throttled_writes = 0;
+    uint64_t throttled_ns = 0;
+    uint64_t read_hit_bytes = 0;
+    uint64_t read_miss_bytes = 0;   // bytes of reads that waited for the child
+    uint64_t child_read_bytes = 0;  // including read-ahead and partial-page reads
+    uint64_t readahead_bytes = 0;
+    uint64_t evicted_bytes = 0;
+    uint64_t fsyncs = 0;
+    uint64_t fsync_ns_total = 0;
+    uint64_t fsync_ns_max = 0;
+    uint64_t fsync_written_bytes = 0;
+    uint64_t last_fsync_ns = 0;
+    uint64_t last_fsync_bytes = 0;
+  };
+
+  // REQUIRES: child.geometry().logical_block divides 4096.
+  PageCache(Engine& engine, std::string name, const PageCacheConfig& config, Node& child);
+  ~PageCache() override;
+
+  std::string_view type() const override { return "page_cache"; }
+  std::vector<Node*> children() const override { return {&child_}; }
+
+  const PageCacheConfig& config() const { return config_; }
+  const Counters& counters() const { return counters_; }
+  // Dirty pages plus pages under writeback, in bytes (what the limits count).
+  uint64_t dirty_bytes() const;
+  uint64_t writeback_bytes() const;
+  uint64_t cached_bytes() const;
+  const DirtyLimits& limits() const { return throttle_.limits(); }
+  const DirtyThrottle& throttle() const { return throttle_; }
+  // The writeback bandwidth the throttle currently assumes (bytes/s).
+  double write_bandwidth() const { return throttle_.write_bandwidth(); }
+
+  void AppendStats(StatList& out) const override;
+  std::vector<const TimeSeries*> Series() const override { return {&dirty_series_}; }
+
+ protected:
+  void DoSubmit(Request req) override;
+  void OnPowerCut() override;
+
+ private:
+  struct WritebackOp {
+    uint64_t first, count;  // pages
+    uint32_t file;
+    Nanos submitted;
+    uint64_t sync_id;  // the sync it was issued for, 0: background
+    // Ids come from one counter: a writeback with a larger id than a sync
+    // was submitted after the sync started.
+    std::unique_ptr<uint8_t[]> data;
+  };
+  struct ReadOp {
+    uint64_t first, count;   // pages
+    uint64_t invalidations;  // invalidations_ when issued: a later drop skips the fill
+    std::unique_ptr<uint8_t[]> data;
+  };
+  // A sync (fsync, sync, O_DSYNC write, direct I/O's flush of its range):
+  // the pages it must see written back, per group: `fresh` were dirty when
+  // it started and need a writeback submitted after that; `inflight` were
+  // already under writeback and only need it to end.
+  struct SyncWaiter {
+    uint64_t id;
+    uint32_t file;  // for the child flush and error reporting
+    Nanos started;
+    std::map<uint64_t, std::pair<PageTable::Mask, PageTable::Mask>> need;  // fresh, inflight
+    uint64_t pages_left = 0;
+    uint64_t cursor = 0;  // group where its next run is searched
+    uint64_t written_bytes = 0;
+    bool flush_child;
+    bool fsync;  // a FLUSH request: counted in the fsync stats
+    bool flushing = false;
+    Status error;
+    Callback<void(Status)> then;
+  };
+  struct Waiter {  // a request waiting for reads or writebacks over [first, last]
+    uint64_t first, last;
+    Callback<void(Status)> fn;
+  };
+
+  // Writes, discards, direct I/O, stats (page_cache.cc).
+  void StartWrite(Request req);
+  void CopyIn(Request req);
+  void FinishWrite(Request req);
+  void WakeBlockedWriters();
+  void StartDiscard(Request req);
+  void StartDirect(Request req);
+  // Forgets the cached pages of [off, off+len): whole pages are dropped,
+  // partly covered ones get zeros over the covered part.
+  void DropRange(uint64_t off, uint64_t len);
+  void EvictOverflow();
+  void NoteDirtyChange();
+  uint64_t dirty_total_bytes() const;
+
+  // Reads and read-ahead (page_cache_read.cc).
+  void StartRead(Request req);
+  void ServeRead(Request req, bool first_try);
+  void Readahead(uint32_t file, uint64_t first, uint64_t last);
+  // Reads the pages of [first, last] that are neither cached nor being
+  // read, in runs of at most max_io; pages outside [req_first, req_last]
+  // count as read-ahead.
+  void ReadPages(uint64_t first, uint64_t last, uint64_t req_first, uint64_t req_last);
+  void OnReadDone(uint64_t id, Status st);
+  // Runs fn(OK) once no child read covers a page of [first, last], or
+  // fn(error) if one of them fails.
+  void WaitForReads(uint64_t first, uint64_t last, Callback<void(Status)> fn);
+
+  // Writeback and syncs (page_cache_writeback.cc).
+  void Pump();
+  bool IssueSyncWriteback();
+  // The next run of `w`'s pages that can be written back now.
+  std::pair<uint64_t, uint64_t> NextSyncRun(SyncWaiter& w);
+  bool IssueBackgroundWriteback();
+  void IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id);
+  void OnWritebackDone(uint64_t id, Status st);
+  // Starts a sync of the pages of `file` (any file if `all_files`) within
+  // [first, last]; runs `then` when they are written back (and the child
+  // flushed if `flush_child`).
+  void StartSync(uint32_t file, bool all_files, uint64_t first, uint64_t last, bool flush_child,
+                 bool fsync, Callback<void(Status)> then);
+  void AddNeed(SyncWaiter& w, uint64_t g, PageTable::Mask m);
+  void CheckSync(uint64_t id);
+  void ForgetSyncPages(uint64_t first, uint64_t last);
+  void ArmTick();
+  void OnTick();
+  uint64_t ChunkPages() const;
+  // Runs fn(OK) once no writeback is in flight over [first, last].
+  void WaitForWriteback(uint64_t first, uint64_t last, Callback<void(Status)> fn);
+  void WakeWritebackWaiters();
+
+  uint64_t PageOf(uint64_t off) const { return off / PageTable::kPageSize; }
+  uint64_t LastPageOf(uint64_t off, uint64_t len) const {
+    return (off + len - 1) / PageTable::kPageSize;
+  }
+  // Bytes of pages [first, first+count) that lie inside the device.
+  uint64_t RunBytes(uint64_t first, uint64_t count) const;
+
+  PageCacheConfig config_;
+  Node& child_;
+  HostCpu cpu_;
+  DirtyThrottle throttle_;
+  PageTable pages_;
+  Overlay data_;
+  Counters counters_;
+  TimeSeries dirty_series_{"dirty_bytes"};
+  uint64_t capacity_pages_;  // what the cache may hold
+
+  uint64_t next_id_ = 1;
+  std::deque<std::pair<Request, Nanos>> blocked_writers_;  // waiting at the limit
+  std::map<uint64_t, ReadOp> reads_;
+  std::vector<Waiter> read_waiters_;
+  std::map<uint64_t, WritebackOp> writebacks_;
+  std::vector<Waiter> writeback_waiters_;
+  std::map<uint64_t, std::unique_ptr<SyncWaiter>> syncs_;
+  uint64_t sync_rotor_ = 0;           // the sync whose run goes next
+  struct Stream {                     // read-ahead state of one file (struct file_ra_state)
+    uint64_t prev_page = UINT64_MAX;  // last page of the previous read
+    uint64_t start = 0, size = 0, async = 0;
+    bool marker = false;  // start + size - async carries PG_readahead
+  };
+  std::map<uint32_t, Stream> streams_;
+  std::map<uint32_t, Status> file_errors_;  // writeback errors, for the next fsync
+  uint64_t invalidations_ = 0;
+  std::deque<uint32_t> bg_queue_;  // files in background writeback order (b_io)
+  uint64_t bg_chunk_left_ = 0;     // pages the front file may still write this turn
+  bool tick_armed_ = false;
+  bool kupdate_ = false;  // the last tick found expired files
+};
+
+// `type = "page_cache"`, one child. Keys: every [host] key (mem, used_mem,
+// cores, copy_rate_per_core, memory_bandwidth, dirty_background_ratio,
+// dirty_ratio, dirty_expire, writeback_interval), read_ahead, max_io,
+// writeback_queue_depth.
+Result<std::unique_ptr<Node>> MakePageCache(Params& params, BuildContext& ctx);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_CACHE_H_

@@ -1,0 +1,346 @@
+// PageCache: the flusher (background and periodic writeback, as in Linux
+// fs/fs-writeback.c) and syncs (fsync, sync, O_DSYNC, direct I/O's
+// filemap_write_and_wait_range).
+#include <algorithm>
+#include <bit>
+
+#include "sim/layers/page_cache/page_cache.h"
+
+namespace storlab {
+
+namespace {
+constexpr uint64_t kPage = PageTable::kPageSize;
+using Mask = PageTable::Mask;
+}  // namespace
+
+// ---- Issuing writeback ----
+
+void PageCache::Pump() {
+  while (writebacks_.size() < config_.writeback_queue_depth) {
+    if (IssueSyncWriteback()) continue;
+    if (IssueBackgroundWriteback()) continue;
+    break;
+  }
+}
+
+std::pair<uint64_t, uint64_t> PageCache::NextSyncRun(SyncWaiter& w) {
+  const uint64_t max_pages = config_.max_io_bytes / kPage;
+  auto candidates = [&](uint64_t g) -> Mask {
+    auto e = w.need.find(g);
+    const PageTable::Group* grp = pages_.Find(g);
+    if (e == w.need.end() || !grp) return 0;
+    return e->second.first & grp->dirty & ~grp->writeback;
+  };
+  // From the cursor to the end, then from the start (pages skipped while
+  // under writeback may be ready now).
+  for (int pass = 0; pass < 2; ++pass) {
+    auto it = pass == 0 ? w.need.lower_bound(w.cursor) : w.need.begin();
+    for (; it != w.need.end() && (pass == 0 || it->first < w.cursor); ++it) {
+      const Mask cand = candidates(it->first);
+      if (!cand) continue;
+      const uint64_t start = it->first * PageTable::kGroupPages + std::countr_zero(cand);
+      uint64_t page = start;
+      while (page - start < max_pages &&
+             (candidates(PageTable::GroupOf(page)) & (Mask{1} << (page % PageTable::kGroupPages))))
+        ++page;
+      w.cursor = PageTable::GroupOf(page);
+      return {start, page - start};
+    }
+  }
+  return {0, 0};
+}
+
+bool PageCache::IssueSyncWriteback() {
+  if (syncs_.empty()) return false;
+  // Round-robin over the syncs in progress, one run each, the way several
+  // fsync()ing tasks share the device queue.
+  auto it = syncs_.upper_bound(sync_rotor_);
+  for (size_t k = 0; k < syncs_.size(); ++k, ++it) {
+    if (it == syncs_.end()) it = syncs_.begin();
+    SyncWaiter& w = *it->second;
+    if (w.flushing || w.pages_left == 0) continue;
+    auto [first, count] = NextSyncRun(w);
+    if (count == 0) continue;
+    sync_rotor_ = w.id;
+    const uint32_t owner = pages_.OwnerOfPage(first);
+    IssueRun(owner, first, count, w.id);
+    return true;
+  }
+  return false;
+}
+
+uint64_t PageCache::ChunkPages() const {
+  // writeback_chunk_size(): min(bandwidth / 2, limit / DIRTY_SCOPE) per
+  // inode per turn, rounded to MIN_WRITEBACK_PAGES (4 MiB).
+  constexpr uint64_t kMinPages = (4u << 20) / kPage;
+  const uint64_t bw_pages = static_cast<uint64_t>(throttle_.write_bandwidth() / 2) / kPage;
+  const uint64_t scope = throttle_.limits().limit / 8 / kPage;
+  const uint64_t pages = std::min(bw_pages, scope);
+  return (pages + kMinPages) / kMinPages * kMinPages;
+}
+
+bool PageCache::IssueBackgroundWriteback() {
+  const bool over_bg = pages_.dirty_pages() * kPage > throttle_.limits().background;
+  if (!over_bg && !kupdate_) return false;
+  const Nanos now = engine_.now();
+  auto eligible = [&](uint32_t f) {
+    PageTable::File* fi = pages_.FindFile(f);
+    if (!fi || fi->groups.empty()) return false;
+    // Periodic (kupdate) writeback takes only files dirty for dirty_expire.
+    return over_bg || fi->dirtied_when + config_.host.dirty_expire <= now;
+  };
+  const uint64_t max_pages = config_.max_io_bytes / kPage;
+  for (int round = 0; round < 2; ++round) {
+    if (bg_queue_.empty()) {  // queue_io(): the dirty files, oldest first
+      for (uint32_t f : pages_.DirtyFilesByAge())
+        if (eligible(f)) bg_queue_.push_back(f);
+      bg_chunk_left_ = ChunkPages();
+      if (bg_queue_.empty()) break;
+    }
+    while (!bg_queue_.empty()) {
+      const uint32_t f = bg_queue_.front();
+      PageTable::File* fi = pages_.FindFile(f);
+      if (!eligible(f) || bg_chunk_left_ == 0) {
+        bg_queue_.pop_front();
+        bg_chunk_left_ = ChunkPages();
+        continue;
+      }
+      auto [first, count] = pages_.NextDirtyRun(f, fi->cursor, std::min(max_pages, bg_chunk_left_));
+      if (count == 0) {
+        // The pass over the file ended (range_cyclic wraps). If it is still
+        // dirty, it was redirtied meanwhile: redirty_tail() makes it young.
+        fi->cursor = 0;
+        if (!fi->groups.empty()) fi->dirtied_when = now;
+        bg_queue_.pop_front();
+        bg_chunk_left_ = ChunkPages();
+        continue;
+      }
+      fi->cursor = first + count;
+      bg_chunk_left_ -= std::min(bg_chunk_left_, count);
+      IssueRun(f, first, count, 0);
+      return true;
+    }
+  }
+  if (!over_bg) kupdate_ = false;  // nothing expired is left
+  return false;
+}
+
+void PageCache::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id) {
+  pages_.StartWriteback(first, first + count - 1);
+  const uint64_t id = next_id_++;
+  WritebackOp& op = writebacks_[id];
+  op.first = first;
+  op.count = count;
+  op.file = file;
+  op.submitted = engine_.now();
+  op.sync_id = sync_id;
+  const uint64_t bytes = RunBytes(first, count);
+  if (config_.keeps_data) {
+    op.data = std::make_unique<uint8_t[]>(bytes);  // zeroed
+    data_.Patch(first * kPage, bytes, op.data.get());
+  }
+  Request r;
+  r.op = Op::kWrite;
+  r.flags = kBackground;
+  r.offset = first * kPage;
+  r.length = bytes;
+  r.data = op.data.get();
+  r.file_id = file;
+  r.done = [this, id](Status st) { OnWritebackDone(id, std::move(st)); };
+  throttle_.OnWritebackStart(engine_.now());
+  ++counters_.writeback_requests;
+  child_.Submit(std::move(r));
+}
+
+void PageCache::OnWritebackDone(uint64_t id, Status st) {
+  auto it = writebacks_.find(id);
+  if (it == writebacks_.end()) return;
+  WritebackOp op = std::move(it->second);
+  writebacks_.erase(it);
+  const uint64_t last = op.first + op.count - 1;
+  const uint64_t bytes = RunBytes(op.first, op.count);
+  pages_.EndWriteback(op.first, last);
+  if (st.ok()) {
+    counters_.written_back_bytes += bytes;
+    throttle_.OnWrittenBack(engine_.now(), bytes);
+  } else {
+    // Like Linux: the pages are clean now and the error goes to the next
+    // fsync of the file (mapping_set_error).
+    ++counters_.writeback_errors;
+    file_errors_.emplace(op.file, st);
+  }
+  if (op.sync_id) {
+    counters_.fsync_written_bytes += bytes;
+    if (auto s = syncs_.find(op.sync_id); s != syncs_.end()) s->second->written_bytes += bytes;
+  }
+  std::vector<uint64_t> check;
+  for (auto& [sid, w] : syncs_) {
+    bool touched = false;
+    for (uint64_t g = PageTable::GroupOf(op.first); g <= PageTable::GroupOf(last); ++g) {
+      auto e = w->need.find(g);
+      if (e == w->need.end()) continue;
+      const Mask m = PageTable::SpanMask(g, op.first, last);
+      Mask done = e->second.second & m;             // in flight when the sync began
+      if (id > w->id) done |= e->second.first & m;  // submitted after it began
+      if (!done) continue;
+      touched = true;
+      e->second.first &= ~done;
+      e->second.second &= ~done;
+      w->pages_left -= static_cast<uint64_t>(std::popcount(done));
+      if (!st.ok()) w->error = st;
+      if ((e->second.first | e->second.second) == 0) w->need.erase(e);
+    }
+    if (touched) check.push_back(sid);
+  }
+  if (writebacks_.empty()) throttle_.OnWritebackIdle(engine_.now());
+  NoteDirtyChange();
+  WakeBlockedWriters();
+  WakeWritebackWaiters();
+  for (uint64_t sid : check) CheckSync(sid);
+  Pump();
+}
+
+// ---- Syncs ----
+
+void PageCache::AddNeed(SyncWaiter& w, uint64_t g, Mask m) {
+  const PageTable::Group* grp = pages_.Find(g);
+  if (!grp) return;
+  const Mask fresh = grp->dirty & m;
+  const Mask inflight = grp->writeback & ~grp->dirty & m;
+  if (!(fresh | inflight)) return;
+  auto& e = w.need[g];
+  const Mask add = (fresh | inflight) & ~(e.first | e.second);
+  e.first |= fresh & add;
+  e.second |= inflight & add;
+  w.pages_left += static_cast<uint64_t>(std::popcount(add));
+}
+
+void PageCache::StartSync(uint32_t file, bool all_files, uint64_t first, uint64_t last,
+                          bool flush_child, bool fsync, Callback<void(Status)> then) {
+  auto w = std::make_unique<SyncWaiter>();
+  w->id = next_id_++;
+  w->file = file;
+  w->started = engine_.now();
+  w->flush_child = flush_child;
+  w->fsync = fsync;
+  w->then = std::move(then);
+  if (fsync) {  // a writeback error is reported once, to the next fsync
+    for (auto e = file_errors_.begin(); e != file_errors_.end();) {
+      if (!all_files && e->first != file) {
+        ++e;
+        continue;
+      }
+      if (w->error.ok()) w->error = e->second;
+      e = file_errors_.erase(e);
+    }
+  }
+  if (first == 0 && last == UINT64_MAX) {
+    for (const auto& [f, fi] : pages_.files()) {
+      if (!all_files && f != file) continue;
+      for (uint64_t g : fi.groups) {
+        const PageTable::Group* grp = pages_.Find(g);
+        AddNeed(*w, g, all_files ? ~Mask{0} : PageTable::OwnedBy(*grp, f));
+      }
+    }
+  } else {
+    for (uint64_t g = PageTable::GroupOf(first); g <= PageTable::GroupOf(last); ++g)
+      AddNeed(*w, g, PageTable::SpanMask(g, first, last));
+  }
+  const uint64_t id = w->id;
+  syncs_.emplace(id, std::move(w));
+  CheckSync(id);
+  Pump();
+}
+
+void PageCache::CheckSync(uint64_t id) {
+  auto it = syncs_.find(id);
+  if (it == syncs_.end()) return;
+  SyncWaiter& w = *it->second;
+  if (w.pages_left > 0 || w.flushing) return;
+  w.flushing = true;
+  auto finish = [this, id](Status st) {
+    auto it = syncs_.find(id);
+    if (it == syncs_.end()) return;
+    std::unique_ptr<SyncWaiter> w = std::move(it->second);
+    syncs_.erase(it);
+    if (w->fsync) {
+      const uint64_t ns = static_cast<uint64_t>((engine_.now() - w->started).count());
+      ++counters_.fsyncs;
+      counters_.fsync_ns_total += ns;
+      counters_.fsync_ns_max = std::max(counters_.fsync_ns_max, ns);
+      counters_.last_fsync_ns = ns;
+      counters_.last_fsync_bytes = w->written_bytes;
+    }
+    w->then(w->error.ok() ? std::move(st) : w->error);
+  };
+  if (w.flush_child) {
+    Request f;
+    f.op = Op::kFlush;
+    f.file_id = w.file;
+    f.done = std::move(finish);
+    child_.Submit(std::move(f));
+  } else {
+    engine_.After(Nanos(0), [finish = std::move(finish)]() mutable { finish(Status()); });
+  }
+}
+
+void PageCache::ForgetSyncPages(uint64_t first, uint64_t last) {
+  std::vector<uint64_t> check;
+  for (auto& [sid, w] : syncs_) {
+    for (uint64_t g = PageTable::GroupOf(first); g <= PageTable::GroupOf(last); ++g) {
+      auto e = w->need.find(g);
+      if (e == w->need.end()) continue;
+      const Mask m = PageTable::SpanMask(g, first, last);
+      const Mask gone = (e->second.first | e->second.second) & m;
+      e->second.first &= ~m;
+      e->second.second &= ~m;
+      w->pages_left -= static_cast<uint64_t>(std::popcount(gone));
+      if ((e->second.first | e->second.second) == 0) w->need.erase(e);
+    }
+    check.push_back(sid);
+  }
+  for (uint64_t sid : check) CheckSync(sid);
+}
+
+// ---- The periodic flusher tick ----
+
+void PageCache::ArmTick() {
+  if (tick_armed_ || config_.host.writeback_interval <= Nanos(0)) return;
+  tick_armed_ = true;
+  engine_.After(config_.host.writeback_interval, [this] { OnTick(); });
+}
+
+void PageCache::OnTick() {
+  tick_armed_ = false;
+  const Nanos now = engine_.now();
+  for (const auto& [f, fi] : pages_.files()) {
+    if (!fi.groups.empty() && fi.dirtied_when + config_.host.dirty_expire <= now) {
+      kupdate_ = true;
+      break;
+    }
+  }
+  if (kupdate_) Pump();
+  if (pages_.dirty_or_writeback_pages() > 0) ArmTick();
+}
+
+// ---- Waiting for writeback in flight ----
+
+void PageCache::WaitForWriteback(uint64_t first, uint64_t last, Callback<void(Status)> fn) {
+  if (!pages_.AnyWriteback(first, last)) return fn(Status());
+  writeback_waiters_.push_back({first, last, std::move(fn)});
+}
+
+void PageCache::WakeWritebackWaiters() {
+  std::vector<Waiter> ready;
+  for (size_t i = 0; i < writeback_waiters_.size();) {
+    if (!pages_.AnyWriteback(writeback_waiters_[i].first, writeback_waiters_[i].last)) {
+      ready.push_back(std::move(writeback_waiters_[i]));
+      writeback_waiters_.erase(writeback_waiters_.begin() + static_cast<ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  for (Waiter& w : ready) w.fn(Status());
+}
+
+}  // namespace storlab

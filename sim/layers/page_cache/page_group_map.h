@@ -1,0 +1,117 @@
+// GroupMap<T>: the page table's index from a group number to its entry — an
+// open-addressing hash table (linear probing, Fibonacci hashing, power-of-two
+// size, at most half full, backward-shift deletion) over entries allocated
+// one by one, so their addresses stay put while they live (the LRU list
+// links them) and freed entries are reused. A lookup is a multiply, a shift
+// and usually one probe, where std::unordered_map pays a 64-bit division and
+// a pointer chase. Not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_GROUP_MAP_H_
+#define STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_GROUP_MAP_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace storlab {
+
+template <typename T>
+class GroupMap {
+ public:
+  GroupMap() { Rehash(kMinSlots); }
+  GroupMap(const GroupMap&) = delete;
+  GroupMap& operator=(const GroupMap&) = delete;
+
+  size_t size() const { return size_; }
+
+  T* Find(uint64_t key) const {
+    for (size_t i = Home(key);; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (!s.value) return nullptr;
+      if (s.key == key) return s.value;
+    }
+  }
+
+  // The entry for `key`, default-constructed if new; `inserted` says which.
+  std::pair<T*, bool> TryEmplace(uint64_t key) {
+    if (T* v = Find(key)) return {v, false};
+    if ((size_ + 1) * 2 > slots_.size()) Rehash(slots_.size() * 2);
+    T* v;
+    if (free_.empty()) {
+      pool_.push_back(std::make_unique<T>());
+      v = pool_.back().get();
+    } else {
+      v = free_.back();
+      free_.pop_back();
+      *v = T();
+    }
+    Place(key, v);
+    ++size_;
+    return {v, true};
+  }
+
+  // Forgets `key` (its entry goes back to the pool).
+  void Erase(uint64_t key) {
+    size_t i = Home(key);
+    while (slots_[i].value && slots_[i].key != key) i = (i + 1) & mask_;
+    if (!slots_[i].value) return;
+    free_.push_back(slots_[i].value);
+    --size_;
+    // Backward-shift deletion: pull later members of the run into the hole.
+    for (size_t j = (i + 1) & mask_; slots_[j].value; j = (j + 1) & mask_) {
+      const size_t home = Home(slots_[j].key);
+      // Move slot j to the hole at i unless its home lies in (i, j].
+      const bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+      if (stays) continue;
+      slots_[i] = slots_[j];
+      i = j;
+    }
+    slots_[i] = Slot();
+  }
+
+  void Clear() {
+    slots_.clear();
+    pool_.clear();
+    free_.clear();
+    size_ = 0;
+    Rehash(kMinSlots);
+  }
+
+ private:
+  static constexpr size_t kMinSlots = 1024;
+  struct Slot {
+    uint64_t key = 0;
+    T* value = nullptr;  // nullptr: empty
+  };
+
+  size_t Home(uint64_t key) const {
+    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  void Place(uint64_t key, T* v) {
+    size_t i = Home(key);
+    while (slots_[i].value) i = (i + 1) & mask_;
+    slots_[i] = Slot{key, v};
+  }
+  void Rehash(size_t n) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(n, Slot());
+    mask_ = n - 1;
+    shift_ = 64;
+    for (size_t m = n; m > 1; m >>= 1) --shift_;
+    for (const Slot& s : old) {
+      if (s.value) Place(s.key, s.value);
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  unsigned shift_ = 64;
+  size_t size_ = 0;
+  std::vector<std::unique_ptr<T>> pool_;
+  std::vector<T*> free_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_GROUP_MAP_H_

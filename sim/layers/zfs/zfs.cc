@@ -1,0 +1,201 @@
+// ZfsPool: construction, request dispatch, stats and the node factory.
+// Writes: zfs_write.cc; reads and the ARC: zfs_read.cc; transaction
+// groups and power cuts: zfs_txg.cc; the ZIL: zfs_zil.cc.
+#include "sim/layers/zfs/zfs.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace storlab {
+
+uint64_t ZfsPool::DefaultCapacity(uint64_t usable, uint64_t dirty_max, uint64_t record) {
+  const uint64_t room = usable - usable / 32;  // spa_slop_shift = 5
+  // A txg rewrites at most dirty_max of records; copy-on-write needs that
+  // much free space beside the data.
+  const uint64_t cap = room / 2 > dirty_max ? room - dirty_max : room / 2;
+  return cap / record * record;
+}
+
+ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
+                 const std::vector<ZfsVdevs::MemberSpec>& members, Node* slog,
+                 std::unique_ptr<Store> store, bool keeps_data)
+    : Node(engine, std::move(name)),
+      config_(config),
+      keeps_data_(keeps_data),
+      cpu_(config.host.cores, config.host.copy_bytes_per_s_per_core, config.host.memory_bandwidth),
+      compressor_(config.compression, config.rates, config.compress_ratio),
+      vdevs_(members, slog, config.vdevs),
+      members_(),
+      slog_(slog),
+      store_(std::move(store)),
+      open_(std::make_unique<Overlay>(keeps_data)),
+      syncing_(std::make_unique<Overlay>(keeps_data)) {
+  for (const auto& m : members)
+    if (std::find(members_.begin(), members_.end(), m.node) == members_.end())
+      members_.push_back(m.node);
+  dirty_max_ = config.dirty_max_bytes ? config.dirty_max_bytes
+                                      : std::min(config.host.mem_bytes / 10, uint64_t{4} << 30);
+  if (config_.arc_bytes == 0) config_.arc_bytes = config.host.mem_bytes / 2;
+  geometry_.capacity = config.capacity;
+  geometry_.logical_block = 512;
+  geometry_.physical_block = static_cast<uint32_t>(std::min<uint64_t>(config.record_size, 1 << 20));
+  caps_.trim = true;
+  caps_.volatile_cache = true;
+  caps_.caches_reads = true;  // the ARC
+  caps_.queue_depth = 1024;
+  caps_.honors_flush = caps_.honors_fua = true;
+  for (Node* m : children()) {
+    caps_.honors_flush = caps_.honors_flush && m->caps().honors_flush;
+    caps_.honors_fua = caps_.honors_fua && m->caps().honors_flush;
+    caps_.rotational = caps_.rotational || m->caps().rotational;
+  }
+}
+
+ZfsPool::~ZfsPool() = default;
+
+std::vector<Node*> ZfsPool::children() const {
+  std::vector<Node*> v = members_;
+  if (slog_) v.push_back(slog_);
+  return v;
+}
+
+bool ZfsPool::InMemory(uint64_t rec) const {
+  auto o = open_records_.find(rec);
+  if (o != open_records_.end() && o->second.full) return true;
+  auto s = syncing_records_.find(rec);
+  if (s != syncing_records_.end() && s->second.full) return true;
+  return InArc(rec);
+}
+
+void ZfsPool::DoSubmit(Request req) {
+  switch (req.op) {
+    case Op::kRead:
+      return StartRead(std::move(req));
+    case Op::kWrite:
+    case Op::kTrim:
+    case Op::kWriteZeroes:
+      return StartWrite(std::move(req));
+    case Op::kFlush: {
+      // fsync(2) on ZFS is zil_commit() of the file (0: every file).
+      ZilCommit(req.file_id, true,
+                [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
+      return;
+    }
+  }
+}
+
+void ZfsPool::AppendStats(StatList& out) const {
+  const Counters& c = counters_;
+  auto add = [&](const char* name, double v) { out.push_back({name, v}); };
+  add("dirty_bytes", static_cast<double>(dirty_bytes()));
+  add("dirty_max_bytes", static_cast<double>(dirty_max_));
+  add("arc_used_bytes", static_cast<double>(arc_used_));
+  add("committed_txg", static_cast<double>(committed_txg_));
+  add("absorbed_bytes", static_cast<double>(c.absorbed_bytes));
+  add("sync_write_bytes", static_cast<double>(c.sync_write_bytes));
+  add("rmw_reads", static_cast<double>(c.rmw_reads));
+  add("arc_hits", static_cast<double>(c.arc_hits));
+  add("arc_misses", static_cast<double>(c.arc_misses));
+  add("txgs", static_cast<double>(c.txgs));
+  add("records_written", static_cast<double>(c.records_written));
+  add("logical_bytes", static_cast<double>(c.logical_bytes));
+  add("physical_bytes", static_cast<double>(c.physical_bytes));
+  add("compressed_records", static_cast<double>(c.compressed_records));
+  add("compress_cpu_ns", static_cast<double>(c.compress_cpu_ns));
+  add("alloc_failures", static_cast<double>(c.alloc_failures));
+  add("throttled_writes", static_cast<double>(c.throttled_writes));
+  add("throttle_ns", static_cast<double>(c.throttle_ns));
+  add("zil_commits", static_cast<double>(c.zil_commits));
+  add("zil_bytes", static_cast<double>(c.zil_bytes));
+  add("zil_indirect_bytes", static_cast<double>(c.zil_indirect_bytes));
+  add("fsyncs", static_cast<double>(c.fsyncs));
+  add("fsync_ns_total", static_cast<double>(c.fsync_ns_total));
+  add("fsync_ns_max", static_cast<double>(c.fsync_ns_max));
+  add("last_fsync_ns", static_cast<double>(c.last_fsync_ns));
+  add("last_txg_ns", static_cast<double>(c.last_txg_ns));
+}
+
+Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
+  ZfsConfig c;
+  std::string layout = ctx.children.size() > 1 ? "mirror" : "stripe";
+  p.Enum("layout", &layout, {"stripe", "mirror", "raidz1"});
+  std::string slog_name;
+  p.String("slog", &slog_name);
+  uint32_t regions = 1;
+  p.Int("member_regions", &regions, 1, 64);
+  const bool has_record = p.Has("recordsize"), has_vol = p.Has("volblocksize");
+  if (has_vol) {
+    c.zvol = true;
+    c.record_size = 8 * 1024;  // volblocksize default (zfsprops(7), before 2.2)
+    p.Size("volblocksize", &c.record_size, 512, 128 * 1024);
+  }
+  p.Size("recordsize", &c.record_size, 512, 1 << 20);
+  p.Size("capacity", &c.capacity, 0);
+  std::string compression = "lz4";
+  p.Enum("compression", &compression, {"off", "on", "lz4", "zstd"});
+  p.Double("compress_ratio", &c.compress_ratio, 1.0, 1000.0);
+  p.Size("arc_size", &c.arc_bytes);
+  p.Size("dirty_data_max", &c.dirty_max_bytes);
+  p.Duration("txg_timeout", &c.txg_timeout);
+  p.Size("mem", &c.host.mem_bytes, uint64_t{64} << 20);
+  p.Int("cores", &c.host.cores, 1, 1024);
+  p.Rate("copy_rate_per_core", &c.host.copy_bytes_per_s_per_core);
+  p.Rate("memory_bandwidth", &c.host.memory_bandwidth);
+  RETURN_IF_ERROR(p.Finish());
+  if (has_record && has_vol) {
+    p.Fail("volblocksize", "give recordsize (a dataset) or volblocksize (a zvol), not both");
+    return p.Finish();
+  }
+  if (!std::has_single_bit(c.record_size)) {
+    p.Fail(has_vol ? "volblocksize" : "recordsize", "must be a power of two");
+    return p.Finish();
+  }
+  if (c.txg_timeout <= Nanos(0)) {
+    p.Fail("txg_timeout", "must be positive");
+    return p.Finish();
+  }
+  c.compression = ParseZfsCompression(compression).value();
+  c.vdevs.layout = layout == "mirror"   ? ZfsLayout::kMirror
+                   : layout == "raidz1" ? ZfsLayout::kRaidz1
+                                        : ZfsLayout::kStripe;
+  std::vector<ZfsVdevs::MemberSpec> members;
+  Node* slog = nullptr;
+  for (Node* n : ctx.children) {
+    if (!slog_name.empty() && n->name() == slog_name) {
+      slog = n;
+      continue;
+    }
+    const uint64_t part = n->geometry().capacity / regions / ZfsVdevs::kSector * ZfsVdevs::kSector;
+    for (uint32_t i = 0; i < regions; ++i) members.push_back({n, i * part, part});
+  }
+  if (!slog_name.empty() && !slog) {
+    p.Fail("slog", "no child is named '" + slog_name + "'");
+    return p.Finish();
+  }
+  if (members.empty() || (c.vdevs.layout == ZfsLayout::kMirror && members.size() < 2) ||
+      (c.vdevs.layout == ZfsLayout::kRaidz1 && members.size() < 2)) {
+    p.Fail("layout",
+           layout + " needs " + (layout == "stripe" ? "one member" : "two members") + " or more");
+    return p.Finish();
+  }
+  // How much the pool holds, to size (or check) the dataset.
+  const uint64_t dirty_max =
+      c.dirty_max_bytes ? c.dirty_max_bytes : std::min(c.host.mem_bytes / 10, uint64_t{4} << 30);
+  ZfsVdevs probe(members, slog, c.vdevs);
+  const uint64_t usable = probe.usable_bytes();
+  if (c.capacity == 0) c.capacity = ZfsPool::DefaultCapacity(usable, dirty_max, c.record_size);
+  if (c.capacity == 0 || c.capacity > usable) {
+    p.Fail("capacity", "the pool holds " + std::to_string(usable) + " bytes; the " +
+                           (c.zvol ? "zvol" : "dataset") + " must fit in it");
+    return p.Finish();
+  }
+  if (c.capacity % c.record_size != 0) {
+    p.Fail("capacity", "must be a multiple of the record size");
+    return p.Finish();
+  }
+  ASSIGN_OR_RETURN(auto store, ctx.MakeStore(c.capacity));
+  return std::unique_ptr<Node>(
+      new ZfsPool(ctx.engine, ctx.node_name, c, members, slog, std::move(store), ctx.keeps_data()));
+}
+
+}  // namespace storlab

@@ -1,0 +1,251 @@
+// ZfsPool: a ZFS-like pool serving one dataset or zvol as a block device --
+// enough of ZFS to reproduce what benchmarks see, not a file system.
+//
+// Data is kept in records of `recordsize` (a dataset, 128 KiB) or
+// `volblocksize` (a zvol, 8 KiB). Writes land in the open transaction
+// group (txg) in memory: a write that covers only part of a record that is
+// neither dirty nor in the ARC first reads the record (dbuf_read, a
+// read-modify-write); every record dirtied counts whole against
+// zfs_dirty_data_max (10 % of RAM, at most 4 GiB). The write throttle
+// (dmu_tx_delay) delays each transaction once dirty data passes
+// zfs_delay_min_dirty_percent (60 %):
+//   delay = zfs_delay_scale × (dirty - min) / (max - dirty), at most 100 ms,
+// on one shared timeline; at the maximum, writers wait. The open txg is
+// synced every zfs_txg_timeout (5 s) after the previous sync started, or at
+// once when it holds zfs_dirty_data_sync_percent (20 %) of the maximum:
+// each record is compressed (ZfsCompressor, on the host's cores), written
+// copy-on-write to newly allocated space (ZfsVdevs; async-write class),
+// and when all are written the members are flushed, the uberblock written
+// to the labels and the members flushed again: only then is the txg
+// committed (durable). Dirty space is released as each record's write
+// completes. The ARC caches records (`arc_size`, half the RAM); reads of a
+// record not in memory read it whole from the members.
+//
+// Sync writes (FLUSH = fsync of Request.file_id, 0 = every file; FUA =
+// O_DSYNC) commit the ZIL: the intent-log records of that file's writes not
+// yet in a committed txg are written to log blocks (on the members, or on
+// the SLOG child if configured), records of large writes (>= 32 KiB,
+// zfs_immediate_write_sz, without a SLOG) written in place instead
+// (WR_INDIRECT), then the devices are flushed.
+//
+// Data plane: the pool's committed content lives in the node's own Store
+// (the vdev I/O carries the timing: data on disk is compressed and
+// copy-on-write, which the model does not lay out byte for byte); the open
+// and syncing txgs' data are Overlays; committed ZIL records are durable
+// log entries. A power cut loses the open and syncing txgs and replays the
+// ZIL into the next txg: async writes not yet committed are lost, sync
+// writes survive.
+//
+// Stats (counters(), AppendStats): absorbed_bytes, dirty_bytes, txgs,
+// txg_physical_bytes, rmw_reads, arc_hits/arc_misses, compress_cpu_ns,
+// compressed/logical bytes, throttle_ns, zil_commits, zil_bytes, fsyncs and
+// their durations. Not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_ZFS_ZFS_H_
+#define STORLAB_SIM_LAYERS_ZFS_ZFS_H_
+
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/layers/host_cpu.h"
+#include "sim/layers/zfs/zfs_compress.h"
+#include "sim/layers/zfs/zfs_vdevs.h"
+#include "sim/node.h"
+#include "sim/profile/host.h"
+#include "sim/profile/node_types.h"
+#include "sim/store/overlay.h"
+#include "sim/store/store.h"
+
+namespace storlab {
+
+struct ZfsConfig {
+  HostSpec host;                      // mem, cores, copy rates
+  uint64_t capacity = 0;              // the dataset/zvol size; 0: what the pool can hold
+  uint64_t record_size = 128 * 1024;  // recordsize (or volblocksize for a zvol)
+  bool zvol = false;
+  ZfsCompression compression = ZfsCompression::kLz4;
+  double compress_ratio = 1.0;  // timing-only data: 1.0 = random (fio's default)
+  ZfsCompressRates rates;
+  uint64_t arc_bytes = 0;                // 0: zfs_arc_max default, half the RAM
+  uint64_t dirty_max_bytes = 0;          // 0: 10 % of RAM, at most 4 GiB
+  double dirty_sync_fraction = 0.20;     // zfs_dirty_data_sync_percent
+  double delay_min_fraction = 0.60;      // zfs_delay_min_dirty_percent
+  Nanos delay_scale = Nanos(500'000);    // zfs_delay_scale (ns)
+  Nanos delay_max = Nanos(100'000'000);  // zfs_delay_max_ns
+  Nanos txg_timeout = Nanos(5'000'000'000);
+  uint64_t immediate_write_bytes = 32 * 1024;  // zfs_immediate_write_sz
+  uint64_t zil_block_bytes = 128 * 1024;       // zil_maxblocksize
+  uint64_t itx_header_bytes = 192;             // sizeof (lr_write_t)
+  double async_write_min_dirty = 0.30;         // zfs_vdev_async_write_active_min_dirty_percent
+  double async_write_max_dirty = 0.60;         // ..._max_dirty_percent
+  ZfsVdevs::Config vdevs;
+};
+
+class ZfsPool : public Node {
+ public:
+  struct Counters {
+    uint64_t absorbed_bytes = 0;            // bytes the application wrote
+    uint64_t sync_write_bytes = 0;          // of them, FUA (O_DSYNC) writes
+    uint64_t rmw_reads = 0;                 // record reads a partial write waited for
+    uint64_t arc_hits = 0, arc_misses = 0;  // records a read found / had to read
+    uint64_t txgs = 0;
+    uint64_t records_written = 0;
+    uint64_t logical_bytes = 0;   // records written by txgs, before compression
+    uint64_t physical_bytes = 0;  // after compression, before mirror/raidz copies
+    uint64_t compressed_records = 0;
+    uint64_t compress_cpu_ns = 0;
+    uint64_t alloc_failures = 0;
+    uint64_t throttled_writes = 0, throttle_ns = 0;
+    uint64_t zil_commits = 0, zil_bytes = 0, zil_indirect_bytes = 0;
+    uint64_t fsyncs = 0, fsync_ns_total = 0, fsync_ns_max = 0, last_fsync_ns = 0;
+    uint64_t last_txg_ns = 0;  // duration of the last txg sync
+  };
+
+  // REQUIRES: members non-empty; config.record_size a power of two that
+  // divides config.capacity.
+  ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
+          const std::vector<ZfsVdevs::MemberSpec>& members, Node* slog,
+          std::unique_ptr<Store> store, bool keeps_data);
+  ~ZfsPool() override;
+
+  std::string_view type() const override { return "zfs"; }
+  std::vector<Node*> children() const override;
+
+  const ZfsConfig& config() const { return config_; }
+  const Counters& counters() const { return counters_; }
+  uint64_t dirty_bytes() const { return open_dirty_ + syncing_dirty_; }
+  uint64_t dirty_max_bytes() const { return dirty_max_; }
+  uint64_t committed_txg() const { return committed_txg_; }
+  uint64_t arc_used_bytes() const { return arc_used_; }
+  bool InArc(uint64_t record) const { return arc_index_.count(record) != 0; }
+  const ZfsVdevs& vdevs() const { return vdevs_; }
+
+  void AppendStats(StatList& out) const override;
+  std::vector<const TimeSeries*> Series() const override { return {&dirty_series_}; }
+
+  // The dataset size a pool of `usable` bytes offers by default: room for
+  // a whole txg of rewrites (copy-on-write) and the 1/32 slop ZFS keeps.
+  static uint64_t DefaultCapacity(uint64_t usable, uint64_t dirty_max, uint64_t record);
+
+ protected:
+  void DoSubmit(Request req) override;
+  void OnPowerCut() override;
+
+ private:
+  struct TxgRecord {
+    uint32_t file = 0;
+    bool freed = false;  // trimmed/zeroed whole: nothing to write, the block is freed
+    bool full = true;    // its whole content is known (false after a ZIL replay)
+  };
+  struct Itx {  // an intent-log record of one write
+    uint64_t txg, offset, length;
+    bool logged;
+  };
+  struct LogEntry {  // a committed ZIL record: survives power cuts
+    uint64_t txg, offset, length;
+    std::vector<uint8_t> data;
+  };
+  struct ZilWaiter {
+    uint32_t file;
+    bool fsync;
+    Nanos started;
+    Callback<void(Status)> done;
+  };
+
+  uint64_t RecordOf(uint64_t off) const { return off / config_.record_size; }
+  uint64_t LastRecordOf(uint64_t off, uint64_t len) const {
+    return (off + len - 1) / config_.record_size;
+  }
+  bool InMemory(uint64_t rec) const;
+
+  // Writes, trims (zfs_write.cc).
+  void StartWrite(Request req);
+  void Admit(Request req);
+  void Prepare(Request req);
+  void Apply(Request req);
+  void WakeBlocked();
+  void UpdateAsyncLimit();
+
+  // Reads and the ARC (zfs_read.cc).
+  void StartRead(Request req);
+  void ServeRead(Request req);
+  // Reads record `rec` from the members into the ARC; done(status) after.
+  void ReadRecord(uint64_t rec, Callback<void(Status)> done);
+  // Reads `recs`, then runs then(req) (or fails req with the first error).
+  void ReadRecords(const std::vector<uint64_t>& recs, Request req, Callback<void(Request)> then);
+  void ArcInsert(uint64_t rec);
+  void ArcTouch(uint64_t rec);
+
+  // Transaction groups (zfs_txg.cc).
+  void ArmTimer();
+  void MaybeSync(bool timer);
+  void StartTxg();
+  void WriteRecord(uint64_t rec, ZfsCompressed c);
+  void RecordWritten();
+  void CommitTxg();
+  void Committed(Status st);
+
+  // The ZIL (zfs_zil.cc).
+  void ZilCommit(uint32_t file, bool fsync, Callback<void(Status)> done);
+  void StartZilCommit();
+  void ZilDone(std::vector<ZilWaiter> batch, std::vector<LogEntry> entries, Status st);
+  void ReplayZil();
+
+  ZfsConfig config_;
+  bool keeps_data_;
+  uint64_t dirty_max_;
+  HostCpu cpu_;
+  ZfsCompressor compressor_;
+  ZfsVdevs vdevs_;
+  std::vector<Node*> members_;
+  Node* slog_;
+  std::unique_ptr<Store> store_;
+  Counters counters_;
+  TimeSeries dirty_series_{"dirty_bytes"};
+
+  // Transaction groups.
+  uint64_t open_txg_ = 1, syncing_txg_ = 0, committed_txg_ = 0;
+  std::unique_ptr<Overlay> open_, syncing_;
+  std::map<uint64_t, TxgRecord> open_records_, syncing_records_;
+  uint64_t open_dirty_ = 0, syncing_dirty_ = 0;
+  bool syncing_now_ = false;
+  uint64_t writes_left_ = 0;  // record writes of the syncing txg in flight
+  Nanos last_sync_start_;
+  bool timer_armed_ = false;
+  std::unordered_map<uint64_t, ZfsBp> committed_bps_, pending_bps_;
+  std::vector<std::pair<uint64_t, ZfsBp>> zil_blocks_;  // (txg, block): freed when it commits
+
+  // Writers.
+  std::deque<Request> blocked_;  // waiting for dirty data to fall under the maximum
+  Nanos last_wakeup_;            // dp_last_wakeup
+
+  // ARC: records cached, least recently used at the back.
+  std::list<uint64_t> arc_lru_;
+  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> arc_index_;
+  uint64_t arc_used_ = 0;
+  std::map<uint64_t, std::vector<Callback<void(Status)>>> record_reads_;
+
+  // ZIL.
+  std::map<uint32_t, std::vector<Itx>> itxs_;
+  std::vector<ZilWaiter> zil_waiting_;
+  bool zil_busy_ = false;
+  std::vector<LogEntry> zil_log_;
+};
+
+// `type = "zfs"`: children are the vdev members (and the SLOG, named by
+// `slog`); `member_regions = N` splits each child into N equal members
+// (partitions; the drives of a multi-bay enclosure behind one link, joined
+// by a `concat`). Keys: layout (stripe, mirror, raidz1), recordsize or
+// volblocksize, capacity, compression (off, lz4, zstd), compress_ratio,
+// arc_size, dirty_data_max, txg_timeout, and the host's mem, cores,
+// copy_rate_per_core, memory_bandwidth.
+Result<std::unique_ptr<Node>> MakeZfs(Params& params, BuildContext& ctx);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_ZFS_ZFS_H_

@@ -1,0 +1,93 @@
+// ZfsPool: reads and the ARC.
+#include <algorithm>
+#include <memory>
+
+#include "sim/layers/zfs/zfs.h"
+
+namespace storlab {
+
+void ZfsPool::StartRead(Request req) {
+  std::vector<uint64_t> need;
+  for (uint64_t rec = RecordOf(req.offset); rec <= LastRecordOf(req.offset, req.length); ++rec) {
+    if (InMemory(rec) || !committed_bps_.count(rec)) {
+      ++counters_.arc_hits;  // in memory, or a hole: nothing to read
+      ArcTouch(rec);
+    } else {
+      ++counters_.arc_misses;
+      need.push_back(rec);
+    }
+  }
+  if (need.empty()) return ServeRead(std::move(req));
+  ReadRecords(need, std::move(req), [this](Request r) { ServeRead(std::move(r)); });
+}
+
+void ZfsPool::ReadRecords(const std::vector<uint64_t>& recs, Request req,
+                          Callback<void(Request)> then) {
+  struct Wait {
+    size_t left;
+    Status status;
+    Request req;
+    Callback<void(Request)> then;
+  };
+  auto w = std::make_shared<Wait>(Wait{recs.size(), Status(), std::move(req), std::move(then)});
+  for (uint64_t rec : recs) {
+    ReadRecord(rec, [w](Status st) {
+      if (!st.ok() && w->status.ok()) w->status = st;
+      if (--w->left > 0) return;
+      if (!w->status.ok()) return w->req.done(w->status);
+      w->then(std::move(w->req));
+    });
+  }
+}
+
+void ZfsPool::ServeRead(Request req) {
+  // Newest wins: the committed content, the syncing txg, the open txg.
+  if (req.data) {
+    Status st = store_->Read(req.offset, req.length, req.data);
+    if (!st.ok()) return CompleteAfter(Nanos(0), std::move(req), st);
+    syncing_->Patch(req.offset, req.length, req.data);
+    open_->Patch(req.offset, req.length, req.data);
+  }
+  const Nanos end = cpu_.Copy(engine_.now(), req.length);
+  CompleteAfter(end - engine_.now(), std::move(req));
+}
+
+void ZfsPool::ReadRecord(uint64_t rec, Callback<void(Status)> done) {
+  auto& waiters = record_reads_[rec];
+  waiters.push_back(std::move(done));
+  if (waiters.size() > 1) return;  // already being read
+  const ZfsBp bp = committed_bps_.at(rec);
+  vdevs_.Read(bp, ZfsIoClass::kSyncRead, [this, rec, bp](Status st) {
+    auto finish = [this, rec](Status s) {
+      auto it = record_reads_.find(rec);
+      if (it == record_reads_.end()) return;
+      auto waiters = std::move(it->second);
+      record_reads_.erase(it);
+      if (s.ok()) ArcInsert(rec);
+      for (auto& w : waiters) w(s);
+    };
+    if (!st.ok() || !bp.compressed) return finish(st);
+    const Nanos end = cpu_.Compute(engine_.now(), compressor_.DecompressTime(config_.record_size),
+                                   config_.record_size);
+    engine_.At(end, [finish = std::move(finish)]() mutable { finish(Status()); });
+  });
+}
+
+void ZfsPool::ArcInsert(uint64_t rec) {
+  if (InArc(rec)) return ArcTouch(rec);
+  arc_lru_.push_front(rec);
+  arc_index_[rec] = arc_lru_.begin();
+  arc_used_ += config_.record_size;
+  while (arc_used_ > config_.arc_bytes && !arc_lru_.empty()) {
+    arc_index_.erase(arc_lru_.back());
+    arc_lru_.pop_back();
+    arc_used_ -= config_.record_size;
+  }
+}
+
+void ZfsPool::ArcTouch(uint64_t rec) {
+  auto it = arc_index_.find(rec);
+  if (it != arc_index_.end()) arc_lru_.splice(arc_lru_.begin(), arc_lru_, it->second);
+}
+
+}  // namespace storlab
