@@ -1,6 +1,6 @@
 // The link model: bandwidth cap, cut-through, queue-depth limit (BOT vs UAS),
 // duplex, bridge quirks, presets and profile errors. Virtual time only.
-#include "sim/devices/link.h"
+#include "sim/layers/link/link.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The nfs node in virtual time: the 1GbE payload ceiling, an RTT per small
 // synchronous write, RPC splitting, COMMIT under sync and async exports, and
 // what a server power cut loses under each.
-#include "sim/devices/nfs.h"
+#include "sim/layers/nfs/nfs.h"
 
 #include <gtest/gtest.h>
 

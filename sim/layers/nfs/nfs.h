@@ -20,14 +20,14 @@
 // belong to the host's page_cache layer above this node. NFSv3 has no
 // discard: trim is not offered; write-zeroes sends zeros over the wire.
 // Not thread-safe.
-#ifndef STORLAB_SIM_DEVICES_NFS_H_
-#define STORLAB_SIM_DEVICES_NFS_H_
+#ifndef STORLAB_SIM_LAYERS_NFS_NFS_H_
+#define STORLAB_SIM_LAYERS_NFS_NFS_H_
 
 #include <deque>
 #include <memory>
 
-#include "sim/devices/nfs_link.h"
 #include "sim/layers/cache/cache_core.h"
+#include "sim/layers/nfs/nfs_link.h"
 #include "sim/node.h"
 #include "sim/profile/node_types.h"
 
@@ -107,4 +107,4 @@ Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_DEVICES_NFS_H_
+#endif  // STORLAB_SIM_LAYERS_NFS_NFS_H_

@@ -26,14 +26,14 @@
 // queue_depth, broken_fua, trim_passthrough overrides it.
 //
 // Not thread-safe: runs on its engine's thread.
-#ifndef STORLAB_SIM_DEVICES_LINK_H_
-#define STORLAB_SIM_DEVICES_LINK_H_
+#ifndef STORLAB_SIM_LAYERS_LINK_LINK_H_
+#define STORLAB_SIM_LAYERS_LINK_LINK_H_
 
 #include <deque>
 #include <memory>
 #include <string>
 
-#include "sim/devices/link_presets.h"
+#include "sim/layers/link/link_presets.h"
 #include "sim/node.h"
 #include "sim/profile/node_types.h"
 
@@ -85,4 +85,4 @@ Result<std::unique_ptr<Node>> MakeLink(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_DEVICES_LINK_H_
+#endif  // STORLAB_SIM_LAYERS_LINK_LINK_H_

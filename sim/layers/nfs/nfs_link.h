@@ -8,8 +8,8 @@
 // a 1500-byte MTU: 1448 of 1538 bytes, 117.7 MB/s. Every message queues
 // behind the ones sent before it in the same direction, then takes half the
 // round-trip time to arrive. Not thread-safe.
-#ifndef STORLAB_SIM_DEVICES_NFS_LINK_H_
-#define STORLAB_SIM_DEVICES_NFS_LINK_H_
+#ifndef STORLAB_SIM_LAYERS_NFS_NFS_LINK_H_
+#define STORLAB_SIM_LAYERS_NFS_NFS_LINK_H_
 
 #include <cstdint>
 
@@ -48,4 +48,4 @@ class NfsLink {
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_DEVICES_NFS_LINK_H_
+#endif  // STORLAB_SIM_LAYERS_NFS_NFS_LINK_H_

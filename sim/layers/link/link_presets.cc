@@ -1,4 +1,4 @@
-#include "sim/devices/link_presets.h"
+#include "sim/layers/link/link_presets.h"
 
 namespace storlab {
 namespace {

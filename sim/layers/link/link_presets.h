@@ -4,8 +4,8 @@
 // A preset is a starting point: every field can be overridden by a profile
 // key of the same name (see link.h). Each figure's source is written beside
 // it in link_presets.cc. Plain data; thread-safe (read-only).
-#ifndef STORLAB_SIM_DEVICES_LINK_PRESETS_H_
-#define STORLAB_SIM_DEVICES_LINK_PRESETS_H_
+#ifndef STORLAB_SIM_LAYERS_LINK_LINK_PRESETS_H_
+#define STORLAB_SIM_LAYERS_LINK_LINK_PRESETS_H_
 
 #include <cstdint>
 #include <string>
@@ -58,4 +58,4 @@ std::string LinkPresetNames();
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_DEVICES_LINK_PRESETS_H_
+#endif  // STORLAB_SIM_LAYERS_LINK_LINK_PRESETS_H_

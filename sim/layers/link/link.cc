@@ -1,4 +1,4 @@
-#include "sim/devices/link.h"
+#include "sim/layers/link/link.h"
 
 #include <utility>
 

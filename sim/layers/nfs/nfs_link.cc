@@ -1,4 +1,4 @@
-#include "sim/devices/nfs_link.h"
+#include "sim/layers/nfs/nfs_link.h"
 
 namespace storlab {
 

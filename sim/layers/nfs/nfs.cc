@@ -1,4 +1,4 @@
-#include "sim/devices/nfs.h"
+#include "sim/layers/nfs/nfs.h"
 
 #include <algorithm>
 
