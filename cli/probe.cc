@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "sim/engine.h"
-#include "sim/probe.h"
 #include "sim/profile/loader.h"
+#include "workloads/node_probe.h"
 
 namespace storlab::cli {
 namespace {

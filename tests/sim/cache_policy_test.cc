@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "sim/layers/cache/cache_smq.h"
-#include "sim/probe.h"
 #include "tests/sim/cache_test_util.h"
+#include "workloads/node_probe.h"
 
 namespace storlab {
 namespace {

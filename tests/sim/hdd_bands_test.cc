@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "sim/probe.h"
 #include "tests/sim/test_util.h"
+#include "workloads/node_probe.h"
 
 namespace storlab {
 namespace {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "sim/devices/hdd.h"
-#include "sim/probe.h"
 #include "tests/sim/hdd_test_util.h"
+#include "workloads/node_probe.h"
 
 namespace storlab {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/probe.h"
 #include "tests/sim/hdd_test_util.h"
+#include "workloads/node_probe.h"
 
 namespace storlab {
 namespace {

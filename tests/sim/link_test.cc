@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/probe.h"
 #include "tests/sim/test_util.h"
+#include "workloads/node_probe.h"
 
 namespace storlab {
 namespace {

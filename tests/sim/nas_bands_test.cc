@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "sim/probe.h"
 #include "tests/sim/cache_test_util.h"
+#include "workloads/node_probe.h"
 
 namespace storlab {
 namespace {

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <ctime>
 
-#include "sim/probe.h"
 #include "tests/sim/test_util.h"
+#include "workloads/node_probe.h"
 
 namespace storlab {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "sim/devices/ssd.h"
-#include "sim/probe.h"
 #include "tests/sim/test_util.h"
+#include "workloads/node_probe.h"
 
 namespace storlab::testing {
 

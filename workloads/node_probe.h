@@ -1,10 +1,11 @@
 // Probe: a minimal synthetic workload for measuring a node's headline
 // figures (4K random IOPS at QD1 and QD32, sequential MB/s, latency) in
-// virtual time. Used by the model tests and by `storlab stacks probe`.
+// virtual time. Used by the model tests and by `storlab stacks probe`
+// (cli/probe.cc, the command around it).
 // The fio interpreter (workloads/fio) is the full workload engine; this is
 // the CrystalDiskMark of a catalog device. Not thread-safe.
-#ifndef STORLAB_SIM_PROBE_H_
-#define STORLAB_SIM_PROBE_H_
+#ifndef STORLAB_WORKLOADS_NODE_PROBE_H_
+#define STORLAB_WORKLOADS_NODE_PROBE_H_
 
 #include <cstdint>
 
@@ -44,4 +45,4 @@ ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec);
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_PROBE_H_
+#endif  // STORLAB_WORKLOADS_NODE_PROBE_H_

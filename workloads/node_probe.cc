@@ -1,4 +1,4 @@
-#include "sim/probe.h"
+#include "workloads/node_probe.h"
 
 #include <functional>
 #include <vector>
