@@ -1,4 +1,4 @@
-#include "sim/profile/host.h"
+#include "sim/host_spec.h"
 
 namespace storlab {
 

@@ -39,7 +39,7 @@
 #include <string_view>
 
 #include "sim/engine.h"
-#include "sim/profile/host.h"
+#include "sim/host_spec.h"
 #include "sim/stack.h"
 #include "sim/status.h"
 #include "sim/store/store.h"

@@ -19,9 +19,9 @@
 
 #include "sim/engine.h"
 #include "sim/fs/extent_fs.h"
+#include "sim/host_spec.h"
 #include "sim/layers/page_cache/page_cache.h"
 #include "sim/node.h"
-#include "sim/profile/host.h"
 #include "sim/request.h"
 #include "sim/stack.h"
 #include "sim/status.h"

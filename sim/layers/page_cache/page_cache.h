@@ -81,11 +81,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/host_spec.h"
 #include "sim/layers/host_cpu.h"
 #include "sim/layers/page_cache/page_cache_throttle.h"
 #include "sim/layers/page_cache/page_table.h"
 #include "sim/node.h"
-#include "sim/profile/host.h"
 #include "sim/profile/node_types.h"
 #include "sim/store/overlay.h"
 

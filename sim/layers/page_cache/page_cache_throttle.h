@@ -20,7 +20,7 @@
 
 #include <cstdint>
 
-#include "sim/profile/host.h"
+#include "sim/host_spec.h"
 #include "sim/time.h"
 
 namespace storlab {

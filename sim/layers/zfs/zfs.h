@@ -52,11 +52,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/host_spec.h"
 #include "sim/layers/host_cpu.h"
 #include "sim/layers/zfs/zfs_compress.h"
 #include "sim/layers/zfs/zfs_vdevs.h"
 #include "sim/node.h"
-#include "sim/profile/host.h"
 #include "sim/profile/node_types.h"
 #include "sim/store/overlay.h"
 #include "sim/store/store.h"

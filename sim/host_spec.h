@@ -6,8 +6,8 @@
 // vm.dirty_background_ratio 10, vm.dirty_ratio 20, dirty_expire_centisecs
 // 3000, dirty_writeback_centisecs 500). RAM and cores describe the host; the
 // seed's author did not state his RAM, so it is a parameter.
-#ifndef STORLAB_SIM_PROFILE_HOST_H_
-#define STORLAB_SIM_PROFILE_HOST_H_
+#ifndef STORLAB_SIM_HOST_SPEC_H_
+#define STORLAB_SIM_HOST_SPEC_H_
 
 #include <cstdint>
 
@@ -39,4 +39,4 @@ Status ParseHost(Params& params, HostSpec* out);
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_PROFILE_HOST_H_
+#endif  // STORLAB_SIM_HOST_SPEC_H_
