@@ -1,6 +1,6 @@
-// HostSpec: the machine a workload runs on, for the page cache of
-// virtual-time runs (the `[host]` table of a stack file, or command-line
-// options).
+// HostSpec: the machine a workload runs on, for the page cache and the ZFS
+// pool of virtual-time runs (read from the `[host]` table of a stack file by
+// sim/profile/host.h, or from command-line options). Plain value type.
 //
 // The dirty limits are the kernel's defaults (Linux mm/page-writeback.c:
 // vm.dirty_background_ratio 10, vm.dirty_ratio 20, dirty_expire_centisecs
@@ -11,8 +11,6 @@
 
 #include <cstdint>
 
-#include "sim/profile/params.h"
-#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -33,9 +31,6 @@ struct HostSpec {
   Nanos dirty_expire = Nanos(30'000'000'000);
   Nanos writeback_interval = Nanos(5'000'000'000);
 };
-
-// Reads a `[host]` table. Unknown keys are errors.
-Status ParseHost(Params& params, HostSpec* out);
 
 }  // namespace storlab
 

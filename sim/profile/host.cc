@@ -1,4 +1,4 @@
-#include "sim/host_spec.h"
+#include "sim/profile/host.h"
 
 namespace storlab {
 

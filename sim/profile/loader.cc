@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "sim/profile/host.h"
 #include "sim/profile/node_types.h"
 #include "sim/profile/params.h"
 #include "sim/profile/stack_file.h"

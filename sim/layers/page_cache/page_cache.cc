@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/profile/host.h"  // ParseHost, for MakePageCache
+
 namespace storlab {
 
 namespace {
