@@ -23,12 +23,13 @@
 // actuator serves them shortest-positioning-time first with an aging bound
 // (hdd_scheduler.h). queue_depth = 1 serves in arrival order.
 //
-// Profile keys (type = "hdd", no children; hdd_factory.cc): capacity,
-// logical_block, physical_block, rpm, heads, zones, outer_rate,
-// inner_fraction; track_to_track, average_seek, full_stroke, settle and their
-// write_ twins (hdd_seek.h); command_overhead, hit_overhead, interface_rate;
-// queue_depth, ncq_age_limit, rpo_guard (hdd_scheduler.h); write_cache,
-// cache_size, cache_segments, destage_window, destage_max; read_ahead (0: off).
+// Profile keys (type = "hdd", no children; read into Config by
+// sim/profile/factories/hdd_factory.cc): capacity, logical_block,
+// physical_block, rpm, heads, zones, outer_rate, inner_fraction;
+// track_to_track, average_seek, full_stroke, settle and their write_ twins
+// (hdd_seek.h); command_overhead, hit_overhead, interface_rate; queue_depth,
+// ncq_age_limit, rpo_guard (hdd_scheduler.h); write_cache, cache_size,
+// cache_segments, destage_window, destage_max; read_ahead (0: off).
 //
 // Data: the platters are the durable Store; the write cache's Overlay is
 // volatile. A power cut drops the cache, the queues and the buffer, so
@@ -49,7 +50,6 @@
 #include "sim/devices/hdd_scheduler.h"
 #include "sim/devices/hdd_write_cache.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -166,8 +166,6 @@ class Hdd : public Node {
   } n_;
   TimeSeries dirty_series_{"dirty_bytes"};
 };
-
-Result<std::unique_ptr<Node>> MakeHdd(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

@@ -12,7 +12,6 @@
 #include <memory>
 
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -44,8 +43,6 @@ class RamDisk : public Node {
   Nanos bus_free_;  // when the shared data path is free
   std::deque<Request> waiting_;
 };
-
-Result<std::unique_ptr<Node>> MakeRamDisk(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

@@ -193,12 +193,4 @@ void Ssd::AppendStats(StatList& out) const {
 
 std::vector<const TimeSeries*> Ssd::Series() const { return {&slc_series_, &free_series_}; }
 
-Result<std::unique_ptr<Node>> MakeSsd(Params& params, BuildContext& ctx) {
-  SsdConfig config;
-  RETURN_IF_ERROR(ParseSsdConfig(params, &config));
-  ASSIGN_OR_RETURN(auto store, ctx.MakeStore(config.capacity));
-  return std::unique_ptr<Node>(
-      new Ssd(ctx.engine, ctx.node_name, config, std::move(store), ctx.keeps_data()));
-}
-
 }  // namespace storlab

@@ -54,7 +54,6 @@
 #include "sim/devices/ssd_wear.h"
 #include "sim/devices/ssd_write_buffer.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 #include "sim/store/overlay.h"
 #include "sim/store/store.h"
 
@@ -157,9 +156,6 @@ class Ssd : public Node {
   TimeSeries slc_series_{"slc_used_bytes"};
   TimeSeries free_series_{"free_block_fraction"};
 };
-
-// The factory for `type = "ssd"`.
-Result<std::unique_ptr<Node>> MakeSsd(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

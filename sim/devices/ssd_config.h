@@ -13,7 +13,6 @@
 
 #include <cstdint>
 
-#include "sim/profile/params.h"
 #include "sim/status.h"
 #include "sim/time.h"
 
@@ -103,11 +102,6 @@ struct SsdConfig {
   // Whether FLUSH and FUA wait for programs (else the buffer counts as durable).
   bool flush_programs() const { return !plp || flush_despite_plp; }
 };
-
-// Reads every SSD key from `params` into `*out` (absent keys keep the
-// defaults) and checks that the figures agree with each other. Errors name
-// the file, line and key.
-Status ParseSsdConfig(Params& params, SsdConfig* out);
 
 }  // namespace storlab
 

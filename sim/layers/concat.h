@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 
 namespace storlab {
 
@@ -33,7 +32,6 @@ class Concat : public Node {
 };
 
 // `type = "concat"`, one or more children, no keys.
-Result<std::unique_ptr<Node>> MakeConcat(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

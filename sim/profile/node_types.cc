@@ -1,18 +1,6 @@
 #include "sim/profile/node_types.h"
 
-#include "sim/devices/hdd.h"
-#include "sim/devices/ram_disk.h"
-#include "sim/devices/ssd.h"
-#include "sim/layers/cache/cache.h"
-#include "sim/layers/concat.h"
-#include "sim/layers/faults/faults_node.h"
-#include "sim/layers/link/link.h"
-#include "sim/layers/nfs/nfs.h"
-#include "sim/layers/page_cache/page_cache.h"
-#include "sim/layers/raid/raid_node.h"
-#include "sim/layers/rmw/rmw_node.h"
-#include "sim/layers/thin/thin_node.h"
-#include "sim/layers/zfs/zfs.h"
+#include "sim/profile/factories/factories.h"
 
 namespace storlab {
 

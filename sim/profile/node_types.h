@@ -1,14 +1,17 @@
 // The node types a stack file can name, and how each one is built.
 //
-// Every device and layer model provides one factory:
+// Every node type has one factory (sim/profile/factories/factories.h, one
+// file per type: factories/<type>_factory.cc):
 //
 //   Result<std::unique_ptr<Node>> MakeHdd(Params& p, BuildContext& ctx);
 //
-// which reads its parameters from `p` (ending with `return p.Finish()`-style
-// error handling: if p.Finish() is not OK, return it), checks ctx.children
-// against what it needs, and returns the node. The table in node_types.cc
-// lists every factory; there is no static self-registration, so the order
-// and the set of types are plain to see.
+// which reads its parameters from `p` into the model's plain Config (ending
+// with `return p.Finish()`-style error handling: if p.Finish() is not OK,
+// return it), checks ctx.children against what it needs, and returns the
+// node. The models (sim/devices/, sim/layers/) know nothing of Params or
+// BuildContext. The table in node_types.cc lists every factory; there is no
+// static self-registration, so the order and the set of types are plain to
+// see.
 #ifndef STORLAB_SIM_PROFILE_NODE_TYPES_H_
 #define STORLAB_SIM_PROFILE_NODE_TYPES_H_
 

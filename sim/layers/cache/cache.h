@@ -18,7 +18,6 @@
 
 #include "sim/layers/cache/cache_core.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 
 namespace storlab {
 
@@ -46,15 +45,6 @@ class Cache : public Node {
 
 // Defaults for a cache with a cache device (ram == false) or in RAM.
 CacheConfig DefaultCacheConfig(bool ram);
-// Reads the cache keys of `params` into `cfg` (each key optional; `prefix`
-// is prepended to every key name, e.g. "server_" inside the nfs node).
-void ReadCacheParams(Params& params, const std::string& prefix, CacheConfig* cfg);
-// Fills in derived sizes and checks `cfg` against the devices; errors name
-// the key (through `params`). `fast` may be nullptr.
-Status ResolveCacheConfig(Params& params, const std::string& prefix, const Node* fast,
-                          const Node& origin, CacheConfig* cfg);
-
-Result<std::unique_ptr<Node>> MakeCache(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

@@ -26,7 +26,6 @@
 
 #include "sim/layers/faults/range_set.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 #include "sim/random.h"
 
 namespace storlab {
@@ -101,8 +100,6 @@ class FaultsNode : public NodeWrapper {
   uint64_t torn_writes_ = 0;
   uint64_t torn_bytes_landed_ = 0;
 };
-
-Result<std::unique_ptr<Node>> MakeFaults(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

@@ -35,7 +35,6 @@
 
 #include "sim/layers/link/link_presets.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 
 namespace storlab {
 
@@ -80,8 +79,6 @@ class Link : public NodeWrapper {
   uint64_t queued_ = 0;  // commands that waited for a queue slot
   uint64_t fua_dropped_ = 0;
 };
-
-Result<std::unique_ptr<Node>> MakeLink(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

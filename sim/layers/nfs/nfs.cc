@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "sim/join.h"
-#include "sim/layers/cache/cache.h"
 
 namespace storlab {
 
@@ -156,39 +155,6 @@ void Nfs::AppendStats(StatList& out) const {
 std::vector<const TimeSeries*> Nfs::Series() const {
   if (cache_) return {&cache_->dirty_series()};
   return {};
-}
-
-Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx) {
-  Nfs::Config c;
-  Node& backing = *ctx.children[0];
-  params.Rate("link_rate", &c.line_bytes_per_s);
-  params.Int("mtu", &c.mtu, 576, 9216);
-  params.Duration("rtt", &c.rtt);
-  params.Size("rsize", &c.rsize, 4096, uint64_t{1} << 20);
-  params.Size("wsize", &c.wsize, 4096, uint64_t{1} << 20);
-  params.Int("nconnect", &c.nconnect, 1, 16);
-  params.Int("slots", &c.slots, 1, 65536);
-  params.Int("call_bytes", &c.call_bytes, 0, 65536);
-  params.Int("reply_bytes", &c.reply_bytes, 0, 65536);
-  std::string exp = "sync";
-  params.Enum("export", &exp, {"sync", "async"});
-  c.async_export = exp == "async";
-  params.Int("server_threads", &c.server_threads, 1, 1024);
-  params.Duration("server_rpc_time", &c.server_rpc_time);
-  c.cache = DefaultCacheConfig(/*ram=*/true);
-  c.server_cache = params.Has("server_cache_size");
-  if (c.server_cache) {
-    ReadCacheParams(params, "server_cache_", &c.cache);
-    RETURN_IF_ERROR(ResolveCacheConfig(params, "server_cache_", nullptr, backing, &c.cache));
-  }
-  RETURN_IF_ERROR(params.Finish());
-  const uint32_t lb = backing.geometry().logical_block;
-  if (c.rsize % lb != 0 || c.wsize % lb != 0) {
-    params.Fail(c.rsize % lb ? "rsize" : "wsize", "must be a multiple of the backing stack's " +
-                                                      std::to_string(lb) + "-byte logical block");
-    return params.Finish();
-  }
-  return std::unique_ptr<Node>(new Nfs(ctx.engine, ctx.node_name, c, backing, ctx.keeps_data()));
 }
 
 }  // namespace storlab

@@ -29,7 +29,6 @@
 #include "sim/layers/cache/cache_core.h"
 #include "sim/layers/nfs/nfs_link.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 
 namespace storlab {
 
@@ -102,8 +101,6 @@ class Nfs : public Node {
   Nanos commit_time_;
   uint64_t epoch_ = 0;  // bumped by a power cut
 };
-
-Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

@@ -1,12 +1,11 @@
-// PageCache: construction, the write path, discards, direct I/O, stats and
-// the node factory. Reads are in page_cache_read.cc, writeback and syncs in
-// page_cache_writeback.cc.
+// PageCache: construction, the write path, discards, direct I/O and stats.
+// Reads are in page_cache_read.cc, writeback and syncs in
+// page_cache_writeback.cc; the factory in
+// sim/profile/factories/page_cache_factory.cc.
 #include "sim/layers/page_cache/page_cache.h"
 
 #include <algorithm>
 #include <cstring>
-
-#include "sim/profile/host.h"  // ParseHost, for MakePageCache
 
 namespace storlab {
 
@@ -264,27 +263,6 @@ void PageCache::AppendStats(StatList& out) const {
   add("fsync_written_bytes", static_cast<double>(c.fsync_written_bytes));
   add("last_fsync_ns", static_cast<double>(c.last_fsync_ns));
   add("last_fsync_bytes", static_cast<double>(c.last_fsync_bytes));
-}
-
-Result<std::unique_ptr<Node>> MakePageCache(Params& params, BuildContext& ctx) {
-  PageCacheConfig c;
-  params.Size("read_ahead", &c.read_ahead_bytes, 0, uint64_t{1} << 30);
-  params.Size("max_io", &c.max_io_bytes, kPage, uint64_t{64} << 20);
-  params.Int("writeback_queue_depth", &c.writeback_queue_depth, 1, 65536);
-  RETURN_IF_ERROR(ParseHost(params, &c.host));  // also rejects unknown keys
-  if (c.max_io_bytes % kPage != 0) {
-    params.Fail("max_io", "must be a multiple of 4KiB");
-    return params.Finish();
-  }
-  Node& child = *ctx.children.at(0);
-  const uint32_t lb = child.geometry().logical_block;
-  if (lb > kPage || kPage % lb != 0) {
-    params.Fail("child", "the child's logical block (" + std::to_string(lb) +
-                             ") must divide the 4096-byte page");
-    return params.Finish();
-  }
-  c.keeps_data = ctx.keeps_data();
-  return std::unique_ptr<Node>(new PageCache(ctx.engine, ctx.node_name, c, child));
 }
 
 }  // namespace storlab

@@ -86,7 +86,6 @@
 #include "sim/layers/page_cache/page_cache_throttle.h"
 #include "sim/layers/page_cache/page_table.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 #include "sim/store/overlay.h"
 
 namespace storlab {
@@ -285,7 +284,6 @@ class PageCache : public Node {
 // cores, copy_rate_per_core, memory_bandwidth, dirty_background_ratio,
 // dirty_ratio, dirty_expire, writeback_interval), read_ahead, max_io,
 // writeback_queue_depth.
-Result<std::unique_ptr<Node>> MakePageCache(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

@@ -27,7 +27,6 @@
 #include "sim/layers/raid/raid_layout.h"
 #include "sim/layers/raid/raid_sync.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 
 namespace storlab {
 
@@ -87,8 +86,6 @@ class RaidNode : public Node {
   RaidArray array_;
   RaidSync sync_;
 };
-
-Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

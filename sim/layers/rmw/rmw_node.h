@@ -18,7 +18,6 @@
 
 #include "sim/layers/range_lock.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 
 namespace storlab {
 
@@ -67,8 +66,6 @@ class RmwNode : public NodeWrapper {
   uint64_t read_bytes_ = 0;
   uint64_t child_read_bytes_ = 0;
 };
-
-Result<std::unique_ptr<Node>> MakeRmw(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

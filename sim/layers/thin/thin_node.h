@@ -49,7 +49,6 @@
 #include "sim/layers/range_lock.h"
 #include "sim/layers/thin/thin_metadata.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 
 namespace storlab {
 
@@ -177,8 +176,6 @@ class ThinNode : public NodeWrapper {
   uint64_t discarded_ = 0;
   uint64_t no_space_errors_ = 0;
 };
-
-Result<std::unique_ptr<Node>> MakeThin(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

@@ -57,7 +57,6 @@
 #include "sim/layers/zfs/zfs_compress.h"
 #include "sim/layers/zfs/zfs_vdevs.h"
 #include "sim/node.h"
-#include "sim/profile/node_types.h"
 #include "sim/store/overlay.h"
 #include "sim/store/store.h"
 
@@ -244,7 +243,6 @@ class ZfsPool : public Node {
 // volblocksize, capacity, compression (off, lz4, zstd), compress_ratio,
 // arc_size, dirty_data_max, txg_timeout, and the host's mem, cores,
 // copy_rate_per_core, memory_bandwidth.
-Result<std::unique_ptr<Node>> MakeZfs(Params& params, BuildContext& ctx);
 
 }  // namespace storlab
 

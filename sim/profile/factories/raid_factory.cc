@@ -13,6 +13,7 @@
 #include <string>
 
 #include "sim/layers/raid/raid_node.h"
+#include "sim/profile/factories/factories.h"
 
 namespace storlab {
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/devices/hdd.h"
+#include "sim/profile/factories/factories.h"
 
 namespace storlab {
 namespace {

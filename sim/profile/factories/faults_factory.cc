@@ -13,6 +13,7 @@
 #include <string>
 
 #include "sim/layers/faults/faults_node.h"
+#include "sim/profile/factories/factories.h"
 #include "sim/profile/units.h"
 
 namespace storlab {
