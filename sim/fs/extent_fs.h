@@ -9,6 +9,11 @@
 // No metadata is written to the device (directories, inodes and journals are
 // not modelled); names are plain strings ("dir/file").
 //
+// It lives in sim/fs/, its own small library (storlab_fs, in the models tier:
+// it needs only the core), so that both of its users see it: the simulated
+// host of virtual-time runs (workloads/host/) and the FUSE export's tree
+// mode (fusefs/), neither of which may include the other.
+//
 // Not thread-safe; one workload owns it.
 #ifndef STORLAB_SIM_FS_EXTENT_FS_H_
 #define STORLAB_SIM_FS_EXTENT_FS_H_
