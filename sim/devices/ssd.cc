@@ -31,7 +31,7 @@ Ssd::Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
   if (config.map_cache != 0) {
     const uint64_t segments = (config.capacity + map_segment_bytes_ - 1) / map_segment_bytes_;
     const uint64_t cached = std::max<uint64_t>(1, config.map_cache / config.page_size);
-    if (cached < segments) map_cache_ = std::make_unique<ssd::MapCache>(segments, cached);
+    if (cached < segments) map_cache_ = std::make_unique<SsdMapCache>(segments, cached);
   }
   if (config.prefill > 0) ftl_.Fill(config.prefill);
 }
@@ -63,7 +63,7 @@ Nanos Ssd::MapLookup(uint64_t off, uint64_t len, bool dirty, Nanos ready) {
   const Nanos now = engine_.now();
   const uint64_t last = (off + len - 1) / map_segment_bytes_;
   for (uint64_t s = off / map_segment_bytes_; s <= last; ++s) {
-    const ssd::MapCache::Outcome o = map_cache_->Access(s, dirty);
+    const SsdMapCache::Outcome o = map_cache_->Access(s, dirty);
     if (o.hit) continue;
     const Nanos loaded = flash_.ReadMapPage(now, s, ready);
     if (!dirty) ready = loaded;  // a read needs the mapping; a write is buffered
@@ -91,13 +91,13 @@ void Ssd::StartRead(uint32_t slot) {
 }
 
 void Ssd::StartWrite(uint32_t slot) {
-  ssd::Command& c = queue_.at(slot);
+  SsdCommand& c = queue_.at(slot);
   c.ready = host_.Command(engine_.now(), Op::kWrite);
   if (!write_waiters_.empty() || !AdmitWrite(slot)) write_waiters_.push_back(slot);
 }
 
 void Ssd::StartFlush(uint32_t slot) {
-  ssd::Command& c = queue_.at(slot);
+  SsdCommand& c = queue_.at(slot);
   c.ready = host_.Command(engine_.now(), Op::kFlush);
   // With PLP the buffer survives a power cut: nothing to do.
   if (!config_.flush_programs()) return FinishAt(c.ready, slot);

@@ -70,10 +70,10 @@ class Ssd : public Node {
   std::vector<const TimeSeries*> Series() const override;
 
   const SsdConfig& config() const { return config_; }
-  const ssd::ScaledFtl& ftl() const { return ftl_; }
-  const ssd::SlcCache& slc() const { return slc_; }
-  const ssd::Wear& wear() const { return wear_; }
-  const ssd::MapCache* map_cache() const { return map_cache_.get(); }
+  const SsdScaledFtl& ftl() const { return ftl_; }
+  const SsdSlcCache& slc() const { return slc_; }
+  const SsdWear& wear() const { return wear_; }
+  const SsdMapCache* map_cache() const { return map_cache_.get(); }
   // The SLC cache's size now (it shrinks as the drive fills).
   uint64_t slc_capacity() const { return slc_.capacity(ftl_.free_user_bytes()); }
   // Bytes acknowledged but not yet programmed.
@@ -110,7 +110,7 @@ class Ssd : public Node {
   // before it have ended and the journal is committed.
   void WaitDurable(uint32_t slot, uint64_t target);
   void ReleaseDurable();
-  void AddGcWork(const ssd::ScaledFtl::Work& work);
+  void AddGcWork(const SsdScaledFtl::Work& work);
   // Room in SLC for one more SLC program: in the open block, in a free one,
   // or in one reclaimed now if that is worth it (fold_limit_). False: the
   // program goes to native cells.
@@ -130,19 +130,19 @@ class Ssd : public Node {
   Overlay overlay_;
   bool keeps_data_;
   uint64_t map_segment_bytes_;
-  ssd::Divisor page_div_;
+  SsdDivisor page_div_;
 
-  ssd::HostInterface host_;
-  ssd::CommandQueue queue_;
-  ssd::FlashArray flash_;
-  ssd::ScaledFtl ftl_;
-  ssd::SlcCache slc_;
+  SsdHostInterface host_;
+  SsdCommandQueue queue_;
+  SsdFlashArray flash_;
+  SsdScaledFtl ftl_;
+  SsdSlcCache slc_;
   // Reclaiming an SLC block while the host writes pays when its valid data
   // is below this many bytes (SsdConfig::slc_fold_limit).
   uint64_t fold_limit_;
-  ssd::WriteBuffer buffer_;
-  std::unique_ptr<ssd::MapCache> map_cache_;  // null: the whole map is in DRAM
-  ssd::Wear wear_;
+  SsdWriteBuffer buffer_;
+  std::unique_ptr<SsdMapCache> map_cache_;  // null: the whole map is in DRAM
+  SsdWear wear_;
 
   std::deque<uint32_t> write_waiters_;    // writes waiting for buffer room
   std::deque<uint32_t> durable_waiters_;  // FLUSH / FUA, by target

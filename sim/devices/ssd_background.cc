@@ -40,7 +40,7 @@ void Ssd::IdleStep() {
     if (slc_.Cheapest(&block, &valid)) FoldSlcBlock(block);
     end = flash_.WorkOff(now, quantum);
   } else {
-    ssd::ScaledFtl::Work w;
+    SsdScaledFtl::Work w;
     if (!ftl_.Reclaim(config_.gc_idle_target, &w)) {
       RecordSeries();
       return;  // all done: nothing more is scheduled

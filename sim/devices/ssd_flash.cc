@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-namespace storlab::ssd {
+namespace storlab {
 
-FlashArray::FlashArray(const SsdConfig& c)
+SsdFlashArray::SsdFlashArray(const SsdConfig& c)
     : dies_(c.dies()),
       planes_(c.planes),
       page_size_(c.page_size),
@@ -20,7 +20,7 @@ FlashArray::FlashArray(const SsdConfig& c)
       channel_(c.channels),
       paid_(c.dies()) {}
 
-Nanos FlashArray::ReadPage(Nanos now, uint64_t page, uint64_t bytes, bool slc, Nanos ready) {
+Nanos SsdFlashArray::ReadPage(Nanos now, uint64_t page, uint64_t bytes, bool slc, Nanos ready) {
   // Read unit u: die u % dies, plane u / dies; die d sits on channel
   // d % channels, so consecutive pages go to different channels first.
   const uint64_t u = units_div_.Mod(page);
@@ -34,12 +34,12 @@ Nanos FlashArray::ReadPage(Nanos now, uint64_t page, uint64_t bytes, bool slc, N
   return channel_[channels_div_.Mod(die)].Reserve(now, end, channel_time_(bytes));
 }
 
-Nanos FlashArray::ReadMapPage(Nanos now, uint64_t segment, Nanos ready) {
+Nanos SsdFlashArray::ReadMapPage(Nanos now, uint64_t segment, Nanos ready) {
   // The needed entries are a small part of the page: move 4 KiB of it.
   return ReadPage(now, segment, std::min<uint64_t>(4096, page_size_), true, ready);
 }
 
-Nanos FlashArray::Installment(uint32_t die) const {
+Nanos SsdFlashArray::Installment(uint32_t die) const {
   const Nanos o = owed(die);
   if (o <= Nanos(0)) return Nanos(0);
   // At least one program's worth, or a quarter of a large debt, so a lump of
@@ -47,7 +47,7 @@ Nanos FlashArray::Installment(uint32_t die) const {
   return Min(o, Max(program_time_, o / 4));
 }
 
-Nanos FlashArray::Program(Nanos now, uint64_t bytes, bool slc, Nanos ready) {
+Nanos SsdFlashArray::Program(Nanos now, uint64_t bytes, bool slc, Nanos ready) {
   const uint32_t die = NextDie();
   const Nanos in_controller =
       channel_[channels_div_.Mod(die)].Reserve(now, ready, channel_time_(bytes));
@@ -61,19 +61,19 @@ Nanos FlashArray::Program(Nanos now, uint64_t bytes, bool slc, Nanos ready) {
   return start + t;
 }
 
-Nanos FlashArray::ProgramMapPage(Nanos now, uint64_t segment) {
+Nanos SsdFlashArray::ProgramMapPage(Nanos now, uint64_t segment) {
   const uint32_t die = static_cast<uint32_t>(segment % dies_);
   return Occupy(now, die, now, slc_program_time_);
 }
 
-Nanos FlashArray::Occupy(Nanos now, uint32_t die, Nanos ready, Nanos t) {
+Nanos SsdFlashArray::Occupy(Nanos now, uint32_t die, Nanos ready, Nanos t) {
   const Nanos end = Max(Max(ready, now), die_free(die)) + t;
   HoldDie(die, end);
   die_busy_ += t;
   return end;
 }
 
-Nanos FlashArray::WorkOff(Nanos now, Nanos quantum) {
+Nanos SsdFlashArray::WorkOff(Nanos now, Nanos quantum) {
   Nanos last = now;
   for (uint32_t d = 0; d < dies_; ++d) {
     const Nanos pay = Min(owed(d), quantum);
@@ -88,20 +88,20 @@ Nanos FlashArray::WorkOff(Nanos now, Nanos quantum) {
   return last;
 }
 
-Nanos FlashArray::die_free(uint32_t die) const {
+Nanos SsdFlashArray::die_free(uint32_t die) const {
   const Nanos* p = &plane_free_[static_cast<size_t>(die) * planes_];
   return *std::max_element(p, p + planes_);
 }
 
-void FlashArray::HoldDie(uint32_t die, Nanos t) {
+void SsdFlashArray::HoldDie(uint32_t die, Nanos t) {
   Nanos* p = &plane_free_[static_cast<size_t>(die) * planes_];
   std::fill(p, p + planes_, t);
 }
 
-void FlashArray::Reset() {
+void SsdFlashArray::Reset() {
   std::fill(plane_free_.begin(), plane_free_.end(), Nanos(0));
   for (auto& c : channel_) c.Reset();
   next_die_ = 0;
 }
 
-}  // namespace storlab::ssd
+}  // namespace storlab

@@ -1,4 +1,4 @@
-// ssd::FlashArray: the NAND behind an SSD controller — channels × dies ×
+// SsdFlashArray: the NAND behind an SSD controller — channels × dies ×
 // planes, each busy in simulated time.
 //
 // Reads are striped: logical flash page p lives on read unit p mod (dies ×
@@ -8,7 +8,7 @@
 // A program stores one unit (SLC: page × planes; native: page × planes ×
 // cell_bits) on one die and occupies all of its planes; programs go to the
 // dies in turn, as the controller stripes its write stream. Every transfer
-// also crosses the die's channel (an ssd::Pipe).
+// also crosses the die's channel (an SsdPipe).
 //
 // Background work — garbage-collection copies and erases, SLC folding — is
 // owed by every die as a debt of die time. A die pays part of its debt before
@@ -25,13 +25,13 @@
 #include "sim/devices/ssd_pipe.h"
 #include "sim/time.h"
 
-namespace storlab::ssd {
+namespace storlab {
 
-class FlashArray {
+class SsdFlashArray {
  public:
-  explicit FlashArray(const SsdConfig& config);
-  FlashArray(const FlashArray&) = delete;
-  FlashArray& operator=(const FlashArray&) = delete;
+  explicit SsdFlashArray(const SsdConfig& config);
+  SsdFlashArray(const SsdFlashArray&) = delete;
+  SsdFlashArray& operator=(const SsdFlashArray&) = delete;
 
   uint32_t dies() const { return dies_; }
   uint64_t page_size() const { return page_size_; }
@@ -82,11 +82,11 @@ class FlashArray {
   uint32_t dies_;
   uint32_t planes_;
   uint64_t page_size_;
-  Divisor units_div_, dies_div_, channels_div_;
-  ByteTime channel_time_;
+  SsdDivisor units_div_, dies_div_, channels_div_;
+  SsdByteTime channel_time_;
   Nanos read_time_, slc_read_time_, program_time_, slc_program_time_;
   std::vector<Nanos> plane_free_;  // [die * planes + plane]
-  std::vector<Pipe> channel_;
+  std::vector<SsdPipe> channel_;
   uint32_t next_die_ = 0;
   Nanos debt_per_die_;
   std::vector<Nanos> paid_;
@@ -94,6 +94,6 @@ class FlashArray {
   Nanos die_busy_;
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_FLASH_H_

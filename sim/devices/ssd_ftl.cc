@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cassert>
 
-namespace storlab::ssd {
+namespace storlab {
 
-ScaledFtl::ScaledFtl(uint64_t user_bytes, uint64_t native_bytes, uint32_t max_units,
-                     uint32_t units_per_block)
+SsdScaledFtl::SsdScaledFtl(uint64_t user_bytes, uint64_t native_bytes, uint32_t max_units,
+                           uint32_t units_per_block)
     : user_bytes_(user_bytes), units_per_block_(units_per_block) {
   assert(native_bytes > user_bytes && user_bytes > 0);
   k_ = 1;
@@ -34,17 +34,17 @@ ScaledFtl::ScaledFtl(uint64_t user_bytes, uint64_t native_bytes, uint32_t max_un
   for (uint32_t b = 0; b < blocks_; ++b) free_.push_back(b);
 }
 
-uint64_t ScaledFtl::valid_bytes() const {
+uint64_t SsdScaledFtl::valid_bytes() const {
   return std::min(user_bytes_, valid_units_ * unit_bytes_);
 }
 
 template <typename Fn>
-void ScaledFtl::Sample(uint64_t first, uint64_t count, uint64_t* pos, Fn&& fn) {
+void SsdScaledFtl::Sample(uint64_t first, uint64_t count, uint64_t* pos, Fn&& fn) {
   for (uint64_t i = (k_ - *pos % k_) % k_; i < count; i += k_) fn(first + i);
   *pos += count;
 }
 
-ScaledFtl::Work ScaledFtl::Write(uint64_t off, uint64_t len) {
+SsdScaledFtl::Work SsdScaledFtl::Write(uint64_t off, uint64_t len) {
   Work work;
   if (len == 0) return work;
   const uint64_t first = off / kPage;
@@ -54,7 +54,7 @@ ScaledFtl::Work ScaledFtl::Write(uint64_t off, uint64_t len) {
   return work;
 }
 
-void ScaledFtl::Trim(uint64_t off, uint64_t len) {
+void SsdScaledFtl::Trim(uint64_t off, uint64_t len) {
   if (len == 0) return;
   const uint64_t end = off + len;
   const uint64_t u0 = (off + unit_bytes_ - 1) / unit_bytes_;  // first unit covered whole
@@ -70,14 +70,14 @@ void ScaledFtl::Trim(uint64_t off, uint64_t len) {
   Sample(u1 * k_, last - u1 * k_, &trim_pos_, trim_page);
 }
 
-void ScaledFtl::Fill(double fraction) {
+void SsdScaledFtl::Fill(double fraction) {
   const auto n =
       static_cast<uint32_t>(static_cast<double>(logical_units_) * std::clamp(fraction, 0.0, 1.0));
   Work ignored;
   for (uint32_t lu = 0; lu < n; ++lu) WriteUnit(lu, &ignored);
 }
 
-bool ScaledFtl::WouldReclaim(double target_fraction) const {
+bool SsdScaledFtl::WouldReclaim(double target_fraction) const {
   const uint64_t needed = (valid_units_ + units_per_block_ - 1) / units_per_block_ + 2;
   const uint64_t spare = blocks_ > needed ? blocks_ - needed : 0;
   const double target =
@@ -88,11 +88,11 @@ bool ScaledFtl::WouldReclaim(double target_fraction) const {
   return false;
 }
 
-bool ScaledFtl::Reclaim(double target_fraction, Work* work) {
+bool SsdScaledFtl::Reclaim(double target_fraction, Work* work) {
   return WouldReclaim(target_fraction) && CleanOne(work);
 }
 
-void ScaledFtl::WriteUnit(uint32_t lu, Work* work) {
+void SsdScaledFtl::WriteUnit(uint32_t lu, Work* work) {
   if (lu >= logical_units_) return;
   if (host_.block == kNone || host_.next == units_per_block_) {
     // The host frontier needs a new block: clean until the pool is above
@@ -113,14 +113,14 @@ void ScaledFtl::WriteUnit(uint32_t lu, Work* work) {
   ++valid_[b];
 }
 
-void ScaledFtl::TrimUnit(uint32_t lu) {
+void SsdScaledFtl::TrimUnit(uint32_t lu) {
   if (lu >= logical_units_ || l2p_[lu] == kNone) return;
   Invalidate(l2p_[lu]);
   l2p_[lu] = kNone;
   --valid_units_;
 }
 
-void ScaledFtl::Invalidate(uint32_t pu) {
+void SsdScaledFtl::Invalidate(uint32_t pu) {
   const uint32_t b = pu / units_per_block_;
   p2l_[pu] = kNone;
   if (state_[b] == State::kFull) {
@@ -132,7 +132,7 @@ void ScaledFtl::Invalidate(uint32_t pu) {
   }
 }
 
-uint32_t ScaledFtl::Allocate(Frontier& f) {
+uint32_t SsdScaledFtl::Allocate(Frontier& f) {
   if (f.block == kNone || f.next == units_per_block_) {
     if (f.block != kNone) {
       state_[f.block] = State::kFull;
@@ -148,7 +148,7 @@ uint32_t ScaledFtl::Allocate(Frontier& f) {
   return f.block * units_per_block_ + f.next++;
 }
 
-bool ScaledFtl::CleanOne(Work* work) {
+bool SsdScaledFtl::CleanOne(Work* work) {
   uint32_t victim = kNone;
   for (uint32_t v = 0; v < units_per_block_ && victim == kNone; ++v) victim = bucket_head_[v];
   if (victim == kNone) return false;
@@ -182,7 +182,7 @@ bool ScaledFtl::CleanOne(Work* work) {
   return true;
 }
 
-void ScaledFtl::BucketInsert(uint32_t b) {
+void SsdScaledFtl::BucketInsert(uint32_t b) {
   uint32_t& head = bucket_head_[valid_[b]];
   prev_[b] = kNone;
   next_[b] = head;
@@ -190,7 +190,7 @@ void ScaledFtl::BucketInsert(uint32_t b) {
   head = b;
 }
 
-void ScaledFtl::BucketRemove(uint32_t b) {
+void SsdScaledFtl::BucketRemove(uint32_t b) {
   if (prev_[b] != kNone) {
     next_[prev_[b]] = next_[b];
   } else {
@@ -200,4 +200,4 @@ void ScaledFtl::BucketRemove(uint32_t b) {
   prev_[b] = next_[b] = kNone;
 }
 
-}  // namespace storlab::ssd
+}  // namespace storlab

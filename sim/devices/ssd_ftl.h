@@ -1,4 +1,4 @@
-// ssd::ScaledFtl: the garbage collection and write amplification of a
+// SsdScaledFtl: the garbage collection and write amplification of a
 // page-mapped FTL with greedy GC, simulated on a scaled-down copy of the
 // drive.
 //
@@ -38,9 +38,9 @@
 #include <deque>
 #include <vector>
 
-namespace storlab::ssd {
+namespace storlab {
 
-class ScaledFtl {
+class SsdScaledFtl {
  public:
   static constexpr uint64_t kPage = 4096;
 
@@ -56,10 +56,10 @@ class ScaledFtl {
   };
 
   // REQUIRES: native_bytes > user_bytes > 0.
-  ScaledFtl(uint64_t user_bytes, uint64_t native_bytes, uint32_t max_units = 1u << 18,
-            uint32_t units_per_block = 64);
-  ScaledFtl(const ScaledFtl&) = delete;
-  ScaledFtl& operator=(const ScaledFtl&) = delete;
+  SsdScaledFtl(uint64_t user_bytes, uint64_t native_bytes, uint32_t max_units = 1u << 18,
+               uint32_t units_per_block = 64);
+  SsdScaledFtl(const SsdScaledFtl&) = delete;
+  SsdScaledFtl& operator=(const SsdScaledFtl&) = delete;
 
   // The host wrote [off, off+len): returns the GC work it forced.
   Work Write(uint64_t off, uint64_t len);
@@ -135,6 +135,6 @@ class ScaledFtl {
   uint64_t copies_ = 0, erases_ = 0;
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_FTL_H_

@@ -1,6 +1,6 @@
 #include "sim/devices/ssd_host.h"
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 Nanos CostOf(double per_second) {
@@ -9,7 +9,7 @@ Nanos CostOf(double per_second) {
 
 }  // namespace
 
-HostInterface::HostInterface(const SsdConfig& c)
+SsdHostInterface::SsdHostInterface(const SsdConfig& c)
     : full_duplex_(c.interface == SsdConfig::Interface::kNvme),
       link_time_(c.link_bytes_per_s),
       link_overhead_(c.link_command_overhead),
@@ -20,32 +20,32 @@ HostInterface::HostInterface(const SsdConfig& c)
       write_path_limited_(c.write_bytes_per_s > 0),
       write_path_time_(c.write_bytes_per_s > 0 ? c.write_bytes_per_s : 1.0) {}
 
-Nanos HostInterface::Command(Nanos now, Op op) {
+Nanos SsdHostInterface::Command(Nanos now, Op op) {
   const bool write = op == Op::kWrite;  // FLUSH, TRIM: light commands
   const Nanos slot = controller_.Reserve(now, now, write ? write_cost_ : read_cost_);
   const Nanos link = down_.Reserve(now, now, link_overhead_);
   return Max(Max(slot, link), now + (write ? write_latency_ : read_latency_));
 }
 
-Nanos HostInterface::FromHost(Nanos now, Nanos ready, uint64_t bytes) {
+Nanos SsdHostInterface::FromHost(Nanos now, Nanos ready, uint64_t bytes) {
   Nanos t = down_.Reserve(now, ready, link_time_(bytes));
   if (write_path_limited_) t = Max(t, write_path_.Reserve(now, ready, write_path_time_(bytes)));
   return t;
 }
 
-Nanos HostInterface::ToHost(Nanos now, Nanos ready, uint64_t bytes) {
+Nanos SsdHostInterface::ToHost(Nanos now, Nanos ready, uint64_t bytes) {
   return up().Reserve(now, ready, link_time_(bytes));
 }
 
-Nanos HostInterface::link_busy() const {
+Nanos SsdHostInterface::link_busy() const {
   return full_duplex_ ? down_.busy() + up_.busy() : down_.busy();
 }
 
-void HostInterface::Reset() {
+void SsdHostInterface::Reset() {
   controller_.Reset();
   write_path_.Reset();
   down_.Reset();
   up_.Reset();
 }
 
-}  // namespace storlab::ssd
+}  // namespace storlab

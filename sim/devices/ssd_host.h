@@ -1,6 +1,6 @@
-// ssd::HostInterface: the drive's side of the host connection — the link
+// SsdHostInterface: the drive's side of the host connection — the link
 // (SATA 6 Gb/s, PCIe lanes) and the controller's command processing — as
-// time, with no state beyond a few ssd::Pipes.
+// time, with no state beyond a few SsdPipes.
 //
 // Every command costs the controller a latency (write_command_time for
 // writes, read_command_time for everything else) and a share of its
@@ -21,13 +21,13 @@
 #include "sim/request.h"
 #include "sim/time.h"
 
-namespace storlab::ssd {
+namespace storlab {
 
-class HostInterface {
+class SsdHostInterface {
  public:
-  explicit HostInterface(const SsdConfig& config);
-  HostInterface(const HostInterface&) = delete;
-  HostInterface& operator=(const HostInterface&) = delete;
+  explicit SsdHostInterface(const SsdConfig& config);
+  SsdHostInterface(const SsdHostInterface&) = delete;
+  SsdHostInterface& operator=(const SsdHostInterface&) = delete;
 
   // A command of kind `op` arrives at `now`: returns when the controller is
   // ready to act on it.
@@ -45,18 +45,18 @@ class HostInterface {
   void Reset();
 
  private:
-  Pipe& up() { return full_duplex_ ? up_ : down_; }
+  SsdPipe& up() { return full_duplex_ ? up_ : down_; }
 
   bool full_duplex_;
-  ByteTime link_time_;
+  SsdByteTime link_time_;
   Nanos link_overhead_;
   Nanos read_latency_, write_latency_;
   Nanos read_cost_, write_cost_;  // controller time per command (1 / max iops)
   bool write_path_limited_;
-  ByteTime write_path_time_;
-  Pipe controller_, write_path_, down_, up_;
+  SsdByteTime write_path_time_;
+  SsdPipe controller_, write_path_, down_, up_;
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_HOST_H_

@@ -2,15 +2,15 @@
 
 #include <algorithm>
 
-namespace storlab::ssd {
+namespace storlab {
 
-MapCache::MapCache(uint64_t segments, uint64_t capacity)
+SsdMapCache::SsdMapCache(uint64_t segments, uint64_t capacity)
     : capacity_(std::max<uint64_t>(1, capacity)),
       flags_(segments, 0),
       prev_(segments, kNone),
       next_(segments, kNone) {}
 
-MapCache::Outcome MapCache::Access(uint64_t seg, bool dirty) {
+SsdMapCache::Outcome SsdMapCache::Access(uint64_t seg, bool dirty) {
   Outcome out;
   const auto s = static_cast<uint32_t>(seg);
   if (flags_[s] & kCached) {
@@ -37,7 +37,7 @@ MapCache::Outcome MapCache::Access(uint64_t seg, bool dirty) {
   return out;
 }
 
-void MapCache::Clear() {
+void SsdMapCache::Clear() {
   std::fill(flags_.begin(), flags_.end(), 0);
   std::fill(prev_.begin(), prev_.end(), kNone);
   std::fill(next_.begin(), next_.end(), kNone);
@@ -45,7 +45,7 @@ void MapCache::Clear() {
   count_ = 0;
 }
 
-void MapCache::Unlink(uint32_t s) {
+void SsdMapCache::Unlink(uint32_t s) {
   if (prev_[s] != kNone) {
     next_[prev_[s]] = next_[s];
   } else {
@@ -59,7 +59,7 @@ void MapCache::Unlink(uint32_t s) {
   prev_[s] = next_[s] = kNone;
 }
 
-void MapCache::PushFront(uint32_t s) {
+void SsdMapCache::PushFront(uint32_t s) {
   prev_[s] = kNone;
   next_[s] = head_;
   if (head_ != kNone) prev_[head_] = s;
@@ -67,4 +67,4 @@ void MapCache::PushFront(uint32_t s) {
   if (tail_ == kNone) tail_ = s;
 }
 
-}  // namespace storlab::ssd
+}  // namespace storlab

@@ -1,4 +1,4 @@
-// ssd::MapCache: the part of the logical-to-physical table a DRAM-less
+// SsdMapCache: the part of the logical-to-physical table a DRAM-less
 // controller holds in SRAM or in the host memory buffer (HMB).
 //
 // The table is cut into segments, one flash page of 4-byte entries each (a
@@ -8,16 +8,16 @@
 // dirty segment pushed out costs a map-page program. So random I/O over a
 // span larger than the cache covers slows down — the DRAM-less cliff
 // (TechPowerUp, Team MP33: 4K random write falls off past ~15 GB). A drive
-// with DRAM holds the whole table and has no MapCache. Not thread-safe.
+// with DRAM holds the whole table and has no SsdMapCache. Not thread-safe.
 #ifndef STORLAB_SIM_DEVICES_SSD_MAP_CACHE_H_
 #define STORLAB_SIM_DEVICES_SSD_MAP_CACHE_H_
 
 #include <cstdint>
 #include <vector>
 
-namespace storlab::ssd {
+namespace storlab {
 
-class MapCache {
+class SsdMapCache {
  public:
   struct Outcome {
     bool hit = true;
@@ -27,9 +27,9 @@ class MapCache {
 
   // `segments` in the whole table, `capacity` of them cached.
   // REQUIRES: capacity >= 1.
-  MapCache(uint64_t segments, uint64_t capacity);
-  MapCache(const MapCache&) = delete;
-  MapCache& operator=(const MapCache&) = delete;
+  SsdMapCache(uint64_t segments, uint64_t capacity);
+  SsdMapCache(const SsdMapCache&) = delete;
+  SsdMapCache& operator=(const SsdMapCache&) = delete;
 
   // Looks segment `s` up (loading it on a miss) and marks it dirty if the
   // access changes the mapping.
@@ -57,6 +57,6 @@ class MapCache {
   uint64_t hits_ = 0, misses_ = 0;
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_MAP_CACHE_H_

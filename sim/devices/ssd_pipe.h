@@ -1,4 +1,4 @@
-// ssd::Pipe: one shared resource of the SSD model (the controller, a link
+// SsdPipe: one shared resource of the SSD model (the controller, a link
 // direction, a flash channel) as a timeline of reservations.
 //
 // Each piece of work reserves `service` on the pipe. The pipe never runs
@@ -19,14 +19,14 @@
 
 #include "sim/time.h"
 
-namespace storlab::ssd {
+namespace storlab {
 
 // The time to move bytes at a fixed rate, rounded up to a whole nanosecond
 // like TransferTime(), with the division done once.
-class ByteTime {
+class SsdByteTime {
  public:
   // REQUIRES: bytes_per_s > 0.
-  explicit ByteTime(double bytes_per_s) : ns_per_byte_(1e9 / bytes_per_s) {}
+  explicit SsdByteTime(double bytes_per_s) : ns_per_byte_(1e9 / bytes_per_s) {}
   Nanos operator()(uint64_t bytes) const {
     const double t = static_cast<double>(bytes) * ns_per_byte_;
     const auto n = static_cast<int64_t>(t);
@@ -39,9 +39,9 @@ class ByteTime {
 
 // x / d and x % d for a divisor fixed at construction: shifts and masks when
 // it is a power of two (the usual case for dies, planes and pages).
-class Divisor {
+class SsdDivisor {
  public:
-  explicit Divisor(uint64_t d) : d_(d), shift_(PowerOfTwo(d) ? Log2(d) : -1) {}
+  explicit SsdDivisor(uint64_t d) : d_(d), shift_(PowerOfTwo(d) ? Log2(d) : -1) {}
   uint64_t Div(uint64_t x) const { return shift_ >= 0 ? x >> shift_ : x / d_; }
   uint64_t Mod(uint64_t x) const { return shift_ >= 0 ? x & (d_ - 1) : x % d_; }
   uint64_t value() const { return d_; }
@@ -57,7 +57,7 @@ class Divisor {
   int shift_;
 };
 
-class Pipe {
+class SsdPipe {
  public:
   // Reserves `service` for work ready at `ready`; returns when it is done.
   // REQUIRES: ready >= now, service >= 0.
@@ -78,6 +78,6 @@ class Pipe {
   Nanos busy_;
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_PIPE_H_

@@ -8,7 +8,7 @@ namespace storlab {
 
 bool Ssd::AdmitWrite(uint32_t slot) {
   const Nanos now = engine_.now();
-  ssd::Command& c = queue_.at(slot);
+  SsdCommand& c = queue_.at(slot);
   const Request& r = c.req;
   // The controller fetches a write's data as buffer space frees: all of it
   // at once when it fits, else one program unit's worth at a time.
@@ -68,7 +68,7 @@ void Ssd::OpenUnit() {
 void Ssd::CloseUnit() {
   if (unit_timer_) engine_.Cancel(std::exchange(unit_timer_, {}));
   const Nanos now = engine_.now();
-  ssd::WriteBuffer::Unit& u = buffer_.Close();
+  SsdWriteBuffer::Unit& u = buffer_.Close();
   const Nanos end = flash_.Program(now, u.size, u.slc, Max(u.ready, now));
   wear_.nand_bytes_written += u.size;
   const uint64_t seq = u.seq;
@@ -76,7 +76,7 @@ void Ssd::CloseUnit() {
 }
 
 void Ssd::ProgramDone(uint64_t seq) {
-  ssd::WriteBuffer::Unit u = buffer_.Done(seq);
+  SsdWriteBuffer::Unit u = buffer_.Done(seq);
   // The data is on flash now: it moves from the volatile Overlay to the
   // Store. (Newer data for the same range, acknowledged since, moves too:
   // durable early is never wrong.)
@@ -98,7 +98,7 @@ void Ssd::WaitDurable(uint32_t slot, uint64_t target) {
 void Ssd::ReleaseDurable() {
   while (!durable_waiters_.empty()) {
     const uint32_t slot = durable_waiters_.front();
-    ssd::Command& c = queue_.at(slot);
+    SsdCommand& c = queue_.at(slot);
     if (c.target > buffer_.durable_through()) return;
     durable_waiters_.pop_front();
     const Nanos now = engine_.now();
@@ -116,7 +116,7 @@ void Ssd::ReleaseDurable() {
   }
 }
 
-void Ssd::AddGcWork(const ssd::ScaledFtl::Work& w) {
+void Ssd::AddGcWork(const SsdScaledFtl::Work& w) {
   if (w.copied_bytes == 0 && w.erased_bytes == 0) return;
   wear_.gc_copied_bytes += w.copied_bytes;
   wear_.nand_bytes_written += w.copied_bytes;

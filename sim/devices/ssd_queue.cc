@@ -1,13 +1,13 @@
 #include "sim/devices/ssd_queue.h"
 
-namespace storlab::ssd {
+namespace storlab {
 
-bool CommandQueue::CanStart(const Request& r) const {
+bool SsdCommandQueue::CanStart(const Request& r) const {
   if (barrier_ || active_ >= depth_) return false;
   return !(flush_drains_ && r.op == Op::kFlush && active_ > 0);
 }
 
-uint32_t CommandQueue::Take(Request req) {
+uint32_t SsdCommandQueue::Take(Request req) {
   uint32_t slot;
   if (!free_.empty()) {
     slot = free_.back();
@@ -17,7 +17,7 @@ uint32_t CommandQueue::Take(Request req) {
     slots_.emplace_back();
   }
   if (flush_drains_ && req.op == Op::kFlush) barrier_ = true;
-  Command& c = slots_[slot];
+  SsdCommand& c = slots_[slot];
   c.req = std::move(req);
   c.ready = Nanos(0);
   c.target = 0;
@@ -26,7 +26,7 @@ uint32_t CommandQueue::Take(Request req) {
   return slot;
 }
 
-bool CommandQueue::Arrive(Request req, uint32_t* slot) {
+bool SsdCommandQueue::Arrive(Request req, uint32_t* slot) {
   if (waiting_.empty() && CanStart(req)) {
     *slot = Take(std::move(req));
     return true;
@@ -35,7 +35,7 @@ bool CommandQueue::Arrive(Request req, uint32_t* slot) {
   return false;
 }
 
-Request CommandQueue::Finish(uint32_t slot) {
+Request SsdCommandQueue::Finish(uint32_t slot) {
   Request r = std::move(slots_[slot].req);
   if (flush_drains_ && r.op == Op::kFlush) barrier_ = false;
   free_.push_back(slot);
@@ -43,7 +43,7 @@ Request CommandQueue::Finish(uint32_t slot) {
   return r;
 }
 
-bool CommandQueue::NextStartable(uint32_t* slot) {
+bool SsdCommandQueue::NextStartable(uint32_t* slot) {
   if (waiting_.empty() || !CanStart(waiting_.front())) return false;
   Request r = std::move(waiting_.front());
   waiting_.pop_front();
@@ -51,7 +51,7 @@ bool CommandQueue::NextStartable(uint32_t* slot) {
   return true;
 }
 
-void CommandQueue::Clear() {
+void SsdCommandQueue::Clear() {
   slots_.clear();
   free_.clear();
   waiting_.clear();
@@ -59,4 +59,4 @@ void CommandQueue::Clear() {
   barrier_ = false;
 }
 
-}  // namespace storlab::ssd
+}  // namespace storlab

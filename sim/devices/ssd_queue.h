@@ -1,4 +1,4 @@
-// ssd::CommandQueue: the commands a drive has accepted — at most
+// SsdCommandQueue: the commands a drive has accepted — at most
 // `queue_depth` at work (NCQ's 32 tags, an NVMe queue's entries), the rest
 // waiting in arrival order — kept in a slot table so that an engine event
 // refers to a command by a small index instead of carrying the request.
@@ -17,25 +17,25 @@
 #include "sim/request.h"
 #include "sim/time.h"
 
-namespace storlab::ssd {
+namespace storlab {
 
-struct Command {
+struct SsdCommand {
   Request req;
   Nanos ready;            // model scratch: when the controller has acted on it
   uint64_t target = 0;    // model scratch: the program a FLUSH / FUA write waits for
   uint64_t admitted = 0;  // model scratch: bytes of a write taken into the buffer
 };
 
-class CommandQueue {
+class SsdCommandQueue {
  public:
-  CommandQueue(uint32_t depth, bool flush_drains) : depth_(depth), flush_drains_(flush_drains) {}
-  CommandQueue(const CommandQueue&) = delete;
-  CommandQueue& operator=(const CommandQueue&) = delete;
+  SsdCommandQueue(uint32_t depth, bool flush_drains) : depth_(depth), flush_drains_(flush_drains) {}
+  SsdCommandQueue(const SsdCommandQueue&) = delete;
+  SsdCommandQueue& operator=(const SsdCommandQueue&) = delete;
 
   // Accepts `req`. Returns true, with its slot in *slot, if it may start
   // now; otherwise it waits.
   bool Arrive(Request req, uint32_t* slot);
-  Command& at(uint32_t slot) { return slots_[slot]; }
+  SsdCommand& at(uint32_t slot) { return slots_[slot]; }
   // Ends the command in `slot` and returns its request (for its completion).
   Request Finish(uint32_t slot);
   // The next waiting command that may start now, if any (call after Finish
@@ -55,11 +55,11 @@ class CommandQueue {
   bool flush_drains_;
   uint32_t active_ = 0;
   bool barrier_ = false;  // a draining FLUSH is at work
-  std::vector<Command> slots_;
+  std::vector<SsdCommand> slots_;
   std::vector<uint32_t> free_;
   std::deque<Request> waiting_;
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_QUEUE_H_

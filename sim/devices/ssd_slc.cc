@@ -1,9 +1,9 @@
 #include "sim/devices/ssd_slc.h"
 
-namespace storlab::ssd {
+namespace storlab {
 
-SlcCache::SlcCache(uint64_t static_bytes, uint64_t dynamic_bytes, uint32_t cell_bits,
-                   uint64_t block_bytes, uint64_t lba_bytes)
+SsdSlcCache::SsdSlcCache(uint64_t static_bytes, uint64_t dynamic_bytes, uint32_t cell_bits,
+                         uint64_t block_bytes, uint64_t lba_bytes)
     : static_(cell_bits > 1 ? static_bytes : 0),
       dynamic_(cell_bits > 1 ? dynamic_bytes : 0),
       cell_bits_(cell_bits),
@@ -14,11 +14,11 @@ SlcCache::SlcCache(uint64_t static_bytes, uint64_t dynamic_bytes, uint32_t cell_
   table_.resize((units_ >> kChunkShift) + 1);
 }
 
-uint64_t SlcCache::capacity(uint64_t free_user_bytes) const {
+uint64_t SsdSlcCache::capacity(uint64_t free_user_bytes) const {
   return static_ + std::min(dynamic_, free_user_bytes / cell_bits_);
 }
 
-void SlcCache::Program(uint64_t bytes) {
+void SsdSlcCache::Program(uint64_t bytes) {
   if (open_ == kNone || blocks_[open_].filled + bytes > block_bytes_) {
     CloseOpen();
     if (free_.empty()) {
@@ -34,14 +34,14 @@ void SlcCache::Program(uint64_t bytes) {
   used_ += bytes;
 }
 
-void SlcCache::CloseOpen() {
+void SsdSlcCache::CloseOpen() {
   if (open_ == kNone) return;
   blocks_[open_].closed = true;
   BucketInsert(open_);
   open_ = kNone;
 }
 
-void SlcCache::Set(uint64_t u, uint32_t v) {
+void SsdSlcCache::Set(uint64_t u, uint32_t v) {
   auto& chunk = table_[u >> kChunkShift];
   if (!chunk) {
     if (v == 0) return;
@@ -50,7 +50,7 @@ void SlcCache::Set(uint64_t u, uint32_t v) {
   chunk[u & ((1u << kChunkShift) - 1)] = v;
 }
 
-void SlcCache::Drop(uint64_t u) {
+void SsdSlcCache::Drop(uint64_t u) {
   const uint32_t v = Get(u);
   if (v == 0) return;
   const uint32_t block = v - 1;
@@ -62,7 +62,7 @@ void SlcCache::Drop(uint64_t u) {
   Set(u, 0);
 }
 
-void SlcCache::Write(uint64_t off, uint64_t len, bool slc) {
+void SsdSlcCache::Write(uint64_t off, uint64_t len, bool slc) {
   if (len == 0) return;
   const uint64_t last = std::min(units_ - 1, (off + len - 1) >> track_shift_);
   for (uint64_t u = off >> track_shift_; u <= last; ++u) {
@@ -76,7 +76,7 @@ void SlcCache::Write(uint64_t off, uint64_t len, bool slc) {
   }
 }
 
-void SlcCache::Trim(uint64_t off, uint64_t len) {
+void SsdSlcCache::Trim(uint64_t off, uint64_t len) {
   const uint64_t first = (off + track_bytes() - 1) >> track_shift_;
   const uint64_t end = std::min(units_, (off + len) >> track_shift_);
   for (uint64_t u = first; u < end;) {
@@ -88,7 +88,7 @@ void SlcCache::Trim(uint64_t off, uint64_t len) {
   }
 }
 
-void SlcCache::BucketInsert(uint32_t block) {
+void SsdSlcCache::BucketInsert(uint32_t block) {
   Block& b = blocks_[block];
   if (b.valid >= bucket_.size()) bucket_.resize(b.valid + 1, kNone);
   b.prev = kNone;
@@ -98,7 +98,7 @@ void SlcCache::BucketInsert(uint32_t block) {
   min_valid_ = std::min(min_valid_, b.valid);
 }
 
-void SlcCache::BucketRemove(uint32_t block) {
+void SsdSlcCache::BucketRemove(uint32_t block) {
   Block& b = blocks_[block];
   if (b.prev != kNone) {
     blocks_[b.prev].next = b.next;
@@ -109,7 +109,7 @@ void SlcCache::BucketRemove(uint32_t block) {
   b.prev = b.next = kNone;
 }
 
-bool SlcCache::Cheapest(uint32_t* block, uint64_t* valid_bytes) const {
+bool SsdSlcCache::Cheapest(uint32_t* block, uint64_t* valid_bytes) const {
   while (min_valid_ < bucket_.size() && bucket_[min_valid_] == kNone) ++min_valid_;
   if (min_valid_ >= bucket_.size()) return false;
   *block = bucket_[min_valid_];
@@ -117,7 +117,7 @@ bool SlcCache::Cheapest(uint32_t* block, uint64_t* valid_bytes) const {
   return true;
 }
 
-uint64_t SlcCache::Reclaim(uint32_t block) {
+uint64_t SsdSlcCache::Reclaim(uint32_t block) {
   Block& b = blocks_[block];
   const uint64_t folded = ValidBytes(b);
   for (const uint32_t u : b.units) {
@@ -136,4 +136,4 @@ uint64_t SlcCache::Reclaim(uint32_t block) {
   return folded;
 }
 
-}  // namespace storlab::ssd
+}  // namespace storlab

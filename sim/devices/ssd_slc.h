@@ -1,4 +1,4 @@
-// ssd::SlcCache: the part of the NAND written one bit per cell, as a fast
+// SsdSlcCache: the part of the NAND written one bit per cell, as a fast
 // write cache in front of the native (TLC/QLC) cells.
 //
 // Size. A static part is always there; a dynamic part borrows free user
@@ -34,15 +34,15 @@
 #include <memory>
 #include <vector>
 
-namespace storlab::ssd {
+namespace storlab {
 
-class SlcCache {
+class SsdSlcCache {
  public:
   // `block_bytes`: one SLC block; `lba_bytes`: the logical space tracked.
-  SlcCache(uint64_t static_bytes, uint64_t dynamic_bytes, uint32_t cell_bits, uint64_t block_bytes,
-           uint64_t lba_bytes);
-  SlcCache(const SlcCache&) = delete;
-  SlcCache& operator=(const SlcCache&) = delete;
+  SsdSlcCache(uint64_t static_bytes, uint64_t dynamic_bytes, uint32_t cell_bits,
+              uint64_t block_bytes, uint64_t lba_bytes);
+  SsdSlcCache(const SsdSlcCache&) = delete;
+  SsdSlcCache& operator=(const SsdSlcCache&) = delete;
 
   // The cache's size when `free_user_bytes` of the user space hold no data.
   uint64_t capacity(uint64_t free_user_bytes) const;
@@ -139,6 +139,6 @@ class SlcCache {
   uint64_t reclaimed_ = 0;
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_SLC_H_

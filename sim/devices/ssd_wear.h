@@ -1,4 +1,4 @@
-// ssd::Wear: what an SSD's SMART / NVMe health log counts about its own
+// SsdWear: what an SSD's SMART / NVMe health log counts about its own
 // wear — host writes, NAND writes (their ratio is the write amplification),
 // erases — and the NVMe "Percentage Used" estimate derived from them:
 // NAND bytes written / (raw capacity × rated P/E cycles). Plain counters,
@@ -10,9 +10,9 @@
 
 #include "sim/node_stats.h"
 
-namespace storlab::ssd {
+namespace storlab {
 
-struct Wear {
+struct SsdWear {
   uint64_t host_bytes_written = 0;  // write commands' payloads
   uint64_t nand_bytes_written = 0;  // every program: host data, padding, GC, folding, map
   uint64_t gc_copied_bytes = 0;
@@ -44,6 +44,6 @@ struct Wear {
   }
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_WEAR_H_

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cassert>
 
-namespace storlab::ssd {
+namespace storlab {
 
-void WriteBuffer::Open(uint64_t size, bool slc) {
+void SsdWriteBuffer::Open(uint64_t size, bool slc) {
   assert(!has_open() && size > 0);
   open_ = Unit();
   open_.seq = next_seq_;
@@ -13,7 +13,7 @@ void WriteBuffer::Open(uint64_t size, bool slc) {
   open_.slc = slc;
 }
 
-uint64_t WriteBuffer::Fill(uint64_t off, uint64_t len, Nanos ready) {
+uint64_t SsdWriteBuffer::Fill(uint64_t off, uint64_t len, Nanos ready) {
   assert(has_open());
   const uint64_t n = std::min(len, open_.size - open_.data_bytes);
   if (n == 0) return 0;
@@ -29,7 +29,7 @@ uint64_t WriteBuffer::Fill(uint64_t off, uint64_t len, Nanos ready) {
   return n;
 }
 
-WriteBuffer::Unit& WriteBuffer::Close() {
+SsdWriteBuffer::Unit& SsdWriteBuffer::Close() {
   assert(has_open());
   ++next_seq_;
   in_flight_.push_back(std::move(open_));
@@ -37,7 +37,7 @@ WriteBuffer::Unit& WriteBuffer::Close() {
   return in_flight_.back();
 }
 
-WriteBuffer::Unit WriteBuffer::Done(uint64_t seq) {
+SsdWriteBuffer::Unit SsdWriteBuffer::Done(uint64_t seq) {
   assert(!in_flight_.empty() && seq >= in_flight_.front().seq);
   Unit& u = in_flight_[seq - in_flight_.front().seq];
   assert(!u.done);
@@ -51,11 +51,11 @@ WriteBuffer::Unit WriteBuffer::Done(uint64_t seq) {
   return out;
 }
 
-void WriteBuffer::Clear() {
+void SsdWriteBuffer::Clear() {
   held_ = 0;
   open_ = Unit();
   in_flight_.clear();
   durable_through_ = next_seq_ - 1;
 }
 
-}  // namespace storlab::ssd
+}  // namespace storlab

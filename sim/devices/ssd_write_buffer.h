@@ -1,4 +1,4 @@
-// ssd::WriteBuffer: the controller memory (DRAM, or SRAM on a DRAM-less
+// SsdWriteBuffer: the controller memory (DRAM, or SRAM on a DRAM-less
 // drive) that holds acknowledged writes until the flash has programmed them,
 // and the programs in flight.
 //
@@ -21,9 +21,9 @@
 
 #include "sim/time.h"
 
-namespace storlab::ssd {
+namespace storlab {
 
-class WriteBuffer {
+class SsdWriteBuffer {
  public:
   using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;  // (offset, length)
   struct Unit {
@@ -36,10 +36,10 @@ class WriteBuffer {
     Ranges ranges;  // host ranges, if keeping data
   };
 
-  WriteBuffer(uint64_t capacity, bool keep_ranges)
+  SsdWriteBuffer(uint64_t capacity, bool keep_ranges)
       : capacity_(capacity), keep_ranges_(keep_ranges) {}
-  WriteBuffer(const WriteBuffer&) = delete;
-  WriteBuffer& operator=(const WriteBuffer&) = delete;
+  SsdWriteBuffer(const SsdWriteBuffer&) = delete;
+  SsdWriteBuffer& operator=(const SsdWriteBuffer&) = delete;
 
   // Admission: a write of `len` fits now (an empty buffer takes anything).
   bool HasRoom(uint64_t len) const { return held_ == 0 || held_ + len <= capacity_; }
@@ -83,6 +83,6 @@ class WriteBuffer {
   std::deque<Unit> in_flight_;  // by seq, oldest first
 };
 
-}  // namespace storlab::ssd
+}  // namespace storlab
 
 #endif  // STORLAB_SIM_DEVICES_SSD_WRITE_BUFFER_H_

@@ -186,7 +186,7 @@ TEST(SsdBehaviour, WearCountersAddUp) {
   Node& n = s.stack->root();
   SeqWriteRate(e, n, 0, 8 * kMiB);
   VirtualDriver(e).RunUntilIdle();
-  const ssd::Wear& w = AsSsd(s).wear();
+  const SsdWear& w = AsSsd(s).wear();
   EXPECT_EQ(w.host_bytes_written, 8 * kMiB);
   // Each byte was programmed in SLC and folded into TLC once.
   EXPECT_EQ(w.nand_bytes_written, 16 * kMiB);

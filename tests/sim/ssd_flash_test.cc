@@ -1,10 +1,10 @@
-// ssd::FlashArray: striping, die and plane occupancy, channel sharing and
+// SsdFlashArray: striping, die and plane occupancy, channel sharing and
 // background debt, asserted exactly in virtual time.
 #include "sim/devices/ssd_flash.h"
 
 #include <gtest/gtest.h>
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 using namespace time_literals;
@@ -24,13 +24,13 @@ SsdConfig SmallArray() {
 }
 
 TEST(SsdFlash, OneReadTakesTheReadTimeAndTheChannelTransfer) {
-  FlashArray f(SmallArray());
+  SsdFlashArray f(SmallArray());
   EXPECT_EQ(f.ReadPage(0_us, 0, 4096, false, 0_us), 52500_ns);
   EXPECT_EQ(f.ReadPage(0_us, 1, 4096, true, 0_us), 32500_ns);
 }
 
 TEST(SsdFlash, ConsecutivePagesSpreadOverEveryUnit) {
-  FlashArray f(SmallArray());
+  SsdFlashArray f(SmallArray());
   // Pages 0..7 land on 8 different units: all read in parallel. Each
   // channel carries 4 transfers of 2.5 us, well inside the 50 us reads.
   for (uint64_t p = 0; p < 8; ++p) EXPECT_EQ(f.ReadPage(0_us, p, 4096, false, 0_us), 52500_ns);
@@ -40,7 +40,7 @@ TEST(SsdFlash, ConsecutivePagesSpreadOverEveryUnit) {
 }
 
 TEST(SsdFlash, ProgramsGoToTheDiesInTurnAndBlockTheirReads) {
-  FlashArray f(SmallArray());
+  SsdFlashArray f(SmallArray());
   // 32 KiB cross the channel in 20 us, then an SLC program of 200 us.
   EXPECT_EQ(f.Program(0_us, 32768, true, 0_us), 220_us);  // die 0
   EXPECT_EQ(f.Program(0_us, 32768, true, 0_us), 220_us);  // die 1, other channel
@@ -55,7 +55,7 @@ TEST(SsdFlash, ProgramsGoToTheDiesInTurnAndBlockTheirReads) {
 }
 
 TEST(SsdFlash, BackgroundDebtIsWorkedOffInQuantaAndBeforePrograms) {
-  FlashArray f(SmallArray());
+  SsdFlashArray f(SmallArray());
   EXPECT_FALSE(f.owes());
   f.AddWork(5_ms);
   EXPECT_TRUE(f.owes());
@@ -73,7 +73,7 @@ TEST(SsdFlash, BackgroundDebtIsWorkedOffInQuantaAndBeforePrograms) {
 }
 
 TEST(SsdFlash, OccupyHoldsADieAndResetForgetsReservations) {
-  FlashArray f(SmallArray());
+  SsdFlashArray f(SmallArray());
   EXPECT_EQ(f.Occupy(0_us, 2, 100_us, 1_ms), 1100_us);
   EXPECT_EQ(f.Occupy(0_us, 2, 0_us, 1_ms), 2100_us);
   f.Reset();
@@ -81,4 +81,4 @@ TEST(SsdFlash, OccupyHoldsADieAndResetForgetsReservations) {
 }
 
 }  // namespace
-}  // namespace storlab::ssd
+}  // namespace storlab

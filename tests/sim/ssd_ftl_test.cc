@@ -1,4 +1,4 @@
-// ssd::ScaledFtl: mapping, trim, greedy GC, and the write amplification of
+// SsdScaledFtl: mapping, trim, greedy GC, and the write amplification of
 // uniform random writes against the analytic greedy model (Desnoyers 2012:
 // WA = (1 + s) / (2s) for spare factor s), at full scale and sampled.
 #include "sim/devices/ssd_ftl.h"
@@ -7,7 +7,7 @@
 
 #include "sim/random.h"
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 constexpr uint64_t kMiB = 1 << 20;
@@ -15,7 +15,7 @@ constexpr uint64_t kMiB = 1 << 20;
 // Fills the drive sequentially, then writes `drive_writes` × its size in
 // uniformly random 4 KiB pages; returns the write amplification of the
 // random phase.
-double RandomWriteWa(ScaledFtl& f, double drive_writes, uint64_t seed = 7) {
+double RandomWriteWa(SsdScaledFtl& f, double drive_writes, uint64_t seed = 7) {
   const uint64_t pages = f.user_bytes() / 4096;
   for (uint64_t p = 0; p < pages; ++p) f.Write(p * 4096, 4096);
   const uint64_t copies = f.gc_copies();
@@ -27,13 +27,13 @@ double RandomWriteWa(ScaledFtl& f, double drive_writes, uint64_t seed = 7) {
 }
 
 TEST(SsdFtl, UnitsScaleWithTheDrive) {
-  EXPECT_EQ(ScaledFtl(1ull << 30, 1ull << 31).unit_bytes(), 4096u);
-  EXPECT_EQ(ScaledFtl(1'000'000'000'000, 1'099'511'627'776).unit_bytes(), 4u << 20);
-  EXPECT_EQ(ScaledFtl(64 * kMiB, 80 * kMiB, 1 << 12).unit_bytes(), 16384u);
+  EXPECT_EQ(SsdScaledFtl(1ull << 30, 1ull << 31).unit_bytes(), 4096u);
+  EXPECT_EQ(SsdScaledFtl(1'000'000'000'000, 1'099'511'627'776).unit_bytes(), 4u << 20);
+  EXPECT_EQ(SsdScaledFtl(64 * kMiB, 80 * kMiB, 1 << 12).unit_bytes(), 16384u);
 }
 
 TEST(SsdFtl, WritesMapTrimsUnmap) {
-  ScaledFtl f(64 * kMiB, 80 * kMiB);
+  SsdScaledFtl f(64 * kMiB, 80 * kMiB);
   EXPECT_EQ(f.valid_bytes(), 0u);
   f.Write(0, 1 * kMiB);
   f.Write(512 * 1024, 1 * kMiB);  // half overlaps
@@ -46,7 +46,7 @@ TEST(SsdFtl, WritesMapTrimsUnmap) {
 }
 
 TEST(SsdFtl, FillMapsTheStartOfTheDriveWithoutWork) {
-  ScaledFtl f(64 * kMiB, 80 * kMiB);
+  SsdScaledFtl f(64 * kMiB, 80 * kMiB);
   f.Fill(0.75);
   EXPECT_EQ(f.valid_bytes(), 48 * kMiB);
   EXPECT_EQ(f.gc_copies(), 0u);
@@ -54,9 +54,9 @@ TEST(SsdFtl, FillMapsTheStartOfTheDriveWithoutWork) {
 }
 
 TEST(SsdFtl, NoGarbageCollectionWhileFreeBlocksLast) {
-  ScaledFtl f(64 * kMiB, 80 * kMiB);
+  SsdScaledFtl f(64 * kMiB, 80 * kMiB);
   // Writing the drive once and then half of it again fits in the free pool.
-  ScaledFtl::Work w = f.Write(0, 64 * kMiB);
+  SsdScaledFtl::Work w = f.Write(0, 64 * kMiB);
   w += f.Write(0, 8 * kMiB);
   EXPECT_EQ(w.copied_bytes, 0u);
   EXPECT_EQ(w.erased_bytes, 0u);
@@ -64,8 +64,8 @@ TEST(SsdFtl, NoGarbageCollectionWhileFreeBlocksLast) {
 }
 
 TEST(SsdFtl, SequentialOverwritesCostNoCopies) {
-  ScaledFtl f(64 * kMiB, 80 * kMiB);
-  ScaledFtl::Work w;
+  SsdScaledFtl f(64 * kMiB, 80 * kMiB);
+  SsdScaledFtl::Work w;
   for (int pass = 0; pass < 5; ++pass) w += f.Write(0, 64 * kMiB);
   EXPECT_EQ(w.copied_bytes, 0u);  // whole blocks go invalid together
   EXPECT_GT(w.erased_bytes, 0u);  // but they are erased for reuse
@@ -75,15 +75,15 @@ TEST(SsdFtl, RandomWriteAmplificationMatchesTheGreedyModel) {
   // (The model is the large-block limit; it holds to a few percent for the
   // spare factors drives have.)
   for (double s : {0.07, 0.12, 0.25}) {
-    ScaledFtl f(128 * kMiB, static_cast<uint64_t>(128 * kMiB * (1 + s)));
+    SsdScaledFtl f(128 * kMiB, static_cast<uint64_t>(128 * kMiB * (1 + s)));
     const double model = (1 + s) / (2 * s);
     EXPECT_NEAR(RandomWriteWa(f, 4), model, 0.06 * model) << "spare factor " << s;
   }
 }
 
 TEST(SsdFtl, SampledFtlHasTheSameWriteAmplification) {
-  ScaledFtl exact(256 * kMiB, 256 * kMiB * 112 / 100);
-  ScaledFtl sampled(256 * kMiB, 256 * kMiB * 112 / 100, 1 << 14);  // k = 4
+  SsdScaledFtl exact(256 * kMiB, 256 * kMiB * 112 / 100);
+  SsdScaledFtl sampled(256 * kMiB, 256 * kMiB * 112 / 100, 1 << 14);  // k = 4
   ASSERT_EQ(sampled.unit_bytes(), 16384u);
   const double a = RandomWriteWa(exact, 3), b = RandomWriteWa(sampled, 3);
   EXPECT_NEAR(b, a, 0.05 * a);
@@ -91,7 +91,7 @@ TEST(SsdFtl, SampledFtlHasTheSameWriteAmplification) {
 
 TEST(SsdFtl, TrimLowersTheWriteAmplification) {
   const uint64_t user = 128 * kMiB, native = user * 112 / 100;
-  ScaledFtl full(user, native), trimmed(user, native);
+  SsdScaledFtl full(user, native), trimmed(user, native);
   const double base = RandomWriteWa(full, 2);
   // Same workload, but first trim half the drive and write only the rest.
   const uint64_t pages = user / 4096;
@@ -106,10 +106,10 @@ TEST(SsdFtl, TrimLowersTheWriteAmplification) {
 }
 
 TEST(SsdFtl, IdleReclaimRefillsTheFreePoolAndStops) {
-  ScaledFtl f(128 * kMiB, 128 * kMiB * 125 / 100);
+  SsdScaledFtl f(128 * kMiB, 128 * kMiB * 125 / 100);
   RandomWriteWa(f, 2);
   const double before = f.free_block_fraction();
-  ScaledFtl::Work w;
+  SsdScaledFtl::Work w;
   int steps = 0;
   while (f.Reclaim(0.5, &w)) ++steps;
   EXPECT_GT(steps, 0);
@@ -122,4 +122,4 @@ TEST(SsdFtl, IdleReclaimRefillsTheFreePoolAndStops) {
 }
 
 }  // namespace
-}  // namespace storlab::ssd
+}  // namespace storlab

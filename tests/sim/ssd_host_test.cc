@@ -1,10 +1,10 @@
-// ssd::HostInterface: controller latency and throughput, link overhead,
+// SsdHostInterface: controller latency and throughput, link overhead,
 // payload transfers, half vs full duplex, the write path — exactly.
 #include "sim/devices/ssd_host.h"
 
 #include <gtest/gtest.h>
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 using namespace time_literals;
@@ -23,7 +23,7 @@ SsdConfig Link(SsdConfig::Interface iface) {
 }
 
 TEST(SsdHost, CommandsCostLatencyAndControllerThroughput) {
-  HostInterface h(Link(SsdConfig::Interface::kNvme));
+  SsdHostInterface h(Link(SsdConfig::Interface::kNvme));
   EXPECT_EQ(h.Command(0_us, Op::kRead), 2_us);
   EXPECT_EQ(h.Command(0_us, Op::kRead), 2_us);
   EXPECT_EQ(h.Command(0_us, Op::kRead), 3_us);  // the controller's third microsecond
@@ -32,7 +32,7 @@ TEST(SsdHost, CommandsCostLatencyAndControllerThroughput) {
 }
 
 TEST(SsdHost, NvmeMovesPayloadsBothWaysAtOnce) {
-  HostInterface h(Link(SsdConfig::Interface::kNvme));
+  SsdHostInterface h(Link(SsdConfig::Interface::kNvme));
   EXPECT_EQ(h.ToHost(0_us, 10_us, 4096), 11_us);
   EXPECT_EQ(h.FromHost(0_us, 0_us, 4096), 1_us);  // the other direction is free
   EXPECT_EQ(h.ToHost(0_us, 0_us, 8192), 3_us);    // after the first read's slot
@@ -40,7 +40,7 @@ TEST(SsdHost, NvmeMovesPayloadsBothWaysAtOnce) {
 }
 
 TEST(SsdHost, SataSharesOneHalfDuplexLink) {
-  HostInterface h(Link(SsdConfig::Interface::kSata));
+  SsdHostInterface h(Link(SsdConfig::Interface::kSata));
   EXPECT_EQ(h.ToHost(0_us, 0_us, 4096), 1_us);
   EXPECT_EQ(h.FromHost(0_us, 0_us, 4096), 2_us);
   h.Command(0_us, Op::kRead);  // its 100 ns FIS exchange uses the link too
@@ -50,7 +50,7 @@ TEST(SsdHost, SataSharesOneHalfDuplexLink) {
 TEST(SsdHost, WritePathCapsWritesButNotReads) {
   SsdConfig c = Link(SsdConfig::Interface::kSata);
   c.write_bytes_per_s = 1.024e9;  // a quarter of the link
-  HostInterface h(c);
+  SsdHostInterface h(c);
   EXPECT_EQ(h.FromHost(0_us, 0_us, 4096), 4_us);
   EXPECT_EQ(h.ToHost(0_us, 0_us, 4096), 2_us);
   h.Reset();
@@ -58,4 +58,4 @@ TEST(SsdHost, WritePathCapsWritesButNotReads) {
 }
 
 }  // namespace
-}  // namespace storlab::ssd
+}  // namespace storlab

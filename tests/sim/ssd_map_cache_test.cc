@@ -1,13 +1,13 @@
-// ssd::MapCache: LRU order, dirty write-back, counters.
+// SsdMapCache: LRU order, dirty write-back, counters.
 #include "sim/devices/ssd_map_cache.h"
 
 #include <gtest/gtest.h>
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 TEST(SsdMapCache, KeepsTheMostRecentlyUsedSegments) {
-  MapCache c(100, 2);
+  SsdMapCache c(100, 2);
   EXPECT_FALSE(c.Access(0, false).hit);
   EXPECT_FALSE(c.Access(1, false).hit);
   EXPECT_TRUE(c.Access(0, false).hit);   // 0 is now the most recent
@@ -19,10 +19,10 @@ TEST(SsdMapCache, KeepsTheMostRecentlyUsedSegments) {
 }
 
 TEST(SsdMapCache, EvictingADirtySegmentWritesItBack) {
-  MapCache c(100, 2);
+  SsdMapCache c(100, 2);
   c.Access(5, true);
   c.Access(6, false);
-  MapCache::Outcome o = c.Access(7, false);  // evicts 5, dirty
+  SsdMapCache::Outcome o = c.Access(7, false);  // evicts 5, dirty
   EXPECT_FALSE(o.hit);
   EXPECT_TRUE(o.evicted_dirty);
   EXPECT_EQ(o.evicted, 5u);
@@ -36,15 +36,15 @@ TEST(SsdMapCache, EvictingADirtySegmentWritesItBack) {
 }
 
 TEST(SsdMapCache, ClearEmptiesTheCache) {
-  MapCache c(10, 4);
+  SsdMapCache c(10, 4);
   for (uint64_t s = 0; s < 4; ++s) c.Access(s, true);
   c.Clear();
   for (uint64_t s = 0; s < 4; ++s) {
-    MapCache::Outcome o = c.Access(s, false);
+    SsdMapCache::Outcome o = c.Access(s, false);
     EXPECT_FALSE(o.hit);
     EXPECT_FALSE(o.evicted_dirty);
   }
 }
 
 }  // namespace
-}  // namespace storlab::ssd
+}  // namespace storlab

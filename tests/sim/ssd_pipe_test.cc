@@ -1,13 +1,13 @@
-// ssd::Pipe, ByteTime and Divisor: exact reservations in virtual time.
+// SsdPipe, SsdByteTime and SsdDivisor: exact reservations in virtual time.
 #include "sim/devices/ssd_pipe.h"
 
 #include <gtest/gtest.h>
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 TEST(SsdPipe, ServesWorkReadyNowFirstComeFirstServed) {
-  Pipe p;
+  SsdPipe p;
   EXPECT_EQ(p.Reserve(Nanos(0), Nanos(0), Nanos(10)), Nanos(10));
   EXPECT_EQ(p.Reserve(Nanos(0), Nanos(0), Nanos(10)), Nanos(20));
   EXPECT_EQ(p.Reserve(Nanos(5), Nanos(5), Nanos(10)), Nanos(30));
@@ -17,7 +17,7 @@ TEST(SsdPipe, ServesWorkReadyNowFirstComeFirstServed) {
 }
 
 TEST(SsdPipe, WorkReadyLaterNeverFinishesEarlyAndLeavesNoGap) {
-  Pipe p;
+  SsdPipe p;
   // Data arrives at 100: done at 110 at the earliest.
   EXPECT_EQ(p.Reserve(Nanos(0), Nanos(100), Nanos(10)), Nanos(110));
   // Work ready now is not held behind it.
@@ -31,16 +31,16 @@ TEST(SsdPipe, WorkReadyLaterNeverFinishesEarlyAndLeavesNoGap) {
 }
 
 TEST(SsdPipe, ByteTimeRoundsUpToWholeNanoseconds) {
-  EXPECT_EQ(ByteTime(4.096e9)(4096), Nanos(1000));
-  EXPECT_EQ(ByteTime(3e9)(1), Nanos(1));
-  EXPECT_EQ(ByteTime(3e9)(3), Nanos(1));
-  EXPECT_EQ(ByteTime(560e6)(1 << 20), TransferTime(1 << 20, 560e6));
-  EXPECT_EQ(ByteTime(1e9)(0), Nanos(0));
+  EXPECT_EQ(SsdByteTime(4.096e9)(4096), Nanos(1000));
+  EXPECT_EQ(SsdByteTime(3e9)(1), Nanos(1));
+  EXPECT_EQ(SsdByteTime(3e9)(3), Nanos(1));
+  EXPECT_EQ(SsdByteTime(560e6)(1 << 20), TransferTime(1 << 20, 560e6));
+  EXPECT_EQ(SsdByteTime(1e9)(0), Nanos(0));
 }
 
 TEST(SsdPipe, DivisorMatchesDivisionForAnyDivisor) {
   for (uint64_t d : {1u, 2u, 3u, 7u, 8u, 64u, 96u, 16384u}) {
-    Divisor div(d);
+    SsdDivisor div(d);
     for (uint64_t x : {0ull, 1ull, 5ull, 63ull, 64ull, 1000003ull, 1ull << 40}) {
       EXPECT_EQ(div.Div(x), x / d) << x << " / " << d;
       EXPECT_EQ(div.Mod(x), x % d) << x << " % " << d;
@@ -49,4 +49,4 @@ TEST(SsdPipe, DivisorMatchesDivisionForAnyDivisor) {
 }
 
 }  // namespace
-}  // namespace storlab::ssd
+}  // namespace storlab

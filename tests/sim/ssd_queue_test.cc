@@ -1,9 +1,9 @@
-// ssd::CommandQueue: queue depth, arrival order, and SATA's draining FLUSH.
+// SsdCommandQueue: queue depth, arrival order, and SATA's draining FLUSH.
 #include "sim/devices/ssd_queue.h"
 
 #include <gtest/gtest.h>
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 Request Req(Op op, uint64_t off = 0) {
@@ -15,7 +15,7 @@ Request Req(Op op, uint64_t off = 0) {
 }
 
 TEST(SsdQueue, AtMostDepthCommandsWorkAndTheRestWaitInOrder) {
-  CommandQueue q(2, false);
+  SsdCommandQueue q(2, false);
   uint32_t a, b, c;
   ASSERT_TRUE(q.Arrive(Req(Op::kRead, 0), &a));
   ASSERT_TRUE(q.Arrive(Req(Op::kRead, 1), &b));
@@ -36,7 +36,7 @@ TEST(SsdQueue, AtMostDepthCommandsWorkAndTheRestWaitInOrder) {
 }
 
 TEST(SsdQueue, SataFlushWaitsForTheQueueToDrainAndBlocksItWhileItRuns) {
-  CommandQueue q(32, /*flush_drains=*/true);
+  SsdCommandQueue q(32, /*flush_drains=*/true);
   uint32_t r1, f, r2;
   ASSERT_TRUE(q.Arrive(Req(Op::kRead, 1), &r1));
   EXPECT_FALSE(q.Arrive(Req(Op::kFlush), &f));
@@ -51,7 +51,7 @@ TEST(SsdQueue, SataFlushWaitsForTheQueueToDrainAndBlocksItWhileItRuns) {
 }
 
 TEST(SsdQueue, NvmeFlushIsQueuedLikeAnyCommand) {
-  CommandQueue q(32, /*flush_drains=*/false);
+  SsdCommandQueue q(32, /*flush_drains=*/false);
   uint32_t s;
   ASSERT_TRUE(q.Arrive(Req(Op::kRead), &s));
   ASSERT_TRUE(q.Arrive(Req(Op::kFlush), &s));
@@ -60,7 +60,7 @@ TEST(SsdQueue, NvmeFlushIsQueuedLikeAnyCommand) {
 }
 
 TEST(SsdQueue, ClearDropsEverything) {
-  CommandQueue q(1, true);
+  SsdCommandQueue q(1, true);
   uint32_t s;
   q.Arrive(Req(Op::kFlush), &s);
   q.Arrive(Req(Op::kRead), &s);
@@ -70,4 +70,4 @@ TEST(SsdQueue, ClearDropsEverything) {
 }
 
 }  // namespace
-}  // namespace storlab::ssd
+}  // namespace storlab

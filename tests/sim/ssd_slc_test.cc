@@ -1,17 +1,17 @@
-// ssd::SlcCache: static and dynamic size, blocks, what they hold, and the
+// SsdSlcCache: static and dynamic size, blocks, what they hold, and the
 // cheapest block to reclaim.
 #include "sim/devices/ssd_slc.h"
 
 #include <gtest/gtest.h>
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 constexpr uint64_t kKiB = 1024;
 
 TEST(SsdSlc, DynamicPartShrinksAsTheUserSpaceFills) {
   // 870 QVO 4 TB: 6 GB static + up to 72 GB dynamic, QLC (4 bits).
-  SlcCache s(6'000'000'000, 72'000'000'000, 4, 8 << 20, 4'000'000'000'000);
+  SsdSlcCache s(6'000'000'000, 72'000'000'000, 4, 8 << 20, 4'000'000'000'000);
   EXPECT_EQ(s.capacity(4'000'000'000'000), 78'000'000'000u);
   EXPECT_EQ(s.capacity(100'000'000'000), 6'000'000'000u + 25'000'000'000u);
   EXPECT_EQ(s.capacity(0), 6'000'000'000u);
@@ -20,14 +20,14 @@ TEST(SsdSlc, DynamicPartShrinksAsTheUserSpaceFills) {
 }
 
 TEST(SsdSlc, TracksInFourKibUnitsUpToSixtyFourGib) {
-  EXPECT_EQ(SlcCache(1, 0, 3, 1, uint64_t{64} << 30).track_bytes(), 4 * kKiB);
-  EXPECT_EQ(SlcCache(1, 0, 3, 1, 250'000'000'000).track_bytes(), 16 * kKiB);
-  EXPECT_EQ(SlcCache(1, 0, 3, 1, 1'000'000'000'000).track_bytes(), 64 * kKiB);
+  EXPECT_EQ(SsdSlcCache(1, 0, 3, 1, uint64_t{64} << 30).track_bytes(), 4 * kKiB);
+  EXPECT_EQ(SsdSlcCache(1, 0, 3, 1, 250'000'000'000).track_bytes(), 16 * kKiB);
+  EXPECT_EQ(SsdSlcCache(1, 0, 3, 1, 1'000'000'000'000).track_bytes(), 64 * kKiB);
 }
 
 TEST(SsdSlc, FillsBlockByBlockUpToItsCapacity) {
   // Two blocks of 64 KiB, programs of 32 KiB.
-  SlcCache s(128 * kKiB, 0, 3, 64 * kKiB, 1 << 20);
+  SsdSlcCache s(128 * kKiB, 0, 3, 64 * kKiB, 1 << 20);
   EXPECT_FALSE(s.OpenHasRoom(32 * kKiB));
   ASSERT_TRUE(s.CanOpen(0));
   for (int i = 0; i < 4; ++i) {
@@ -46,7 +46,7 @@ TEST(SsdSlc, FillsBlockByBlockUpToItsCapacity) {
 }
 
 TEST(SsdSlc, RewrittenAndTrimmedDataStopsBeingValidInItsBlock) {
-  SlcCache s(128 * kKiB, 0, 3, 64 * kKiB, 1 << 20);
+  SsdSlcCache s(128 * kKiB, 0, 3, 64 * kKiB, 1 << 20);
   s.Program(32 * kKiB);
   s.Write(0, 32 * kKiB, true);
   s.Program(32 * kKiB);
@@ -76,7 +76,7 @@ TEST(SsdSlc, RewrittenAndTrimmedDataStopsBeingValidInItsBlock) {
 
 TEST(SsdSlc, ATrimOfTheWholeDriveDropsEverythingItCovers) {
   // 4 KiB units, 4096 to a table chunk (16 MiB): data in chunks 0 and 3.
-  SlcCache s(1 << 20, 0, 3, 64 * kKiB, 1 << 30);
+  SsdSlcCache s(1 << 20, 0, 3, 64 * kKiB, 1 << 30);
   s.Program(64 * kKiB);
   s.Write(0, 32 * kKiB, true);
   s.Write(48 * (1 << 20), 32 * kKiB, true);
@@ -89,7 +89,7 @@ TEST(SsdSlc, ATrimOfTheWholeDriveDropsEverythingItCovers) {
 }
 
 TEST(SsdSlc, TheCheapestBlockIsTheOneWithLeastValidData) {
-  SlcCache s(256 * kKiB, 0, 3, 64 * kKiB, 1 << 20);
+  SsdSlcCache s(256 * kKiB, 0, 3, 64 * kKiB, 1 << 20);
   for (uint64_t b = 0; b < 3; ++b) {
     s.Program(64 * kKiB);
     s.Write(b * 64 * kKiB, 64 * kKiB, true);
@@ -110,7 +110,7 @@ TEST(SsdSlc, TheCheapestBlockIsTheOneWithLeastValidData) {
 
 TEST(SsdSlc, UnitsWrittenInPartCountNoMoreThanTheBlockHolds) {
   // 1 TB: 64 KiB units. Eight 4 KiB writes to eight units fill 32 KiB.
-  SlcCache s(1 << 30, 0, 3, 32 * kKiB, 1'000'000'000'000);
+  SsdSlcCache s(1 << 30, 0, 3, 32 * kKiB, 1'000'000'000'000);
   s.Program(32 * kKiB);
   for (uint64_t i = 0; i < 8; ++i) s.Write(i * 64 * kKiB, 4 * kKiB, true);
   s.CloseOpen();
@@ -122,10 +122,10 @@ TEST(SsdSlc, UnitsWrittenInPartCountNoMoreThanTheBlockHolds) {
 }
 
 TEST(SsdSlc, AnSlcDriveHasNoCache) {
-  SlcCache s(1000, 1000, 1, 100, 1 << 20);
+  SsdSlcCache s(1000, 1000, 1, 100, 1 << 20);
   EXPECT_EQ(s.capacity(1 << 30), 0u);
   EXPECT_FALSE(s.CanOpen(1 << 30));
 }
 
 }  // namespace
-}  // namespace storlab::ssd
+}  // namespace storlab

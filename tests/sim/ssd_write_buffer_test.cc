@@ -1,14 +1,14 @@
-// ssd::WriteBuffer: admission, program units, and the durable mark when
+// SsdWriteBuffer: admission, program units, and the durable mark when
 // programs end out of order.
 #include "sim/devices/ssd_write_buffer.h"
 
 #include <gtest/gtest.h>
 
-namespace storlab::ssd {
+namespace storlab {
 namespace {
 
 TEST(SsdWriteBuffer, AdmitsWhatFitsAndAnythingWhenEmpty) {
-  WriteBuffer b(1 << 20, false);
+  SsdWriteBuffer b(1 << 20, false);
   EXPECT_TRUE(b.HasRoom(4 << 20));  // empty: takes anything
   b.Hold(800 << 10);
   EXPECT_TRUE(b.HasRoom(224 << 10));
@@ -16,14 +16,14 @@ TEST(SsdWriteBuffer, AdmitsWhatFitsAndAnythingWhenEmpty) {
 }
 
 TEST(SsdWriteBuffer, GathersWritesIntoUnitsAndMergesTheirRanges) {
-  WriteBuffer b(1 << 20, /*keep_ranges=*/true);
+  SsdWriteBuffer b(1 << 20, /*keep_ranges=*/true);
   b.Open(32768, true);
   EXPECT_EQ(b.open_seq(), 1u);
   EXPECT_EQ(b.Fill(0, 8192, Nanos(5)), 8192u);
   EXPECT_EQ(b.Fill(8192, 4096, Nanos(9)), 4096u);
   EXPECT_EQ(b.Fill(1 << 20, 65536, Nanos(7)), 20480u);  // only what fits
   EXPECT_TRUE(b.open_full());
-  WriteBuffer::Unit& u = b.Close();
+  SsdWriteBuffer::Unit& u = b.Close();
   EXPECT_EQ(u.seq, 1u);
   EXPECT_EQ(u.ready, Nanos(9));
   ASSERT_EQ(u.ranges.size(), 2u);
@@ -34,7 +34,7 @@ TEST(SsdWriteBuffer, GathersWritesIntoUnitsAndMergesTheirRanges) {
 }
 
 TEST(SsdWriteBuffer, TheDurableMarkWaitsForEveryEarlierProgram) {
-  WriteBuffer b(1 << 20, false);
+  SsdWriteBuffer b(1 << 20, false);
   for (int i = 0; i < 3; ++i) {
     b.Hold(4096);
     b.Open(16384, false);
@@ -55,7 +55,7 @@ TEST(SsdWriteBuffer, TheDurableMarkWaitsForEveryEarlierProgram) {
 }
 
 TEST(SsdWriteBuffer, ClearForgetsEverythingButKeepsNumbering) {
-  WriteBuffer b(1 << 20, true);
+  SsdWriteBuffer b(1 << 20, true);
   b.Hold(4096);
   b.Open(16384, true);
   b.Fill(0, 4096, Nanos(0));
@@ -70,4 +70,4 @@ TEST(SsdWriteBuffer, ClearForgetsEverythingButKeepsNumbering) {
 }
 
 }  // namespace
-}  // namespace storlab::ssd
+}  // namespace storlab
