@@ -35,17 +35,16 @@ void Layout(Engine& e, Node& n, const Test& t) {
   int inflight = 0;
   std::function<void()> next = [&] {
     if (off >= end) return;
-    Request r;
-    r.op = Op::kWrite;
-    r.offset = off;
-    r.length = std::min<uint64_t>(1 << 20, end - off);
-    r.file_id = static_cast<uint32_t>(off / t.size) + 1;
+    Request r{.op = Op::kWrite,
+              .offset = off,
+              .length = std::min<uint64_t>(1 << 20, end - off),
+              .file_id = static_cast<uint32_t>(off / t.size) + 1,
+              .done = [&](Status) {
+                --inflight;
+                next();
+              }};
     off += r.length;
     ++inflight;
-    r.done = [&](Status) {
-      --inflight;
-      next();
-    };
     n.Submit(std::move(r));
   };
   next();
@@ -64,30 +63,26 @@ double Run(Engine& e, Node& n, const Test& t, Nanos runtime, Nanos* fsync_time) 
     const uint32_t file = j + 1;
     if (e.now() >= stop) {
       if (inflight[j] > 0) return;  // the last write in flight ends the job
-      Request f;
-      f.op = Op::kFlush;
-      f.file_id = file;
       const Nanos t0 = e.now();
-      f.done = [&, t0](Status) {
-        *fsync_time = Max(*fsync_time, e.now() - t0);
-        slowest = Max(slowest, e.now() - start);
-        ++finished;
-      };
+      Request f{.op = Op::kFlush, .file_id = file, .done = [&, t0](Status) {
+                  *fsync_time = Max(*fsync_time, e.now() - t0);
+                  slowest = Max(slowest, e.now() - start);
+                  ++finished;
+                }};
       inflight[j] = 1000;  // no more writes
       n.Submit(std::move(f));
       return;
     }
-    Request r;
-    r.op = Op::kWrite;
-    r.offset = j * t.size + rng[j].Uniform(t.size / t.bs) * t.bs;
-    r.length = t.bs;
-    r.file_id = file;
+    Request r{.op = Op::kWrite,
+              .offset = j * t.size + rng[j].Uniform(t.size / t.bs) * t.bs,
+              .length = t.bs,
+              .file_id = file,
+              .done = [&, j](Status st) {
+                --inflight[j];
+                if (st.ok()) bytes += t.bs;
+                issue(j);
+              }};
     ++inflight[j];
-    r.done = [&, j](Status st) {
-      --inflight[j];
-      if (st.ok()) bytes += t.bs;
-      issue(j);
-    };
     n.Submit(std::move(r));
   };
   for (uint32_t j = 0; j < t.jobs; ++j)

@@ -74,10 +74,8 @@ void Oracle::DoSubmit(Request req) {
     case Op::kTrim: {
       uint64_t seq = next_seq_++;
       RecordSubmit(req, seq);
-      Request copy;  // what RecordAck needs, without the data or callback
-      copy.op = req.op;
-      copy.offset = req.offset;
-      copy.length = req.length;
+      // What RecordAck needs, without the data or callback.
+      Request copy{.op = req.op, .offset = req.offset, .length = req.length, .done = {}};
       bool fua = req.fua() && req.op != Op::kTrim;
       req.done = [this, seq, fua, copy = std::move(copy),
                   done = std::move(req.done)](Status st) mutable {
@@ -246,12 +244,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done) {
       auto [first, count] = st->runs[st->next++];
       ++st->in_flight;
       auto buf = std::make_shared<std::vector<uint8_t>>(count * block_);
-      Request r;
-      r.op = Op::kRead;
-      r.offset = first * block_;
-      r.length = count * block_;
-      r.data = buf->data();
-      r.done = [this, st, issue, buf, first = first, count = count](Status s) {
+      auto checked = [this, st, issue, buf, first = first, count = count](Status s) {
         --st->in_flight;
         for (uint64_t i = 0; i < count; ++i) {
           uint64_t b = first + i;
@@ -294,7 +287,11 @@ void Oracle::Verify(Callback<void(OracleReport)> done) {
         }
         (*issue)();
       };
-      child_.Submit(std::move(r));
+      child_.Submit(Request{.op = Op::kRead,
+                            .offset = first * block_,
+                            .length = count * block_,
+                            .data = buf->data(),
+                            .done = std::move(checked)});
     }
   };
   (*issue)();

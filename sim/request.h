@@ -3,7 +3,14 @@
 // A request names an operation, a byte range and flags, optionally carries
 // data (a write's source, a read's destination; nullptr in timing-only runs),
 // and a completion callback. The submitter owns the data buffer until the
-// completion runs. Value type; move-only because of the callback.
+// completion runs. Value type; move-only because of the callback. An
+// aggregate: build one with designated initializers, in field order,
+//
+//   child.Submit(Request{.op = Op::kRead, .offset = off, .length = len,
+//                        .data = buf, .done = join->Arm()});
+//
+// (the initializers run in that order, so `.done` may move from what the
+// fields before it read; end with `.done = {}` when there is no callback).
 #ifndef STORLAB_SIM_REQUEST_H_
 #define STORLAB_SIM_REQUEST_H_
 

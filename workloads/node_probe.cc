@@ -39,13 +39,8 @@ ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec) {
     ++issued;
     ++in_flight;
     uint64_t blk = spec.random ? rng.Uniform(blocks) : (next_seq++ % blocks);
-    Request r;
-    r.op = spec.op;
-    r.offset = spec.offset + blk * bs;
-    r.length = bs;
-    r.flags = spec.fua ? kFua : 0;
     Nanos t0 = engine.now();
-    r.done = [&, t0](Status st) {
+    auto on_done = [&, t0](Status st) {
       auto finish = [&, t0](Status s2) {
         --in_flight;
         if (!s2.ok()) {
@@ -59,15 +54,16 @@ ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec) {
         issue();
       };
       if (st.ok() && spec.flush_each && spec.op == Op::kWrite) {
-        Request f;
-        f.op = Op::kFlush;
-        f.done = std::move(finish);
-        node.Submit(std::move(f));
+        node.Submit(Request{.op = Op::kFlush, .done = std::move(finish)});
       } else {
         finish(std::move(st));
       }
     };
-    node.Submit(std::move(r));
+    node.Submit(Request{.op = spec.op,
+                        .flags = spec.fua ? kFua : 0,
+                        .offset = spec.offset + blk * bs,
+                        .length = bs,
+                        .done = std::move(on_done)});
   };
   for (uint32_t q = 0; q < spec.queue_depth; ++q) issue();
   // Requests issued within the window count, so run until the last one is

@@ -38,20 +38,20 @@ void Concat::DoSubmit(Request req) {
   }
   auto join = Join::Make(std::move(req.done));
   for (size_t i : parts) {
-    Request r;
-    r.op = req.op;
-    r.flags = req.flags;
-    r.file_id = req.file_id;
-    if (req.op != Op::kFlush) {
-      const uint64_t lo = std::max(req.offset, starts_[i]);
-      const uint64_t hi =
-          std::min(req.offset + req.length, starts_[i] + children_[i]->geometry().capacity);
-      r.offset = lo - starts_[i];
-      r.length = hi - lo;
-      r.data = req.data ? req.data + (lo - req.offset) : nullptr;
-    }
-    r.done = join->Arm();
-    children_[i]->Submit(std::move(r));
+    // The part of the range on child i (a flush has none).
+    const bool ranged = req.op != Op::kFlush;
+    const uint64_t lo = ranged ? std::max(req.offset, starts_[i]) : starts_[i];
+    const uint64_t hi =
+        ranged ? std::min(req.offset + req.length, starts_[i] + children_[i]->geometry().capacity)
+               : starts_[i];
+    children_[i]->Submit(
+        Request{.op = req.op,
+                .flags = req.flags,
+                .offset = lo - starts_[i],
+                .length = hi - lo,
+                .data = ranged && req.data ? req.data + (lo - req.offset) : nullptr,
+                .file_id = req.file_id,
+                .done = join->Arm()});
   }
   join->Seal(engine_);
 }

@@ -77,14 +77,8 @@ void Runner::Idle() {
 
 void Runner::RunBatch(std::vector<Io>& batch) {
   for (Io& io : batch) {
-    Request r;
-    r.op = io.op;
-    r.offset = io.off;
-    r.length = io.len;
-    r.flags = io.flags;
-    r.data = io.buf.empty() ? nullptr : io.buf.data();
     const int64_t submitted = engine_.now().count();
-    r.done = [this, &io, submitted](Status st) {
+    auto check = [this, &io, submitted](Status st) {
       FUZZ_CHECK(!in_submit_, Where(io) + " completed inside Submit()");
       FUZZ_CHECK(++io.completions == 1, Where(io) + " completed twice");
       const int64_t now = engine_.now().count();
@@ -95,6 +89,12 @@ void Runner::RunBatch(std::vector<Io>& batch) {
       times_.push_back(now);
       io.status = std::move(st);
     };
+    Request r{.op = io.op,
+              .flags = io.flags,
+              .offset = io.off,
+              .length = io.len,
+              .data = io.buf.empty() ? nullptr : io.buf.data(),
+              .done = std::move(check)};
     in_submit_ = true;
     node_.Submit(std::move(r));
     in_submit_ = false;

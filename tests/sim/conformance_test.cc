@@ -176,21 +176,23 @@ std::vector<int64_t> MixedRun(Node& n, Engine& e, uint64_t seed) {
   std::function<void(int)> issue = [&](int slot) {
     if (submitted >= 400) return;
     ++submitted;
-    Request r;
     int k = static_cast<int>(rng.Uniform(10));
-    r.op = k < 5 ? Op::kRead : k < 9 ? Op::kWrite : Op::kFlush;
-    r.offset = rng.Uniform(span - 4) * 4096;
-    r.length = 4096 * (1 + rng.Uniform(4));
-    r.data = bufs[slot].data();
+    const uint64_t offset = rng.Uniform(span - 4) * 4096;
+    const uint64_t length = 4096 * (1 + rng.Uniform(4));
     Nanos start = e.now();
-    r.done = [&, slot, start](Status st) {
-      EXPECT_TRUE(st.ok()) << st.ToString();
-      EXPECT_GE(e.now(), start);
-      times.push_back(e.now().count());
-      ++completed;
-      issue(slot);
-    };
-    n.Submit(std::move(r));
+    n.Submit(Request{.op = k < 5   ? Op::kRead
+                           : k < 9 ? Op::kWrite
+                                   : Op::kFlush,
+                     .offset = offset,
+                     .length = length,
+                     .data = bufs[slot].data(),
+                     .done = [&, slot, start](Status st) {
+                       EXPECT_TRUE(st.ok()) << st.ToString();
+                       EXPECT_GE(e.now(), start);
+                       times.push_back(e.now().count());
+                       ++completed;
+                       issue(slot);
+                     }});
   };
   for (int q = 0; q < 16; ++q) issue(q);
   VirtualDriver(e).RunUntilIdle();
@@ -236,22 +238,24 @@ TEST_P(Conformance, OracleFindsNothingLostAfterARandomCut) {
     bool stop = false;
     std::function<void(int)> issue = [&](int slot) {
       if (stop) return;
-      Request r;
       int k = static_cast<int>(rng.Uniform(20));
-      r.op = k < 8 ? Op::kRead : k < 18 ? Op::kWrite : Op::kFlush;
-      if (k == 17) r.flags = kFua;
-      r.length = 4096 * (1 + rng.Uniform(16));
-      r.offset = rng.Uniform(span - 16) * 4096;
-      for (uint64_t i = 0; i < r.length; i += 8) {
+      const uint64_t length = 4096 * (1 + rng.Uniform(16));
+      const uint64_t offset = rng.Uniform(span - 16) * 4096;
+      for (uint64_t i = 0; i < length; i += 8) {
         uint64_t word = rng.Next();
         std::memcpy(bufs[slot].data() + i, &word, 8);
       }
-      r.data = bufs[slot].data();
-      r.done = [&, slot](Status st) {
-        ASSERT_TRUE(st.ok()) << st.ToString();
-        issue(slot);
-      };
-      oracle.Submit(std::move(r));
+      oracle.Submit(Request{.op = k < 8    ? Op::kRead
+                                  : k < 18 ? Op::kWrite
+                                           : Op::kFlush,
+                            .flags = k == 17 ? kFua : 0u,
+                            .offset = offset,
+                            .length = length,
+                            .data = bufs[slot].data(),
+                            .done = [&, slot](Status st) {
+                              ASSERT_TRUE(st.ok()) << st.ToString();
+                              issue(slot);
+                            }});
     };
     for (int q = 0; q < 8; ++q) issue(q);
     uint64_t steps = 2000 + rng.Uniform(3000);

@@ -97,16 +97,15 @@ class CrashOracle {
 
   void Read(uint64_t first, uint64_t len) {
     auto buf = std::make_shared<std::vector<uint8_t>>(len * kSector);
-    Request r;
-    r.op = Op::kRead;
-    r.offset = first * kSector;
-    r.length = len * kSector;
-    r.data = buf->data();
-    r.done = [this, buf](Status st) {
-      EXPECT_TRUE(st.ok()) << st.ToString();
-      ++completed_;
-      Issue();
-    };
+    Request r{.op = Op::kRead,
+              .offset = first * kSector,
+              .length = len * kSector,
+              .data = buf->data(),
+              .done = [this, buf](Status st) {
+                EXPECT_TRUE(st.ok()) << st.ToString();
+                ++completed_;
+                Issue();
+              }};
     n_.Submit(std::move(r));
   }
 
@@ -122,42 +121,41 @@ class CrashOracle {
       ack->positions.push_back(history_[s].size() - 1);
     }
     ++writes_;
-    Request r;
-    r.op = op;
-    r.flags = fua ? kFua : 0;
-    r.offset = first * kSector;
-    r.length = len * kSector;
-    r.data = buf->empty() ? nullptr : buf->data();
-    r.done = [this, buf, ack, fua](Status st) {
-      EXPECT_TRUE(st.ok()) << st.ToString();
-      ++completed_;
-      ++acks_;
-      for (size_t i = 0; i < ack->sectors.size(); ++i) {
-        uint64_t s = ack->sectors[i];
-        busy_[s] = false;
-        acked_.push_back({s, ack->positions[i], acks_});
-        if (fua && o_.honors_flush) durable_[s] = std::max(durable_[s], ack->positions[i]);
-      }
-      Issue();
-    };
+    Request r{.op = op,
+              .flags = fua ? kFua : 0,
+              .offset = first * kSector,
+              .length = len * kSector,
+              .data = buf->empty() ? nullptr : buf->data(),
+              .done = [this, buf, ack, fua](Status st) {
+                EXPECT_TRUE(st.ok()) << st.ToString();
+                ++completed_;
+                ++acks_;
+                for (size_t i = 0; i < ack->sectors.size(); ++i) {
+                  uint64_t s = ack->sectors[i];
+                  busy_[s] = false;
+                  acked_.push_back({s, ack->positions[i], acks_});
+                  if (fua && o_.honors_flush)
+                    durable_[s] = std::max(durable_[s], ack->positions[i]);
+                }
+                Issue();
+              }};
     n_.Submit(std::move(r));
   }
 
   void Flush() {
     const uint64_t mark = acks_;
     ++flushes_;
-    Request r;
-    r.op = Op::kFlush;
-    r.done = [this, mark](Status st) {
-      EXPECT_TRUE(st.ok()) << st.ToString();
-      ++completed_;
-      if (o_.honors_flush) {
-        for (const auto& a : acked_) {
-          if (a.ack <= mark) durable_[a.sector] = std::max(durable_[a.sector], a.position);
-        }
-      }
-      Issue();
-    };
+    Request r{.op = Op::kFlush, .done = [this, mark](Status st) {
+                EXPECT_TRUE(st.ok()) << st.ToString();
+                ++completed_;
+                if (o_.honors_flush) {
+                  for (const auto& a : acked_) {
+                    if (a.ack <= mark)
+                      durable_[a.sector] = std::max(durable_[a.sector], a.position);
+                  }
+                }
+                Issue();
+              }};
     n_.Submit(std::move(r));
   }
 

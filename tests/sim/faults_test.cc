@@ -133,11 +133,9 @@ int TornPrefix(uint64_t seed) {
   FaultsNode& f = Faults(s);
   auto old_data = Pattern(65536, 1), new_data = Pattern(65536, 2);
   EXPECT_TRUE(testing::Write(e, f, 0, old_data).status.ok());
-  Request q;
-  q.op = Op::kWrite;
-  q.length = 65536;
-  q.data = new_data.data();
-  q.done = [](Status) { ADD_FAILURE() << "completed across the power cut"; };
+  Request q{.op = Op::kWrite, .length = 65536, .data = new_data.data(), .done = [](Status) {
+              ADD_FAILURE() << "completed across the power cut";
+            }};
   f.Submit(std::move(q));
   VirtualDriver(e).RunUntil(e.now() + 500_us);
   s.stack->PowerCut();

@@ -128,19 +128,18 @@ Nanos FarReadLatency(const std::string& keys, Nanos busy) {
   Nanos far_done = Nanos(-1);
   std::function<void()> near = [&] {
     if (e.now() >= busy) return;
-    Request r;
-    r.op = Op::kRead;
-    r.offset = rng.Uniform(262144) * 4096;  // the first GiB: short seeks
-    r.length = 4096;
-    r.done = [&](Status) { near(); };
+    Request r{.op = Op::kRead,
+              .offset = rng.Uniform(262144) * 4096,  // the first GiB: short seeks
+              .length = 4096,
+              .done = [&](Status) { near(); }};
     n.Submit(std::move(r));
   };
   for (int i = 0; i < 31; ++i) near();
-  Request far;
-  far.op = Op::kRead;
-  far.offset = n.geometry().capacity - 4096;
-  far.length = 4096;
-  far.done = [&](Status) { far_done = e.now(); };
+  auto far_read = [&](Status) { far_done = e.now(); };
+  Request far{.op = Op::kRead,
+              .offset = n.geometry().capacity - 4096,
+              .length = 4096,
+              .done = std::move(far_read)};
   n.Submit(std::move(far));
   VirtualDriver(e).RunUntilIdle();
   return far_done;

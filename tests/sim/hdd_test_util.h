@@ -32,16 +32,15 @@ inline double Stat(const Node& n, const std::string& name) {
 // Submits a request; `order` gets `tag` when it completes.
 inline void Submit(Node& n, Op op, uint64_t off, uint64_t len, uint8_t* data,
                    std::vector<int>* order, int tag, uint32_t flags = 0) {
-  Request r;
-  r.op = op;
-  r.offset = off;
-  r.length = len;
-  r.data = data;
-  r.flags = flags;
-  r.done = [order, tag](Status st) {
-    EXPECT_TRUE(st.ok()) << st.ToString();
-    order->push_back(tag);
-  };
+  Request r{.op = op,
+            .flags = flags,
+            .offset = off,
+            .length = len,
+            .data = data,
+            .done = [order, tag](Status st) {
+              EXPECT_TRUE(st.ok()) << st.ToString();
+              order->push_back(tag);
+            }};
   n.Submit(std::move(r));
 }
 

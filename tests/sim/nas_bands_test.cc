@@ -115,16 +115,15 @@ TEST_F(LvmcacheHotSet, WritesCompleteOnlyWhenTheOriginHasThem) {
     const uint64_t ssd_before = ssd->stats().op(Op::kWrite).ops;
     uint64_t origin_at_done = 0;
     bool done = false;
-    Request r;
-    r.op = Op::kWrite;
-    r.offset = off;
-    r.length = w.size();
-    r.data = w.data();
-    r.done = [&](Status st) {
-      ASSERT_TRUE(st.ok()) << st.ToString();
-      origin_at_done = array->stats().op(Op::kWrite).bytes;
-      done = true;
-    };
+    Request r{.op = Op::kWrite,
+              .offset = off,
+              .length = w.size(),
+              .data = w.data(),
+              .done = [&](Status st) {
+                ASSERT_TRUE(st.ok()) << st.ToString();
+                origin_at_done = array->stats().op(Op::kWrite).bytes;
+                done = true;
+              }};
     root.Submit(std::move(r));
     VirtualDriver(e_).RunUntilIdle();
     ASSERT_TRUE(done);

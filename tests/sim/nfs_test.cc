@@ -179,15 +179,14 @@ TEST(Nfs, SlotsAndServerThreadsBoundTheRpcsInFlight) {
   auto w = Pattern(4096, 7);
   std::vector<Nanos> done;
   for (int i = 0; i < 2; ++i) {
-    Request r;
-    r.op = Op::kWrite;
-    r.offset = i * 4096;
-    r.length = 4096;
-    r.data = w.data();
-    r.done = [&](Status st) {
-      EXPECT_TRUE(st.ok());
-      done.push_back(e.now());
-    };
+    Request r{.op = Op::kWrite,
+              .offset = static_cast<uint64_t>(i) * 4096,
+              .length = 4096,
+              .data = w.data(),
+              .done = [&](Status st) {
+                EXPECT_TRUE(st.ok());
+                done.push_back(e.now());
+              }};
     n.Submit(std::move(r));
   }
   VirtualDriver(e).RunUntilIdle();

@@ -137,11 +137,8 @@ TEST(OracleTest, ConcurrentOverlappingWritesMayLandInEitherOrder) {
   auto a = Pattern(4096, 1), b = Pattern(4096, 2);
   int done = 0;
   for (auto* buf : {&a, &b}) {
-    Request q;
-    q.op = Op::kWrite;
-    q.length = 4096;
-    q.data = buf->data();
-    q.done = [&](Status st) { ++done; };
+    Request q{
+        .op = Op::kWrite, .length = 4096, .data = buf->data(), .done = [&](Status st) { ++done; }};
     r.oracle->Submit(std::move(q));
   }
   VirtualDriver(r.e).RunUntilIdle();

@@ -49,26 +49,20 @@ inline JobsResult RunWriteJobs(Engine& e, Node& n, const std::vector<Job>& jobs,
   for (size_t i = 0; i < jobs.size(); ++i) rngs.emplace_back(seed + i);
   std::function<void(size_t)> issue = [&](size_t j) {
     const Job& job = jobs[j];
-    Request r;
-    r.file_id = job.file;
     if (e.now() >= stop) {
-      r.op = Op::kFlush;
       const Nanos t0 = e.now();
-      r.done = [&, t0](Status st) {
+      auto synced = [&, t0](Status st) {
         if (!st.ok()) ++res.errors;
         res.longest_fsync = Max(res.longest_fsync, e.now() - t0);
         res.elapsed = Max(res.elapsed, e.now() - start);
         ++finished;
       };
-      n.Submit(std::move(r));
+      n.Submit(Request{.op = Op::kFlush, .file_id = job.file, .done = std::move(synced)});
       return;
     }
     const uint64_t blocks = job.size / job.block_size;
     const uint64_t b = job.random ? rngs[j].Uniform(blocks) : next[j]++ % blocks;
-    r.op = Op::kWrite;
-    r.offset = job.offset + b * job.block_size;
-    r.length = job.block_size;
-    r.done = [&, j](Status st) {
+    auto written = [&, j](Status st) {
       if (st.ok()) {
         res.bytes += jobs[j].block_size;
       } else {
@@ -76,7 +70,11 @@ inline JobsResult RunWriteJobs(Engine& e, Node& n, const std::vector<Job>& jobs,
       }
       issue(j);
     };
-    n.Submit(std::move(r));
+    n.Submit(Request{.op = Op::kWrite,
+                     .offset = job.offset + b * job.block_size,
+                     .length = job.block_size,
+                     .file_id = job.file,
+                     .done = std::move(written)});
   };
   for (size_t j = 0; j < jobs.size(); ++j) issue(j);
   VirtualDriver(e).RunWhile([&] { return finished < jobs.size(); });

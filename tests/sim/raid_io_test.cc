@@ -188,15 +188,14 @@ TEST(RaidIoTest, ConcurrentOverlappingWritesKeepParity) {
   int done = 0;
   for (int i = 0; i < 64; ++i) bufs.push_back(Pattern(4096 * (1 + rng.Uniform(8)), i));
   for (int i = 0; i < 64; ++i) {
-    Request q;
-    q.op = Op::kWrite;
-    q.offset = rng.Uniform(64) * 4096;
-    q.length = bufs[i].size();
-    q.data = bufs[i].data();
-    q.done = [&](Status st) {
-      EXPECT_TRUE(st.ok());
-      ++done;
-    };
+    Request q{.op = Op::kWrite,
+              .offset = rng.Uniform(64) * 4096,
+              .length = bufs[i].size(),
+              .data = bufs[i].data(),
+              .done = [&](Status st) {
+                EXPECT_TRUE(st.ok());
+                ++done;
+              }};
     r.raid->Submit(std::move(q));
   }
   VirtualDriver(e).RunUntilIdle();
@@ -213,16 +212,16 @@ void ReadLoad(Engine& e, Node& n, int count, int depth, bool sequential, uint64_
   std::function<void(int)> issue = [&](int slot) {
     if (issued >= count) return;
     ++issued;
-    Request q;
-    q.op = Op::kRead;
-    q.offset = sequential ? next : rng.Uniform(n.geometry().capacity / len) * len;
+    const uint64_t off = sequential ? next : rng.Uniform(n.geometry().capacity / len) * len;
     next += len;
-    q.length = len;
-    q.data = bufs[slot].data();
-    q.done = [&, slot](Status st) {
-      EXPECT_TRUE(st.ok());
-      issue(slot);
-    };
+    Request q{.op = Op::kRead,
+              .offset = off,
+              .length = len,
+              .data = bufs[slot].data(),
+              .done = [&, slot](Status st) {
+                EXPECT_TRUE(st.ok());
+                issue(slot);
+              }};
     n.Submit(std::move(q));
   };
   for (int s = 0; s < depth; ++s) issue(s);

@@ -115,15 +115,14 @@ Nanos RebuildTime(bool foreground) {
   Random rng(7);
   std::function<void(int)> issue = [&](int slot) {
     if (!r.raid->degraded()) return;
-    Request q;
-    q.op = Op::kWrite;
-    q.offset = rng.Uniform(r.raid->geometry().capacity / 16384) * 16384;
-    q.length = 16384;
-    q.data = bufs[slot].data();
-    q.done = [&, slot](Status st) {
-      EXPECT_TRUE(st.ok());
-      issue(slot);
-    };
+    Request q{.op = Op::kWrite,
+              .offset = rng.Uniform(r.raid->geometry().capacity / 16384) * 16384,
+              .length = 16384,
+              .data = bufs[slot].data(),
+              .done = [&, slot](Status st) {
+                EXPECT_TRUE(st.ok());
+                issue(slot);
+              }};
     r.raid->Submit(std::move(q));
   };
   if (foreground)
@@ -229,12 +228,9 @@ latency = "1ms"
     auto data = Pattern(md.geometry().capacity, 1);
     ASSERT_TRUE(testing::Write(e, md, 0, data).status.ok());
     auto w = Pattern(4096, 2);
-    Request q;
-    q.op = Op::kWrite;
-    q.offset = 0;
-    q.length = 4096;
-    q.data = w.data();
-    q.done = [](Status) { ADD_FAILURE() << "completed despite the power cut"; };
+    Request q{.op = Op::kWrite, .offset = 0, .length = 4096, .data = w.data(), .done = [](Status) {
+                ADD_FAILURE() << "completed despite the power cut";
+              }};
     md.Submit(std::move(q));
     VirtualDriver(e).RunUntil(e.now() + 500_us);  // data written, parity not
     s.stack->PowerCut();

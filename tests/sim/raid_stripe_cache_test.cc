@@ -25,14 +25,13 @@ std::vector<Nanos> EightChunkWrites(const std::string& array_keys) {
                        DataMode::Kind::kNone);
   std::vector<Nanos> done;
   for (int s = 0; s < 8; ++s) {
-    Request q;
-    q.op = Op::kWrite;
-    q.offset = uint64_t(s) * 3 * 65536;  // chunk 0 of stripe s
-    q.length = 65536;
-    q.done = [&](Status st) {
-      EXPECT_TRUE(st.ok()) << st.ToString();
-      done.push_back(e.now());
-    };
+    Request q{.op = Op::kWrite,
+              .offset = uint64_t(s) * 3 * 65536,  // chunk 0 of stripe s
+              .length = 65536,
+              .done = [&](Status st) {
+                EXPECT_TRUE(st.ok()) << st.ToString();
+                done.push_back(e.now());
+              }};
     r.raid->Submit(std::move(q));
   }
   VirtualDriver(e).RunUntilIdle();

@@ -123,15 +123,14 @@ TEST(RmwTest, ConcurrentWritesToOneUnitAreAllKept) {
   for (int i = 0; i < 8; ++i) bufs.push_back(Pattern(512, 10 + i));
   int done = 0;
   for (int i = 0; i < 8; ++i) {
-    Request q;
-    q.op = Op::kWrite;
-    q.offset = 512 * i;
-    q.length = 512;
-    q.data = bufs[i].data();
-    q.done = [&](Status st) {
-      EXPECT_TRUE(st.ok());
-      ++done;
-    };
+    Request q{.op = Op::kWrite,
+              .offset = 512 * static_cast<uint64_t>(i),
+              .length = 512,
+              .data = bufs[i].data(),
+              .done = [&](Status st) {
+                EXPECT_TRUE(st.ok());
+                ++done;
+              }};
     r.rmw.Submit(std::move(q));
   }
   VirtualDriver(e).RunUntilIdle();

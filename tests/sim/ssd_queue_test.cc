@@ -7,11 +7,7 @@ namespace storlab {
 namespace {
 
 Request Req(Op op, uint64_t off = 0) {
-  Request r;
-  r.op = op;
-  r.offset = off;
-  r.length = op == Op::kFlush ? 0 : 4096;
-  return r;
+  return Request{.op = op, .offset = off, .length = op == Op::kFlush ? 0u : 4096u, .done = {}};
 }
 
 TEST(SsdQueue, AtMostDepthCommandsWorkAndTheRestWaitInOrder) {

@@ -125,15 +125,11 @@ TEST(SsdSlcReclaim, TrimmedDataIsNotFolded) {
   Ssd& ssd = AsSsd(s);
   Node& n = s.stack->root();
   testing::SeqWriteRate(e, n, 0, 16 * kMiB);
-  Request r;
-  r.op = Op::kTrim;
-  r.offset = 0;
-  r.length = 8 * kMiB;
   bool done = false;
-  r.done = [&](Status st) {
-    EXPECT_TRUE(st.ok());
-    done = true;
-  };
+  Request r{.op = Op::kTrim, .offset = 0, .length = 8 * kMiB, .done = [&](Status st) {
+              EXPECT_TRUE(st.ok());
+              done = true;
+            }};
   n.Submit(std::move(r));
   VirtualDriver(e).RunUntilIdle();  // idle: the cache is folded
   ASSERT_TRUE(done);

@@ -193,14 +193,13 @@ TEST(Ssd, SataFlushWaitsForTheQueueAndHoldsItBack) {
   Node& n = s.stack->root();
   std::vector<std::pair<int, Nanos>> done;
   auto submit = [&](int id, Op op, uint64_t off) {
-    Request r;
-    r.op = op;
-    r.offset = off;
-    r.length = op == Op::kFlush ? 0 : 4096;
-    r.done = [&, id](Status st) {
-      EXPECT_TRUE(st.ok());
-      done.emplace_back(id, e.now());
-    };
+    Request r{.op = op,
+              .offset = off,
+              .length = op == Op::kFlush ? 0u : 4096u,
+              .done = [&, id](Status st) {
+                EXPECT_TRUE(st.ok());
+                done.emplace_back(id, e.now());
+              }};
     n.Submit(std::move(r));
   };
   for (int i = 0; i < 4; ++i) submit(i, Op::kRead, uint64_t(i) << 20);

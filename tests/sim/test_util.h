@@ -28,19 +28,18 @@ inline IoResult DoIo(Engine& e, Node& n, Op op, uint64_t off, uint64_t len, uint
   IoResult r{Status::Internal("never completed"), Nanos(-1), Nanos(-1)};
   bool done = false;
   Nanos start = e.now();
-  Request req;
-  req.op = op;
-  req.offset = off;
-  req.length = len;
-  req.data = data;
-  req.flags = flags;
-  req.file_id = file_id;
-  req.done = [&](Status st) {
-    r.status = std::move(st);
-    r.done_at = e.now();
-    r.latency = e.now() - start;
-    done = true;
-  };
+  Request req{.op = op,
+              .flags = flags,
+              .offset = off,
+              .length = len,
+              .data = data,
+              .file_id = file_id,
+              .done = [&](Status st) {
+                r.status = std::move(st);
+                r.done_at = e.now();
+                r.latency = e.now() - start;
+                done = true;
+              }};
   n.Submit(std::move(req));
   VirtualDriver(e).RunWhile([&] { return !done; });
   return r;

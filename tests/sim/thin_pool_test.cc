@@ -120,22 +120,23 @@ TEST(ThinPoolTest, OracleFindsNothingLostWithDiscardsAcrossVolumes) {
       uint64_t errors = 0;
       std::function<void(int)> issue = [&](int slot) {
         if (stop) return;
-        Request q;
         const uint64_t k = rng.Uniform(20);
-        q.op = k < 6 ? Op::kRead : k < 16 ? Op::kWrite : k < 18 ? Op::kTrim : Op::kFlush;
-        if (k == 15) q.flags = kFua;
-        q.length = 4096 * (1 + rng.Uniform(32));
-        q.offset = rng.Uniform(pages - 32) * 4096;
-        for (uint64_t i = 0; i < q.length; i += 8) {
+        const Op op = k < 6 ? Op::kRead : k < 16 ? Op::kWrite : k < 18 ? Op::kTrim : Op::kFlush;
+        const uint64_t length = 4096 * (1 + rng.Uniform(32));
+        const uint64_t offset = rng.Uniform(pages - 32) * 4096;
+        for (uint64_t i = 0; i < length; i += 8) {
           const uint64_t word = rng.Next();
           std::memcpy(bufs[slot].data() + i, &word, 8);
         }
-        q.data = q.op == Op::kTrim ? nullptr : bufs[slot].data();
-        q.done = [&, slot](Status st) {
-          errors += st.ok() ? 0 : 1;
-          issue(slot);
-        };
-        oracle.Submit(std::move(q));
+        oracle.Submit(Request{.op = op,
+                              .flags = k == 15 ? kFua : 0u,
+                              .offset = offset,
+                              .length = length,
+                              .data = op == Op::kTrim ? nullptr : bufs[slot].data(),
+                              .done = [&, slot](Status st) {
+                                errors += st.ok() ? 0 : 1;
+                                issue(slot);
+                              }});
       };
       for (int slot = 0; slot < 8; ++slot) issue(slot);
       const uint64_t steps = 1000 + rng.Uniform(4000);

@@ -103,15 +103,14 @@ TEST(ThinTest, QueuedWritesGoOnWhenSpaceComesBack) {
   bool done = false;
   Status st;
   auto w = Pattern(4096, 9);
-  Request q;
-  q.op = Op::kWrite;
-  q.offset = 40 * kChunk;
-  q.length = 4096;
-  q.data = w.data();
-  q.done = [&](Status s) {
-    st = std::move(s);
-    done = true;
-  };
+  Request q{.op = Op::kWrite,
+            .offset = 40 * kChunk,
+            .length = 4096,
+            .data = w.data(),
+            .done = [&](Status s) {
+              st = std::move(s);
+              done = true;
+            }};
   r.vol.Submit(std::move(q));
   VirtualDriver(e).RunUntil(e.now() + 10_s);
   EXPECT_FALSE(done);

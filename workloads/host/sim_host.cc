@@ -59,13 +59,12 @@ void SimHost::FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, boo
   Node& target = !direct ? *buffered_ : direct_bypass_ ? *root_ : *buffered_;
   uint64_t dev = fs_->MapContiguous(file, offset, length);
   if (dev != ExtentFs::kHole) {
-    Request r;
-    r.op = op;
-    r.flags = flags;
-    r.offset = dev;
-    r.length = length;
-    r.file_id = file;
-    r.done = std::move(done);
+    Request r{.op = op,
+              .flags = flags,
+              .offset = dev,
+              .length = length,
+              .file_id = file,
+              .done = std::move(done)};
     target.Submit(std::move(r));
     return;
   }
@@ -90,23 +89,19 @@ void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint
   }
   auto join = Join::Make(std::move(done));
   for (const auto& e : pieces) {
-    Request r;
-    r.op = op;
-    r.flags = flags;
-    r.offset = e.device_offset;
-    r.length = e.length;
-    r.file_id = file;
-    r.done = join->Arm();
+    Request r{.op = op,
+              .flags = flags,
+              .offset = e.device_offset,
+              .length = e.length,
+              .file_id = file,
+              .done = join->Arm()};
     target.Submit(std::move(r));
   }
   join->Seal(engine_);
 }
 
 void SimHost::Fsync(uint32_t file, bool direct, Completion done) {
-  Request r;
-  r.op = Op::kFlush;
-  r.file_id = file;
-  r.done = std::move(done);
+  Request r{.op = Op::kFlush, .file_id = file, .done = std::move(done)};
   (direct && direct_bypass_ ? *root_ : *buffered_).Submit(std::move(r));
 }
 

@@ -102,21 +102,17 @@ void CacheCore::StartCommit() {
   auto write_metadata = [this, c, finish = std::move(finish)](Status st) mutable {
     if (!st.ok() || (c->delta.empty() && c->released.empty())) return finish(std::move(st));
     const uint64_t bytes = 4096 * (1 + (c->delta.size() * 16 + 4095) / 4096);
-    Request r;
-    r.op = Op::kWrite;
-    r.flags = kFua | kBackground;
-    r.offset = 0;
-    r.length = std::min(bytes, cfg_.metadata_size / 4096 * 4096);
-    r.done = std::move(finish);
+    Request r{.op = Op::kWrite,
+              .flags = kFua | kBackground,
+              .offset = 0,
+              .length = std::min(bytes, cfg_.metadata_size / 4096 * 4096),
+              .done = std::move(finish)};
     fast_->Submit(std::move(r));
   };
   auto join = Join::Make(std::move(write_metadata));
   for (Node* dev : {flush_fast ? fast_ : nullptr, flush_origin ? &origin_ : nullptr}) {
     if (!dev) continue;
-    Request f;
-    f.op = Op::kFlush;
-    f.flags = kBackground;
-    f.done = join->Arm();
+    Request f{.op = Op::kFlush, .flags = kBackground, .done = join->Arm()};
     dev->Submit(std::move(f));
   }
   join->Seal(engine_);

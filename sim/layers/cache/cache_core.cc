@@ -120,13 +120,12 @@ void CacheCore::IssuePieces(Node& dev, Op op, std::vector<Piece> pieces, uint8_t
     merged.push_back(p);
   }
   for (const Piece& p : merged) {
-    Request r;
-    r.op = op;
-    r.flags = flags;
-    r.offset = p.dev_off;
-    r.length = p.len;
-    r.data = base ? base + p.buf_off : nullptr;
-    r.done = join->Arm();
+    Request r{.op = op,
+              .flags = flags,
+              .offset = p.dev_off,
+              .length = p.len,
+              .data = base ? base + p.buf_off : nullptr,
+              .done = join->Arm()};
     dev.Submit(std::move(r));
   }
 }

@@ -223,9 +223,7 @@ void CacheCore::CheckFlushes() {
       });
       continue;
     }
-    Request f;
-    f.op = Op::kFlush;
-    f.done = std::move(finish);
+    Request f{.op = Op::kFlush, .done = std::move(finish)};
     origin_.Submit(std::move(f));
   }
 }

@@ -89,12 +89,11 @@ void CacheCore::Read(Request req) {
   auto join = Join::Make([this, op](Status st) { ReadDone(op, std::move(st)); });
   IssuePieces(cache_dev(), Op::kRead, std::move(cache_pieces), op->req.data, 0, join);
   for (auto& o : op->origin) {
-    Request r;
-    r.op = Op::kRead;
-    r.offset = o.off;
-    r.length = o.len;
-    r.data = o.buf.empty() ? nullptr : o.buf.data();
-    r.done = join->Arm();
+    Request r{.op = Op::kRead,
+              .offset = o.off,
+              .length = o.len,
+              .data = o.buf.empty() ? nullptr : o.buf.data(),
+              .done = join->Arm()};
     origin_.Submit(std::move(r));
   }
   join->Seal(engine_);
@@ -152,13 +151,12 @@ std::optional<uint32_t> CacheCore::SlotForPromotion(bool* after_commit) {
 }
 
 void CacheCore::WritePromotion(const std::shared_ptr<Promotion>& p) {
-  Request r;
-  r.op = Op::kWrite;
-  r.flags = kBackground;
-  r.offset = SlotOffset(p->slot);
-  r.length = bs_;
-  r.data = p->data.empty() ? nullptr : p->data.data();
-  r.done = [this, p](Status s) { EndPromotion(*p, std::move(s)); };
+  Request r{.op = Op::kWrite,
+            .flags = kBackground,
+            .offset = SlotOffset(p->slot),
+            .length = bs_,
+            .data = p->data.empty() ? nullptr : p->data.data(),
+            .done = [this, p](Status s) { EndPromotion(*p, std::move(s)); }};
   cache_dev().Submit(std::move(r));
 }
 

@@ -206,42 +206,41 @@ void CacheCore::Discard(Request req) {
       ++busy_writes_[s.block];
     }
   }
-  Request r;
-  r.op = req.op;
-  r.flags = req.flags;
-  r.offset = req.offset;
-  r.length = req.length;
-  r.done = [this, spans, req = std::move(req)](Status st) mutable {
-    for (const Span& s : spans) {
-      CacheEntry* e = table_.Find(s.block);
-      if (!e) {
-        Unbusy(s.block);
-        continue;
-      }
-      if (st.ok()) {
-        bool was_dirty = e->dirty.any();
-        table_.Invalidate(*e, s.first, s.count);
-        if (was_dirty && !e->dirty.any()) policy_->SetDirty(s.block, false);
-      }
-      if (--e->io == 0 && !e->valid.any()) {
-        ++c_.invalidations;
-        Evict(s.block, false);
-      } else {
-        RecordChange(s.block);
-      }
-      WakeBlock(s.block);
-    }
-    RecordDirty();
-    CheckFlushes();
-    WakeSpace();
-    KickDestager();
-    if (fast_ && req.fua() && st.ok()) {
-      auto d = std::make_shared<Completion>(std::move(req.done));
-      RequestCommit(false, [d](Status s) { (*d)(std::move(s)); });
-      return;
-    }
-    req.done(std::move(st));
-  };
+  Request r{.op = req.op,
+            .flags = req.flags,
+            .offset = req.offset,
+            .length = req.length,
+            .done = [this, spans, req = std::move(req)](Status st) mutable {
+              for (const Span& s : spans) {
+                CacheEntry* e = table_.Find(s.block);
+                if (!e) {
+                  Unbusy(s.block);
+                  continue;
+                }
+                if (st.ok()) {
+                  bool was_dirty = e->dirty.any();
+                  table_.Invalidate(*e, s.first, s.count);
+                  if (was_dirty && !e->dirty.any()) policy_->SetDirty(s.block, false);
+                }
+                if (--e->io == 0 && !e->valid.any()) {
+                  ++c_.invalidations;
+                  Evict(s.block, false);
+                } else {
+                  RecordChange(s.block);
+                }
+                WakeBlock(s.block);
+              }
+              RecordDirty();
+              CheckFlushes();
+              WakeSpace();
+              KickDestager();
+              if (fast_ && req.fua() && st.ok()) {
+                auto d = std::make_shared<Completion>(std::move(req.done));
+                RequestCommit(false, [d](Status s) { (*d)(std::move(s)); });
+                return;
+              }
+              req.done(std::move(st));
+            }};
   origin_.Submit(std::move(r));
 }
 

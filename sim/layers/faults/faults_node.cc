@@ -120,18 +120,17 @@ void FaultsNode::StartReplay(const std::shared_ptr<std::vector<Replay>>& replays
   engine_.After(Nanos(0), [this, replays, epoch = epoch_] {
     if (epoch != epoch_) return;
     for (Replay& r : *replays) {
-      Request w;
-      w.op = Op::kWrite;
-      w.flags = kFua | kBackground;
-      w.offset = r.offset;
-      w.length = r.length;
-      w.data = r.data.data();
-      w.done = [this, replays, epoch](Status) {
-        if (epoch != epoch_ || --replaying_ > 0) return;
-        std::deque<Request> held = std::move(held_);
-        held_.clear();
-        for (Request& q : held) Handle(std::move(q));
-      };
+      Request w{.op = Op::kWrite,
+                .flags = kFua | kBackground,
+                .offset = r.offset,
+                .length = r.length,
+                .data = r.data.data(),
+                .done = [this, replays, epoch](Status) {
+                  if (epoch != epoch_ || --replaying_ > 0) return;
+                  std::deque<Request> held = std::move(held_);
+                  held_.clear();
+                  for (Request& q : held) Handle(std::move(q));
+                }};
       child_.Submit(std::move(w));
     }
   });

@@ -54,21 +54,21 @@ void Link::Start(Request req) {
 }
 
 void Link::SubmitToChild(Request parent, Nanos data_done) {
-  Request child;
-  child.op = parent.op;
-  child.flags = parent.flags;
-  if (c_.broken_fua && child.fua()) {
-    child.flags &= ~kFua;
+  uint32_t flags = parent.flags;
+  if (c_.broken_fua && (flags & kFua) != 0) {
+    flags &= ~kFua;
     ++fua_dropped_;
   }
-  child.offset = parent.offset;
-  child.length = parent.length;
-  child.data = parent.data;
-  child.file_id = parent.file_id;
   const Nanos child_start = engine_.now();
-  child.done = [this, p = std::move(parent), child_start, data_done](Status st) mutable {
-    OnChildDone(std::move(p), child_start, data_done, std::move(st));
-  };
+  Request child{.op = parent.op,
+                .flags = flags,
+                .offset = parent.offset,
+                .length = parent.length,
+                .data = parent.data,
+                .file_id = parent.file_id,
+                .done = [this, p = std::move(parent), child_start, data_done](Status st) mutable {
+                  OnChildDone(std::move(p), child_start, data_done, std::move(st));
+                }};
   child_.Submit(std::move(child));
 }
 

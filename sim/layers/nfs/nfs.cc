@@ -77,13 +77,14 @@ void Nfs::Serve(std::unique_ptr<Rpc> rpc) {
                     [this, r = std::move(r)]() mutable { Served(std::move(r), Status()); });
       return;
     }
-    Request q;
-    q.op = p->op;
-    q.flags = cfg_.async_export ? (p->flags & ~kFua) : p->flags;
-    q.offset = p->offset;
-    q.length = p->length;
-    q.data = p->data;
-    q.done = [this, r = std::move(r)](Status st) mutable { Served(std::move(r), std::move(st)); };
+    Request q{.op = p->op,
+              .flags = cfg_.async_export ? (p->flags & ~kFua) : p->flags,
+              .offset = p->offset,
+              .length = p->length,
+              .data = p->data,
+              .done = [this, r = std::move(r)](Status st) mutable {
+                Served(std::move(r), std::move(st));
+              }};
     ServerSubmit(std::move(q));
   });
 }

@@ -130,12 +130,11 @@ void PageCache::ReadPages(uint64_t first, uint64_t last, uint64_t req_first, uin
       const uint64_t in_req_lo = std::max(p, req_first), in_req_hi = std::min(p + n - 1, req_last);
       const uint64_t in_req = in_req_lo <= in_req_hi ? in_req_hi - in_req_lo + 1 : 0;
       counters_.readahead_bytes += (n - in_req) * kPage;
-      Request r;
-      r.op = Op::kRead;
-      r.offset = p * kPage;
-      r.length = bytes;
-      r.data = op.data.get();
-      r.done = [this, id](Status st) { OnReadDone(id, std::move(st)); };
+      Request r{.op = Op::kRead,
+                .offset = p * kPage,
+                .length = bytes,
+                .data = op.data.get(),
+                .done = [this, id](Status st) { OnReadDone(id, std::move(st)); }};
       child_.Submit(std::move(r));
     }
   }

@@ -139,14 +139,13 @@ void PageCache::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t
     op.data = std::make_unique<uint8_t[]>(bytes);  // zeroed
     data_.Patch(first * kPage, bytes, op.data.get());
   }
-  Request r;
-  r.op = Op::kWrite;
-  r.flags = kBackground;
-  r.offset = first * kPage;
-  r.length = bytes;
-  r.data = op.data.get();
-  r.file_id = file;
-  r.done = [this, id](Status st) { OnWritebackDone(id, std::move(st)); };
+  Request r{.op = Op::kWrite,
+            .flags = kBackground,
+            .offset = first * kPage,
+            .length = bytes,
+            .data = op.data.get(),
+            .file_id = file,
+            .done = [this, id](Status st) { OnWritebackDone(id, std::move(st)); }};
   throttle_.OnWritebackStart(engine_.now());
   ++counters_.writeback_requests;
   child_.Submit(std::move(r));
@@ -274,10 +273,7 @@ void PageCache::CheckSync(uint64_t id) {
     w->then(w->error.ok() ? std::move(st) : w->error);
   };
   if (w.flush_child) {
-    Request f;
-    f.op = Op::kFlush;
-    f.file_id = w.file;
-    f.done = std::move(finish);
+    Request f{.op = Op::kFlush, .file_id = w.file, .done = std::move(finish)};
     child_.Submit(std::move(f));
   } else {
     engine_.After(Nanos(0), [finish = std::move(finish)]() mutable { finish(Status()); });

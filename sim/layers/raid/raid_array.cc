@@ -110,13 +110,7 @@ void RaidArray::Submit(int m, Op op, uint64_t off, uint64_t len, uint8_t* data, 
   Member& mb = member(m);
   ++mb.in_flight;
   if (!(flags & kBackground) && op != Op::kFlush) foreground_bytes_ += len;
-  Request r;
-  r.op = op;
-  r.offset = off;
-  r.length = len;
-  r.data = data;
-  r.flags = flags;
-  r.done = [this, m, off, len, fanin = std::move(fanin), failed_flag](Status st) {
+  auto on_done = [this, m, off, len, fanin = std::move(fanin), failed_flag](Status st) {
     if (fanin->epoch != epoch_) return;
     Member& mb = member(m);
     if (mb.in_flight > 0) --mb.in_flight;
@@ -128,7 +122,12 @@ void RaidArray::Submit(int m, Op op, uint64_t off, uint64_t len, uint8_t* data, 
     }
     if (--fanin->remaining == 0) fanin->done(fanin->failed_mask);
   };
-  mb.node->Submit(std::move(r));
+  mb.node->Submit(Request{.op = op,
+                          .flags = flags,
+                          .offset = off,
+                          .length = len,
+                          .data = data,
+                          .done = std::move(on_done)});
 }
 
 void RaidArray::Issue(ExtentSet& set, Op op, uint32_t flags, PhaseDone done) {

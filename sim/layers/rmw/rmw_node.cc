@@ -56,18 +56,18 @@ void RmwNode::Read(Request req) {
   op->hi = hi;
   op->epoch = epoch_;
   if (op->req.data) op->buf.resize(hi - lo);
-  Request r;
-  r.op = Op::kRead;
-  r.offset = lo;
-  r.length = hi - lo;
-  r.data = op->buf.empty() ? nullptr : op->buf.data();
-  r.done = [this, op](Status st) {
-    if (op->epoch != epoch_) return;
-    if (st.ok() && op->req.data) {
-      std::memcpy(op->req.data, op->buf.data() + (op->req.offset - op->lo), op->req.length);
-    }
-    op->req.done(std::move(st));
-  };
+  Request r{.op = Op::kRead,
+            .offset = lo,
+            .length = hi - lo,
+            .data = op->buf.empty() ? nullptr : op->buf.data(),
+            .done = [this, op](Status st) {
+              if (op->epoch != epoch_) return;
+              if (st.ok() && op->req.data) {
+                std::memcpy(op->req.data, op->buf.data() + (op->req.offset - op->lo),
+                            op->req.length);
+              }
+              op->req.done(std::move(st));
+            }};
   child_.Submit(std::move(r));
 }
 
@@ -102,19 +102,18 @@ void RmwNode::ReadUnits(const std::shared_ptr<Pending>& op) {
   for (const auto& [at, boff] : reads) {
     rmw_read_bytes_ += unit;
     child_read_bytes_ += unit;
-    Request r;
-    r.op = Op::kRead;
-    r.offset = at;
-    r.length = unit;
-    r.data = data ? op->buf.data() + boff : nullptr;
-    r.done = [this, op](Status st) {
-      if (op->epoch != epoch_) return;
-      if (!st.ok() && op->status.ok()) op->status = std::move(st);
-      if (--op->pending == 0) {
-        if (!op->status.ok()) return Finish(op);
-        WriteUnits(op);
-      }
-    };
+    Request r{.op = Op::kRead,
+              .offset = at,
+              .length = unit,
+              .data = data ? op->buf.data() + boff : nullptr,
+              .done = [this, op](Status st) {
+                if (op->epoch != epoch_) return;
+                if (!st.ok() && op->status.ok()) op->status = std::move(st);
+                if (--op->pending == 0) {
+                  if (!op->status.ok()) return Finish(op);
+                  WriteUnits(op);
+                }
+              }};
     child_.Submit(std::move(r));
   }
 }
@@ -157,17 +156,16 @@ void RmwNode::WriteUnits(const std::shared_ptr<Pending>& op) {
   op->pending = static_cast<int>(parts.size());
   for (const Part& p : parts) {
     if (p.kind == Op::kWrite) child_write_bytes_ += p.length;
-    Request w;
-    w.op = p.kind;
-    w.flags = flags;
-    w.offset = p.offset;
-    w.length = p.length;
-    w.data = p.data;
-    w.done = [this, op](Status st) {
-      if (op->epoch != epoch_) return;
-      if (!st.ok() && op->status.ok()) op->status = std::move(st);
-      if (--op->pending == 0) Finish(op);
-    };
+    Request w{.op = p.kind,
+              .flags = flags,
+              .offset = p.offset,
+              .length = p.length,
+              .data = p.data,
+              .done = [this, op](Status st) {
+                if (op->epoch != epoch_) return;
+                if (!st.ok() && op->status.ok()) op->status = std::move(st);
+                if (--op->pending == 0) Finish(op);
+              }};
     child_.Submit(std::move(w));
   }
 }

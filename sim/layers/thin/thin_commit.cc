@@ -32,9 +32,7 @@ void ThinNode::StartCommit() {
   commit_waiters_.clear();
   // The data the new mappings point to must be durable before they are
   // (dm-thin flushes the data device before committing, Linux >= 5.2).
-  Request flush;
-  flush.op = Op::kFlush;
-  flush.done = [this, epoch = epoch_, mark, waiters](Status st) {
+  auto committed = [this, epoch = epoch_, mark, waiters](Status st) {
     if (epoch != epoch_) return;
     committing_ = false;
     if (st.ok()) {
@@ -49,7 +47,7 @@ void ThinNode::StartCommit() {
     }
     SpaceFreed();  // discarded chunks are free once committed
   };
-  child_.Submit(std::move(flush));
+  child_.Submit(Request{.op = Op::kFlush, .done = std::move(committed)});
 }
 
 Status ThinNode::SpaceError() const {

@@ -142,12 +142,11 @@ uint32_t ZfsVdevs::Limit(ZfsIoClass cls) const {
 
 void ZfsVdevs::Enqueue(uint32_t member, ZfsIoClass cls, Op op, uint64_t offset, uint64_t length,
                        Completion done) {
-  Request r;
-  r.op = op;
-  r.offset = members_[member].base + offset;
-  r.length = length;
-  r.flags = cls == ZfsIoClass::kAsyncWrite ? kBackground : 0;
-  r.done = std::move(done);
+  Request r{.op = op,
+            .flags = cls == ZfsIoClass::kAsyncWrite ? kBackground : 0,
+            .offset = members_[member].base + offset,
+            .length = length,
+            .done = std::move(done)};
   if (op == Op::kWrite) ++member_writes_;
   members_[member].queued[static_cast<int>(cls)].push_back(std::move(r));
   Dispatch(member);
@@ -231,9 +230,7 @@ void ZfsVdevs::FlushMembers(Callback<void(Status)> done) {
     if (std::find(nodes.begin(), nodes.end(), m.node) == nodes.end()) nodes.push_back(m.node);
   auto join = Join::Make(std::move(done));
   for (Node* node : nodes) {
-    Request r;
-    r.op = Op::kFlush;
-    r.done = join->Arm();
+    Request r{.op = Op::kFlush, .done = join->Arm()};
     node->Submit(std::move(r));
   }
   join->Seal(engine());
@@ -256,19 +253,13 @@ void ZfsVdevs::SlogWrite(uint64_t bytes, Callback<void(Status)> done) {
   const uint64_t cap = slog_->geometry().capacity / kSector * kSector;
   bytes = (bytes + kSector - 1) / kSector * kSector;
   if (slog_cursor_ + bytes > cap) slog_cursor_ = 0;
-  Request r;
-  r.op = Op::kWrite;
-  r.offset = slog_cursor_;
-  r.length = bytes;
-  r.done = std::move(done);
+  Request r{.op = Op::kWrite, .offset = slog_cursor_, .length = bytes, .done = std::move(done)};
   slog_cursor_ += bytes;
   slog_->Submit(std::move(r));
 }
 
 void ZfsVdevs::FlushSlog(Callback<void(Status)> done) {
-  Request r;
-  r.op = Op::kFlush;
-  r.done = std::move(done);
+  Request r{.op = Op::kFlush, .done = std::move(done)};
   slog_->Submit(std::move(r));
 }
 
