@@ -18,14 +18,13 @@ Nanos RandomReads(Engine& engine, Node& node, uint32_t depth, uint64_t total, ui
     void Issue() {
       if (issued == total) return;
       ++issued;
-      Request r;
-      r.op = Op::kRead;
-      r.offset = rng.Uniform(blocks) * 4096;
-      r.length = 4096;
-      r.done = [this](Status) {
-        ++done;
-        Issue();
-      };
+      Request r{.op = Op::kRead,
+                .offset = rng.Uniform(blocks) * 4096,
+                .length = 4096,
+                .done = [this](Status) {
+                  ++done;
+                  Issue();
+                }};
       node.Submit(std::move(r));
     }
   };

@@ -135,16 +135,14 @@ void Service::FlushAll(Callback<void(std::string)> answer) {
   st->pending = st->total = exports_.size();
   st->answer = std::move(answer);
   for (auto& e : exports_) {
-    Request r;
-    r.op = Op::kFlush;
-    r.done = [st, name = e.info.name](Status s) {
+    auto flushed = [st, name = e.info.name](Status s) {
       if (!s.ok()) st->errors += (st->errors.empty() ? "" : "; ") + name + ": " + s.ToString();
       if (--st->pending > 0) return;
       st->answer(st->errors.empty()
                      ? "flush: ok (" + std::to_string(st->total) + " exports flushed)"
                      : "error: flush: " + st->errors);
     };
-    e.port->Submit(std::move(r));
+    e.port->Submit(Request{.op = Op::kFlush, .done = std::move(flushed)});
   }
 }
 

@@ -164,14 +164,12 @@ void Session::Submit(const ExportRequest& req, Reply reply) {
 
 void Service::StartIo(int e, const ExportRequest& req, Completion done) {
   comp_.RecordApplied(driver_.arrival_sim() - engine_.now());
-  Request r;
-  r.op = req.op;
-  r.flags = req.flags;
-  r.offset = req.offset;
-  r.length = req.op == Op::kFlush ? 0 : req.length;
-  r.data = req.data;
-  r.done = std::move(done);
-  exports_[e].port->Submit(std::move(r));
+  exports_[e].port->Submit(Request{.op = req.op,
+                                   .flags = req.flags,
+                                   .offset = req.offset,
+                                   .length = req.op == Op::kFlush ? 0 : req.length,
+                                   .data = req.data,
+                                   .done = std::move(done)});
 }
 
 }  // namespace storlab

@@ -76,15 +76,11 @@ TEST(RealtimeDriverTest, RunsEventsAtTheirWallTimeAndMeasuresLateness) {
   Nanos completed_at;
   std::vector<uint8_t> buf(4096, 7);
   driver.Call([&] {
-    Request r;
-    r.op = Op::kWrite;
-    r.length = 4096;
-    r.data = buf.data();
-    r.done = [&](Status st) {
-      EXPECT_TRUE(st.ok());
-      completed_at = engine.now();
-      w.Set();
-    };
+    Request r{.op = Op::kWrite, .length = 4096, .data = buf.data(), .done = [&](Status st) {
+                EXPECT_TRUE(st.ok());
+                completed_at = engine.now();
+                w.Set();
+              }};
     disk.Submit(std::move(r));
   });
   w.Wait();
@@ -297,8 +293,7 @@ TEST(RealtimeDriverTest, AnEventAtTheEndOfTimeIsNotDueNow) {
 }
 
 TEST(RealtimeDriverTest, ARequestSizedClosureFitsInline) {
-  Request r;
-  r.done = [](Status) {};
+  Request r{.done = [](Status) {}};
   void* owner = nullptr;
   RealtimeDriver::Work w = [owner, r = std::move(r)]() mutable { (void)owner; };
   EXPECT_FALSE(w.allocated());

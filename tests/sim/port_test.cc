@@ -18,14 +18,10 @@ TEST(Port, PassesRequestsThroughAndCountsThem) {
   Port port(*s.stack, s.stack->root());
   std::vector<uint8_t> buf(4096, 7);
   int done = 0;
-  Request r;
-  r.op = Op::kWrite;
-  r.length = 4096;
-  r.data = buf.data();
-  r.done = [&](Status st) {
-    EXPECT_TRUE(st.ok());
-    ++done;
-  };
+  Request r{.op = Op::kWrite, .length = 4096, .data = buf.data(), .done = [&](Status st) {
+              EXPECT_TRUE(st.ok());
+              ++done;
+            }};
   port.Submit(std::move(r));
   EXPECT_EQ(port.in_flight(), 1u);
   VirtualDriver(e).RunUntilIdle();
@@ -40,12 +36,11 @@ TEST(Port, APowerCutAnswersEveryRequestInFlightWithAborted) {
   std::vector<uint8_t> buf(4096, 7);
   std::vector<Status> answers;
   for (int i = 0; i < 3; ++i) {
-    Request r;
-    r.op = i == 2 ? Op::kFlush : Op::kWrite;
-    r.offset = static_cast<uint64_t>(i) * 4096;
-    r.length = i == 2 ? 0 : 4096;
-    r.data = buf.data();
-    r.done = [&](Status st) { answers.push_back(st); };
+    Request r{.op = i == 2 ? Op::kFlush : Op::kWrite,
+              .offset = static_cast<uint64_t>(i) * 4096,
+              .length = i == 2 ? 0u : 4096u,
+              .data = buf.data(),
+              .done = [&](Status st) { answers.push_back(st); }};
     port.Submit(std::move(r));
   }
   VirtualDriver(e).RunUntil(e.now() + 500_us);  // all three still in service
@@ -58,11 +53,9 @@ TEST(Port, APowerCutAnswersEveryRequestInFlightWithAborted) {
   EXPECT_EQ(port.in_flight(), 0u);
   // The stack works after the cut, through the same port.
   bool ok = false;
-  Request r;
-  r.op = Op::kRead;
-  r.length = 4096;
-  r.data = buf.data();
-  r.done = [&](Status st) { ok = st.ok(); };
+  Request r{.op = Op::kRead, .length = 4096, .data = buf.data(), .done = [&](Status st) {
+              ok = st.ok();
+            }};
   port.Submit(std::move(r));
   VirtualDriver(e).RunUntilIdle();
   EXPECT_TRUE(ok);
