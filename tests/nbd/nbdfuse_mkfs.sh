@@ -3,7 +3,7 @@
 # as a file, losetup (direct I/O) makes it a block device, and ext4 is made,
 # mounted, written, unmounted and checked clean on a simulated SSD.
 source "$(dirname "$0")/lib.sh"
-requires nbdfuse losetup mkfs.ext4 e2fsck fusermount3
+requires nbdinfo nbdfuse losetup mkfs.ext4 e2fsck fusermount3
 [[ $EUID == 0 && -c /dev/fuse ]] || { echo "SKIP: needs root and /dev/fuse"; exit 77; }
 loop= mounted=
 undo() {
@@ -11,11 +11,14 @@ undo() {
   [[ -n $loop ]] && losetup -d "$loop" 2>/dev/null
   fusermount3 -u "$tmp/nf" 2>/dev/null || true
 }
-trap 'undo; cleanup' EXIT
+trap 'rc=$?; undo; ((rc == 0)) || cat "$tmp/server.log" >&2; cleanup' EXIT
 start_server "$STORLAB_PLUGIN" "stack=$STORLAB_SOURCE_DIR/tests/nbd/stacks/small-ssd.toml"
 mkdir -p "$tmp/nf" "$tmp/fs"
+# A handshake first: a sanitizer build's plugin is still starting its
+# threads when the socket appears.
+nbdinfo --size "$uri" >/dev/null || fail "nbdinfo could not connect"
 nbdfuse "$tmp/nf" "$uri" &
-for _ in $(seq 200); do [[ -f $tmp/nf/nbd ]] && break; sleep 0.05; done
+for _ in $(seq 1200); do [[ -f $tmp/nf/nbd ]] && break; sleep 0.05; done
 [[ -f $tmp/nf/nbd ]] || fail "nbdfuse did not show the export"
 loop=$(losetup --direct-io=on -f --show "$tmp/nf/nbd")
 mkfs.ext4 -q "$loop"  # with its whole-device discard
