@@ -71,8 +71,9 @@ fio_nbd() {
 python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99"))'
 for stack in $stacks; do
   serve "$plugin" "stack=$stack" store=none "control=$tmp/ctl" "stats=$tmp/stats.json"
-  # Written once, as fio lays out a file before reading it in storlab sim.
-  { printf '[global]\ndirect=1\nsize=1g\n[prep]\nrw=write\nbs=1m\niodepth=4\n'
+  # Written once and flushed, as storlab sim lays out the file (a flush at
+  # its end): a drive cache still holding the last writes would serve reads.
+  { printf '[global]\ndirect=1\nsize=1g\n[prep]\nrw=write\nbs=1m\niodepth=4\nend_fsync=1\n'
     printf 'ioengine=nbd\nuri=nbd+unix:///?socket=%s\n' "$tmp/sock"; } >"$tmp/prep.fio"
   fio "$tmp/prep.fio" >/dev/null
   for j in "${jobs[@]}"; do
