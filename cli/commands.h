@@ -24,6 +24,9 @@ const std::vector<Command>& Commands();
 int StacksCommand(const Args& args);
 int SimCommand(const Args& args);
 int DemoCommand(const Args& args);
+// cli/mount_cmd.cc, built where libfuse3 is (STORLAB_HAVE_FUSE).
+int MountCommand(const Args& args);
+int UmountCommand(const Args& args);
 // The --iozone half of `storlab sim`.
 int RunIozoneCommand(const HostOptions& host, const std::string& command, int repeat, bool json);
 

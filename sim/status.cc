@@ -24,6 +24,18 @@ const char* Status::CodeName(Code c) {
       return "read-only";
     case Code::kInternal:
       return "internal error";
+    case Code::kExists:
+      return "exists";
+    case Code::kNotEmpty:
+      return "not empty";
+    case Code::kNotDirectory:
+      return "not a directory";
+    case Code::kIsDirectory:
+      return "is a directory";
+    case Code::kNameTooLong:
+      return "name too long";
+    case Code::kNotPermitted:
+      return "not permitted";
   }
   return "unknown";
 }

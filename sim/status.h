@@ -29,6 +29,13 @@ class Status {
     kAborted,       // request dropped (power cut, shutdown)
     kReadOnly,      // the device or pool no longer accepts writes
     kInternal,
+    // A file system's name space (the FUSE mount's tree, sim/fs/tree_fs.h).
+    kExists,        // the name is taken
+    kNotEmpty,      // a directory that still holds entries
+    kNotDirectory,  // a path component or target that is not a directory
+    kIsDirectory,   // a file operation on a directory
+    kNameTooLong,   // a name over the file system's limit
+    kNotPermitted,  // allowed to nobody (a link to a directory, a reserved name)
   };
 
   Status() = default;  // OK
@@ -45,6 +52,12 @@ class Status {
   static Status Aborted(std::string_view msg) { return Status(Code::kAborted, msg); }
   static Status ReadOnly(std::string_view msg) { return Status(Code::kReadOnly, msg); }
   static Status Internal(std::string_view msg) { return Status(Code::kInternal, msg); }
+  static Status Exists(std::string_view msg) { return Status(Code::kExists, msg); }
+  static Status NotEmpty(std::string_view msg) { return Status(Code::kNotEmpty, msg); }
+  static Status NotDirectory(std::string_view msg) { return Status(Code::kNotDirectory, msg); }
+  static Status IsDirectory(std::string_view msg) { return Status(Code::kIsDirectory, msg); }
+  static Status NameTooLong(std::string_view msg) { return Status(Code::kNameTooLong, msg); }
+  static Status NotPermitted(std::string_view msg) { return Status(Code::kNotPermitted, msg); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

@@ -19,6 +19,18 @@ int ToErrno(const Status& st) {
       return EOPNOTSUPP;
     case Status::Code::kReadOnly:
       return EROFS;
+    case Status::Code::kExists:
+      return EEXIST;
+    case Status::Code::kNotEmpty:
+      return ENOTEMPTY;
+    case Status::Code::kNotDirectory:
+      return ENOTDIR;
+    case Status::Code::kIsDirectory:
+      return EISDIR;
+    case Status::Code::kNameTooLong:
+      return ENAMETOOLONG;
+    case Status::Code::kNotPermitted:
+      return EPERM;
     case Status::Code::kIoError:
     case Status::Code::kAborted:
     case Status::Code::kInternal:

@@ -13,6 +13,9 @@
 //   kAborted         EIO      (in flight at a power cut or shutdown: what a
 //                              host sees when its disk loses power)
 //   kInternal        EIO
+//   kExists          EEXIST, kNotEmpty ENOTEMPTY, kNotDirectory ENOTDIR,
+//   kIsDirectory     EISDIR, kNameTooLong ENAMETOOLONG, kNotPermitted EPERM
+//                    (a file system's name space: the FUSE mount's tree)
 // Thread-safe (a pure function).
 #ifndef STORLAB_SIM_STATUS_ERRNO_H_
 #define STORLAB_SIM_STATUS_ERRNO_H_
