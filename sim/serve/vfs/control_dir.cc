@@ -15,24 +15,21 @@ Status Refused() { return Status::NotPermitted(".storlab/ is the mount's own: it
 // Returns the answers, one per line, and whether all were accepted.
 std::pair<std::string, bool> RunCommands(Service& service, std::string_view text) {
   std::string out;
-  bool ok = true;
-  size_t lines = 0;
+  size_t commands = 0;
   while (!text.empty()) {
     const size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    if (line.empty() && text.empty() && lines > 0) break;
-    ++lines;
+    // Blank lines and comments are not commands (control.h).
+    auto parsed = ParseControl(line);
+    if (parsed.ok() && parsed->kind == ControlCommand::Kind::kNone) continue;
+    ++commands;
     std::string answer = service.Control(line);
-    ok = answer.rfind("error:", 0) != 0;
     out += answer + "\n";
-    if (!ok) break;
+    if (answer.rfind("error:", 0) == 0) return {out, false};
   }
-  if (lines == 0) {
-    out = "error: an empty command (" + std::string(ControlHelp()) + ")\n";
-    ok = false;
-  }
-  return {out, ok};
+  if (commands == 0) return {"error: no command (" + std::string(ControlHelp()) + ")\n", false};
+  return {out, true};
 }
 
 }  // namespace

@@ -143,6 +143,10 @@ Result<OpenAnswer> TreeVfs::Open(uint64_t ino, int flags) {
   ASSIGN_OR_RETURN(struct stat a, tree_.GetAttr(ino));
   if (S_ISDIR(a.st_mode) && (flags & O_ACCMODE) != O_RDONLY)
     return Status::IsDirectory("inode " + std::to_string(ino));
+  // libfuse asks the kernel for atomic O_TRUNC: the truncate is ours. To
+  // size 0 no block is cut, so there is nothing to zero on the device.
+  if ((flags & O_TRUNC) && S_ISREG(a.st_mode) && (flags & O_ACCMODE) != O_RDONLY)
+    RETURN_IF_ERROR(tree_.Truncate(ino, 0).status());
   return Answer();
 }
 
