@@ -284,9 +284,9 @@ Status TreeFs::Rename(uint64_t parent, std::string_view name, uint64_t new_paren
     Touch(*to, true, true);
     return Status();
   }
+  if (old && (flags & RENAME_NOREPLACE)) return Status::Exists("entry " + Q(new_name) + " exists");
   if (old == ino) return Status();  // two names of one file: nothing to do
   if (old) {
-    if (flags & RENAME_NOREPLACE) return Status::Exists("entry " + Q(new_name) + " exists");
     Node& o = *nodes_.at(old);
     if (IsDir(n) && !IsDir(o)) return Status::NotDirectory(Q(new_name) + " is not a directory");
     if (!IsDir(n) && IsDir(o)) return Status::IsDirectory(Q(new_name) + " is a directory");
