@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The FUSE export's fidelity and ceiling, in one run (issue 12):
+#   fidelity  fio through the image file of `storlab mount --direct-io`
+#             against `storlab sim --direct=1`, same job: 4 KiB random reads
+#             at QD1 and QD32 (libaio, 10 s, an 8 GiB span) on hdd-7200,
+#             sata-ssd, usb3-bot-hdd, sata-ssd-dramless: IOPS and
+#             median-latency ratios, FUSE / sim (target 1 +- 5 %).
+#   ceiling   the `ram` stack's image against a minimal libfuse passthrough
+#             of a tmpfs file (bench/fuse_passthrough.cc), same jobs:
+#             4 KiB random read and write QD32, 1 MiB sequential read QD8,
+#             with the default store (memory, the oracle on) and with none;
+#             interleaved, medians of 3; ours / theirs (target >= 0.9).
+# Needs root and fio; about 3 minutes. Prints the load before and after:
+# run it on a machine as quiet as you can get.
+#   bash bench/fuse_fidelity.sh [BUILD_DIR] [SECONDS]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build/release}
+secs=${2:-10}
+storlab=$build/cli/storlab
+passthrough=$build/bench/storlab_fuse_passthrough
+work=$(mktemp -d /tmp/storlab-fidelity.XXXXXX)
+mnt=$work/mnt
+mkdir -p "$mnt"
+pt_pid=
+cleanup() {
+  mountpoint -q "$mnt" && { fusermount3 -u "$mnt" || umount -l "$mnt"; }
+  mountpoint -q "$work/mnt2" && { fusermount3 -u "$work/mnt2" || umount -l "$work/mnt2"; }
+  [[ -n $pt_pid ]] && wait "$pt_pid" 2>/dev/null
+  rm -rf "$work" /dev/shm/storlab-passthrough.img
+}
+trap cleanup EXIT
+
+# fio JSON -> "IOPS p50_us" of the job's reads (or writes).
+figures() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]
+print("%.1f %.1f" % (j["iops"], j["clat_ns"]["percentile"]["50.000000"] / 1e3))
+PY
+}
+ratio() { python3 -c "import sys; a, b = map(float, sys.argv[1:]); print('%.3f' % (a / b) if b else '-')" "$1" "$2"; }
+
+job() {  # QD BS RW
+  echo --name=t --rw=$3 --bs=$2 --iodepth=$1 --ioengine=libaio --direct=1 --size=8g \
+    --runtime=$secs --time_based --ramp_time=1 --output-format=json
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+printf '%-18s %4s %10s %10s %7s %9s %9s %7s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
+  "FUSE p50" "sim p50" ratio
+for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
+  "$storlab" mount --stack "$stack" --direct-io "$mnt" >/dev/null 2>&1
+  img=$(ls "$mnt"/*.img | head -1)
+  for qd in 1 32; do
+    "$storlab" sim --stack "$stack" $(job $qd 4k randread) >"$work/sim.json" 2>/dev/null
+    fio $(job $qd 4k randread) --filename="$img" >"$work/fuse.json"
+    read -r fi fl < <(figures "$work/fuse.json" read)
+    read -r si sl < <(figures "$work/sim.json" read)
+    printf '%-18s %4s %10s %10s %7s %9s %9s %7s\n' "$stack" "$qd" "$fi" "$si" "$(ratio "$fi" "$si")" \
+      "${fl}us" "${sl}us" "$(ratio "$fl" "$sl")"
+  done
+  "$storlab" umount "$mnt" >/dev/null
+done
+
+echo
+# Both mounted at once, runs interleaved (ours, theirs, ours, ...), the
+# median of three of each: the machine's load drifts during a run.
+mnt2=$work/mnt2
+mkdir -p "$mnt2"
+truncate -s 8g /dev/shm/storlab-passthrough.img
+"$passthrough" /dev/shm/storlab-passthrough.img "$mnt2" &
+pt_pid=$!
+for i in $(seq 100); do [[ -e $mnt2/img ]] && break; sleep 0.05; done
+median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
+printf '%-30s %12s %12s %7s\n' "ceiling: ram (store)" "ours IOPS" "passthrough" ratio
+for store in memory none; do
+  "$storlab" mount --stack ram --direct-io --store $store "$mnt" >/dev/null 2>&1
+  for spec in "32 4k randread read" "32 4k randwrite write" "8 1m read read"; do
+    set -- $spec
+    a=() b=()
+    for rep in 1 2 3; do
+      fio $(job $1 $2 $3) --filename="$mnt/ram.img" >"$work/ours.json"
+      a+=("$(figures "$work/ours.json" $4 | cut -d' ' -f1)")
+      fio $(job $1 $2 $3) --filename="$mnt2/img" >"$work/theirs.json"
+      b+=("$(figures "$work/theirs.json" $4 | cut -d' ' -f1)")
+    done
+    ours=$(median "${a[@]}") theirs=$(median "${b[@]}")
+    printf '%-30s %12s %12s %7s\n' "$3 $2 QD$1 ($store)" "$ours" "$theirs" "$(ratio "$ours" "$theirs")"
+  done
+  "$storlab" umount "$mnt" >/dev/null
+done
+fusermount3 -u "$mnt2"
+wait "$pt_pid"
+pt_pid=
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
