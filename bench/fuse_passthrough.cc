@@ -80,8 +80,7 @@ void Read(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info*) {
   }
 }
 
-void Write(fuse_req_t req, fuse_ino_t, const char* buf, size_t size, off_t off,
-           fuse_file_info*) {
+void Write(fuse_req_t req, fuse_ino_t, const char* buf, size_t size, off_t off, fuse_file_info*) {
   const ssize_t n = pwrite(backing, buf, size, off);
   if (n < 0) {
     fuse_reply_err(req, errno);

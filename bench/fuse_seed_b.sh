@@ -49,6 +49,10 @@ row "storlab sim (virtual time)" "$mbs" "$mult" "${tail}s"
   --output-format=json >"$work/sim64.json" 2>/dev/null
 read -r mbs mult tail < <(figures "$work/sim64.json")
 row "  the same, size=64m (1 GiB in all)" "$mbs" "$mult" "${tail}s"
+"$storlab" sim --stack nas-1gbe-raid5 "$work/seed-b-20s.fio" --group_reporting --direct=1 \
+  --output-format=json >"$work/simd.json" 2>/dev/null
+read -r mbs mult tail < <(figures "$work/simd.json")
+row "storlab sim --direct=1" "$mbs" "$mult" "${tail}s"
 
 run() {  # NAME JOB MOUNT-ARGS -- FIO-ARGS
   local name=$1 job=$2 m=() f=()

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 
@@ -106,15 +107,20 @@ int RunMount(const MountOptions& in) {
   if (fs.conn_opts == nullptr) return Fail("bad -o options");
   fuse_session* se = fuse_session_new(&args, &Operations(), sizeof(fuse_lowlevel_ops), &fs);
   fuse_opt_free_args(&args);
-  if (se == nullptr) return Fail("the FUSE session could not be created (bad -o options?)");
+  if (se == nullptr) {
+    free(fs.conn_opts);  // NOLINT: malloc()ed by libfuse
+    return Fail("the FUSE session could not be created (bad -o options?)");
+  }
   int rc = 1;
   if (fuse_set_signal_handlers(se) != 0) {
     fuse_session_destroy(se);
+    free(fs.conn_opts);  // NOLINT: malloc()ed by libfuse
     return Fail("cannot set signal handlers");
   }
   if (fuse_session_mount(se, o.mountpoint.c_str()) != 0) {
     fuse_remove_signal_handlers(se);
     fuse_session_destroy(se);
+    free(fs.conn_opts);  // NOLINT: malloc()ed by libfuse
     return Fail("cannot mount at " + o.mountpoint);
   }
   // The bdi: set it if asked, and say what the mount runs with.
@@ -130,6 +136,7 @@ int RunMount(const MountOptions& in) {
     fuse_session_unmount(se);
     fuse_remove_signal_handlers(se);
     fuse_session_destroy(se);
+    free(fs.conn_opts);  // NOLINT: malloc()ed by libfuse
     return Fail(bdi_st.message());
   }
   std::string what;
@@ -177,6 +184,7 @@ int RunMount(const MountOptions& in) {
   fuse_session_unmount(se);
   fuse_remove_signal_handlers(se);
   fuse_session_destroy(se);
+  free(fs.conn_opts);  // NOLINT: fuse_parse_conn_info_opts malloc()s it
   return rc;
 }
 
