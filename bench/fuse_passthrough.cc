@@ -3,9 +3,10 @@
 // (on tmpfs: RAM) in the request handler itself, with direct I/O — the
 // ceiling the storlab mount's `ram` stack is compared with
 // (bench/fuse_fidelity.sh). The same connection settings as storlab's
-// (max_write 1 MiB, max_background 128, async direct I/O, 32 threads).
+// (max_write 1 MiB, max_background 128, async direct I/O, 4 threads).
 //
-//   fuse_passthrough BACKING_FILE MOUNTPOINT   (stays in the foreground)
+//   fuse_passthrough BACKING_FILE MOUNTPOINT [THREADS]   (in the foreground;
+//   THREADS: FUSE worker threads at most, default 4 as storlab's)
 #define FUSE_USE_VERSION 314
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -106,8 +108,8 @@ void Fsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) { fuse_reply_err(re
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: fuse_passthrough BACKING_FILE MOUNTPOINT\n");
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: fuse_passthrough BACKING_FILE MOUNTPOINT [THREADS]\n");
     return 2;
   }
   backing = open(argv[1], O_RDWR);
@@ -131,8 +133,9 @@ int main(int argc, char** argv) {
   if (se == nullptr || fuse_set_signal_handlers(se) != 0 || fuse_session_mount(se, argv[2]) != 0)
     return 1;
   fuse_loop_config* cfg = fuse_loop_cfg_create();
-  fuse_loop_cfg_set_max_threads(cfg, 32);
-  fuse_loop_cfg_set_idle_threads(cfg, 8);
+  const int threads = argc == 4 ? std::max(1, std::atoi(argv[3])) : 4;
+  fuse_loop_cfg_set_max_threads(cfg, static_cast<unsigned>(threads));
+  fuse_loop_cfg_set_idle_threads(cfg, static_cast<unsigned>(std::max(1, threads / 2)));
   const int rc = fuse_session_loop_mt(se, cfg);
   fuse_loop_cfg_destroy(cfg);
   fuse_session_unmount(se);

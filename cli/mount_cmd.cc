@@ -86,6 +86,8 @@ int MountCommand(const Args& args) {
       "store", po::value<std::string>(&store)->default_value("memory"),
       "where data lives: memory, none (timing only) or file:DIR")("foreground,f",
                                                                   "stay in the foreground")(
+      "threads", po::value<int>()->default_value(4),
+      "FUSE worker threads (handlers never wait for the model: a few suffice)")(
       "option,o", po::value<std::vector<std::string>>(&fuse_opts),
       "FUSE mount options (allow_other, writeback_cache, direct_io, max_write=N, ...)");
   po::options_description hidden;
@@ -138,6 +140,11 @@ int MountCommand(const Args& args) {
   o.seed = vm["seed"].as<uint64_t>();
   o.store = store;
   o.foreground = vm.count("foreground") > 0;
+  o.threads = vm["threads"].as<int>();
+  if (o.threads < 1 || o.threads > 256) {
+    std::fprintf(stderr, "storlab mount: --threads: expected 1 to 256\n");
+    return 2;
+  }
   o.fuse_options = fuse_opts;
   return fusefs::RunMount(o);
 }

@@ -31,6 +31,7 @@ struct MountOptions {
   bool foreground = false;
   std::vector<std::string> fuse_options;  // each -o argument (comma lists)
   uint32_t max_write = 1u << 20;
+  int threads = 4;  // FUSE worker threads at most
 };
 
 // Mounts, serves until unmounted or signalled, unmounts. Returns the exit

@@ -177,6 +177,10 @@ TEST(VfsRandom, ImagesAgainstAModel) {
       const std::string name = r.Uniform(2) ? std::string(300, 'x') : std::string("a/b");
       EXPECT_FALSE(v.Lookup(kRootIno, name).ok());
       EXPECT_EQ(ToErrno(v.Unlink(kRootIno, "ram.img")), EPERM);
+      EXPECT_EQ(ReadAt(v, img, 0, size_t{1} << 40, &got), EINVAL);  // nothing allocated
+      size_t n_written = 0;
+      std::vector<uint8_t> one(1);
+      EXPECT_EQ(WriteAt(v, 999, 0, one, &n_written), ENOENT);
     } else if (op == 4) {  // fsync, truncate (a disk keeps its size)
       EXPECT_EQ(StatusCall([&](Vfs::StatusReply rep) { v.Fsync(img, 0, false, std::move(rep)); }),
                 0);

@@ -124,6 +124,7 @@ Result<OpenAnswer> ImageVfs::Open(uint64_t ino, int flags) {
 }
 
 void ImageVfs::Read(uint64_t ino, uint64_t fh, uint64_t offset, size_t size, ReadReply reply) {
+  if (Status st = CheckIoSize(size); !st.ok()) return reply(st, nullptr, 0);
   Image* img = Find(ino);
   if (img == nullptr) return reply(Status::NotFound("no image inode"), nullptr, 0);
   const uint64_t cap = img->io->info().size;
@@ -138,6 +139,7 @@ void ImageVfs::Read(uint64_t ino, uint64_t fh, uint64_t offset, size_t size, Rea
 
 void ImageVfs::Write(uint64_t ino, uint64_t fh, uint64_t offset, const uint8_t* data, size_t size,
                      WriteReply reply) {
+  if (Status st = CheckIoSize(size); !st.ok()) return reply(st);
   Image* img = Find(ino);
   if (img == nullptr) return reply(Status::NotFound("no image inode"));
   const uint64_t cap = img->io->info().size;

@@ -160,6 +160,7 @@ Result<std::pair<struct stat, OpenAnswer>> TreeVfs::Create(uint64_t parent, std:
 }
 
 void TreeVfs::Read(uint64_t ino, uint64_t fh, uint64_t offset, size_t size, ReadReply reply) {
+  if (Status st = CheckIoSize(size); !st.ok()) return reply(st, nullptr, 0);
   std::vector<TreeFs::Piece> pieces;
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -191,6 +192,7 @@ void TreeVfs::Read(uint64_t ino, uint64_t fh, uint64_t offset, size_t size, Read
 
 void TreeVfs::Write(uint64_t ino, uint64_t fh, uint64_t offset, const uint8_t* data, size_t size,
                     WriteReply reply) {
+  if (Status st = CheckIoSize(size); !st.ok()) return reply(st);
   if (size == 0) return reply(size_t{0});
   std::vector<TreeFs::Piece> pieces;
   {

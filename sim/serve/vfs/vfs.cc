@@ -23,6 +23,12 @@ Status CheckName(std::string_view name) {
   return Status();
 }
 
+Status CheckIoSize(size_t size) {
+  if (size <= kMaxIo) return Status();
+  return Status::InvalidArgument("a request of " + std::to_string(size) + " bytes (at most " +
+                                 std::to_string(kMaxIo) + ")");
+}
+
 Result<struct stat> Vfs::Mknod(uint64_t, std::string_view, uint32_t, const Caller&) {
   return NoNameSpace();
 }

@@ -120,6 +120,11 @@ class Vfs {
 // Name checks every Vfs makes: not empty, no '/' or NUL, at most 255 bytes.
 Status CheckName(std::string_view name);
 
+// The largest read or write a Vfs takes (the kernel sends at most max_write
+// or max_pages, 1 MiB here); larger: kInvalidArgument, nothing allocated.
+constexpr size_t kMaxIo = 64u << 20;
+Status CheckIoSize(size_t size);
+
 }  // namespace storlab
 
 #endif  // STORLAB_SIM_SERVE_VFS_VFS_H_
