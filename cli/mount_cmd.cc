@@ -56,6 +56,7 @@ const char kMountUsage[] =
 
 Result<int> SpawnWait(const std::vector<std::string>& argv_s) {
   std::vector<char*> argv;
+  argv.reserve(argv_s.size() + 1);
   for (const auto& a : argv_s) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid;
@@ -158,7 +159,7 @@ int UmountCommand(const Args& args) {
                  "unmounts and waits for the server to exit.\n");
     return args.size() == 1 ? 0 : 2;
   }
-  const std::string mp = args[0];
+  const std::string& mp = args[0];
   const std::string ctl = mp + "/.storlab/control";
   long long pid = -1;
   int rc = 0;

@@ -99,6 +99,7 @@ int RunMount(const MountOptions& in) {
   if (!extra.empty()) opts += "," + extra;
   std::vector<std::string> argv_s = {"storlab", "-o", opts};
   std::vector<char*> argv;
+  argv.reserve(argv_s.size());
   for (auto& a : argv_s) argv.push_back(a.data());
   fuse_args args = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
   Fs fs;
