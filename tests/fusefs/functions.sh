@@ -22,15 +22,21 @@ requires() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"; }
 [[ -c /dev/fuse ]] || skip "no /dev/fuse"
 ((EUID == 0)) || skip "needs root (FUSE mounts, loop devices, sysfs)"
 
+# Whether DIR is a mount point, also when its FUSE server is gone (then
+# `mountpoint` cannot stat it).
+mounted() { awk -v m="$1" '$2 == m {found = 1} END {exit !found}' /proc/self/mounts; }
 cleanup() {
-  local rc=$? m l
+  local rc=$? m l i
   set +e
-  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[$i]}" 2>/dev/null || umount -l "${mounts[$i]}"; done
+  # Lazily, so that nothing waits for a server that may have died.
+  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+    umount "${mounts[$i]}" 2>/dev/null || umount -l "${mounts[$i]}"
+  done
   for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done
-  if mountpoint -q "$mnt"; then
+  if mounted "$mnt"; then
     fusermount3 -u "$mnt" 2>/dev/null || umount -l "$mnt"
   fi
-  ( wait_server ) || rc=1
+  (wait_server) || rc=1
   rm -rf "$scratch"
   exit $rc
 }

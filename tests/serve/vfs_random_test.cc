@@ -126,7 +126,8 @@ TEST(VfsRandom, ImagesAgainstAModel) {
     const int op = static_cast<int>(r.Uniform(6));
     const uint64_t off =
         r.Uniform(4) == 0 ? Pick(r, {cap - 1, cap, cap + 7, ~0ull >> 1}) : r.Uniform(1 << 20);
-    const size_t n = r.Uniform(5) == 0 ? Pick(r, {0, 1, 65537, 1 << 20}) : 1 + r.Uniform(20000);
+    const size_t n_io = r.Uniform(5) == 0 ? Pick(r, {0, 1, 65537, 1 << 20}) : 1 + r.Uniform(20000);
+    const size_t n = n_io;
     if (op == 0) {  // write
       auto d = Bytes(r, n);
       size_t got = 0;
@@ -154,7 +155,8 @@ TEST(VfsRandom, ImagesAgainstAModel) {
         const uint8_t m = off + k < model.size() ? model[off + k] : f == far.end() ? 0 : f->second;
         ASSERT_EQ(got[k], m) << "byte " << off + k;
       }
-    } else if (op == 2) {  // fallocate, every mode
+    } else if (op == 2) {  // fallocate, every mode; sometimes the whole device (split)
+      const uint64_t n = r.Uniform(8) == 0 ? cap : n_io;
       const int mode = static_cast<int>(
           Pick(r, {0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
                    FALLOC_FL_ZERO_RANGE, FALLOC_FL_PUNCH_HOLE, FALLOC_FL_COLLAPSE_RANGE}));

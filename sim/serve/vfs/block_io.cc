@@ -19,7 +19,10 @@ const uint8_t kZeros[65536] = {};
 
 }  // namespace
 
-// A request split into chunks of at most max_block, a few in flight.
+// A request split into chunks of at most max_block, a few in flight. Each
+// Pump() call holds one reference (the starter's, or a chunk's answer's)
+// and gives it back when it can issue no more; the last one answers and
+// deletes: nothing touches the object after that, whichever thread it is.
 struct BlockIo::Chunked {
   Session* session = nullptr;
   Op op = Op::kRead;
@@ -28,18 +31,18 @@ struct BlockIo::Chunked {
   uint8_t* data = nullptr;  // advances with `next`; nullptr: none
   std::mutex mu;
   int in_flight = 0;
+  int refs = 1;  // the starter's Pump
   Status first;
   Done done;
 
-  // Issues chunks while there is room; runs `done` after the last answer.
   void Pump() {
     for (;;) {
       ExportRequest r;
       {
         std::lock_guard<std::mutex> l(mu);
         if (next >= end || !first.ok() || in_flight >= kChunksInFlight) {
-          if (in_flight > 0) return;
-          break;  // all answered
+          if (--refs > 0) return;  // an answer still to come pumps again
+          break;
         }
         r.op = op;
         r.flags = flags;
@@ -49,6 +52,7 @@ struct BlockIo::Chunked {
         if (data) data += r.length;
         next += r.length;
         ++in_flight;
+        ++refs;  // the answer's
       }
       session->Submit(r, [this](Status st) {
         {
@@ -98,7 +102,7 @@ void BlockIo::Submit(Op op, uint32_t flags, uint64_t offset, uint64_t length, ui
   c->max = info_.max_block;
   c->data = data;
   c->done = std::move(done);
-  c->Pump();  // deletes c after the last answer
+  c->Pump();  // the last reference deletes c
 }
 
 void BlockIo::Read(uint64_t offset, uint64_t length, uint8_t* buf, Done done) {
