@@ -5,7 +5,7 @@
 #include <mutex>
 #include <utility>
 
-#include "sim/serve/vfs/join.h"
+#include "sim/serve/vfs/concurrent_join.h"
 
 namespace storlab {
 namespace {
@@ -139,12 +139,12 @@ void BlockIo::Write(uint64_t offset, uint64_t length, const uint8_t* buf, uint32
   const bool exclusive = p0 != offset || p1 != offset + length;
   locks_.Acquire(p0, p1, exclusive,
                  [this, offset, length, buf, flags, fresh_block,
-                  done = std::move(done)](RangeLock::Held held) mutable {
+                  done = std::move(done)](RwRangeLock::Held held) mutable {
                    WriteLocked(held, offset, length, buf, flags, fresh_block, std::move(done));
                  });
 }
 
-void BlockIo::WriteLocked(RangeLock::Held held, uint64_t offset, uint64_t length,
+void BlockIo::WriteLocked(RwRangeLock::Held held, uint64_t offset, uint64_t length,
                           const uint8_t* buf, uint32_t flags, uint32_t fresh_block, Done done) {
   if (!held.exclusive) {
     return Submit(Op::kWrite, flags, offset, length, const_cast<uint8_t*>(buf),
@@ -157,7 +157,7 @@ void BlockIo::WriteLocked(RangeLock::Held held, uint64_t offset, uint64_t length
   // read (or, in fresh space, zero), the new bytes copied over them.
   struct Rmw {
     BlockIo* io;
-    RangeLock::Held held;
+    RwRangeLock::Held held;
     std::unique_ptr<uint8_t[]> tmp;
     uint32_t flags;
     Done done;
@@ -192,7 +192,7 @@ void BlockIo::WriteLocked(RangeLock::Held held, uint64_t offset, uint64_t length
   Edge tail{held.end - b, offset + length != held.end};
   if (head.need && tail.need && tail.at == head.at) tail.need = false;
   const int reads = int(head.need) + int(tail.need);
-  auto* join = new Join(reads, [r, skip, buf, length](Status st) {
+  auto* join = new ConcurrentJoin(reads, [r, skip, buf, length](Status st) {
     if (!st.ok()) return r->Finish(std::move(st));
     std::memcpy(r->tmp.get() + skip, buf, length);
     r->WriteBack();
@@ -210,12 +210,12 @@ void BlockIo::Zero(uint64_t offset, uint64_t length, bool unmap, Done done) {
   const uint64_t end = offset + length;
   const uint64_t m0 = std::min(RoundUp(offset, b), end), m1 = std::max(RoundDown(end, b), m0);
   const bool head = offset < m0, tail = m1 < end, middle = m0 < m1;
-  auto* join = new Join(int(head) + int(tail) + int(middle), std::move(done));
+  auto* join = new ConcurrentJoin(int(head) + int(tail) + int(middle), std::move(done));
   auto arrive = [join](Status st) { join->Arrive(std::move(st)); };
   if (head) Write(offset, m0 - offset, kZeros, 0, 0, arrive);
   if (tail) Write(m1, end - m1, kZeros, 0, 0, arrive);
   if (!middle) return;
-  locks_.Acquire(m0, m1, false, [this, m0, m1, unmap, arrive](RangeLock::Held held) {
+  locks_.Acquire(m0, m1, false, [this, m0, m1, unmap, arrive](RwRangeLock::Held held) {
     const bool trim = unmap && info_.trim;
     Submit(trim ? Op::kTrim : Op::kWriteZeroes, unmap ? 0 : kNoUnmap, m0, m1 - m0, nullptr,
            [this, held, arrive](Status st) mutable {

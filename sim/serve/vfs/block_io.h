@@ -26,7 +26,7 @@
 
 #include "sim/callback.h"
 #include "sim/serve/service.h"
-#include "sim/serve/vfs/range_lock.h"
+#include "sim/serve/vfs/rw_range_lock.h"
 #include "sim/status.h"
 
 namespace storlab {
@@ -66,12 +66,12 @@ class BlockIo {
   // Submits [offset, offset + length) as requests of at most max_block,
   // `data` advancing with them (nullptr: no data).
   void Submit(Op op, uint32_t flags, uint64_t offset, uint64_t length, uint8_t* data, Done done);
-  void WriteLocked(RangeLock::Held held, uint64_t offset, uint64_t length, const uint8_t* buf,
+  void WriteLocked(RwRangeLock::Held held, uint64_t offset, uint64_t length, const uint8_t* buf,
                    uint32_t flags, uint32_t fresh_block, Done done);
 
   Session& session_;
   const ExportInfo info_;
-  RangeLock locks_;
+  RwRangeLock locks_;
 };
 
 }  // namespace storlab

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "sim/serve/vfs/join.h"
+#include "sim/serve/vfs/concurrent_join.h"
 
 namespace storlab {
 namespace {
@@ -184,7 +184,7 @@ void ImageVfs::Fallocate(uint64_t ino, uint64_t fh, int mode, uint64_t offset, u
 }
 
 void ImageVfs::SyncAll(StatusReply reply) {
-  auto* join = new Join(static_cast<int>(images_.size()), std::move(reply));
+  auto* join = new ConcurrentJoin(static_cast<int>(images_.size()), std::move(reply));
   for (Image& i : images_) i.io->Flush([join](Status st) { join->Arrive(std::move(st)); });
 }
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "sim/serve/vfs/join.h"
+#include "sim/serve/vfs/concurrent_join.h"
 
 namespace storlab {
 namespace {
@@ -178,7 +178,7 @@ void TreeVfs::Read(uint64_t ino, uint64_t fh, uint64_t offset, size_t size, Read
     else
       ++reads;
   }
-  auto* join = new Join(reads, [buf, total, reply = std::move(reply)](Status st) mutable {
+  auto* join = new ConcurrentJoin(reads, [buf, total, reply = std::move(reply)](Status st) mutable {
     reply(st, st.ok() ? buf : nullptr, st.ok() ? total : 0);
     delete[] buf;
   });
@@ -204,12 +204,12 @@ void TreeVfs::Write(uint64_t ino, uint64_t fh, uint64_t offset, const uint8_t* d
   uint8_t* copy = new uint8_t[size];
   std::memcpy(copy, data, size);
   const uint32_t block = tree_.block();
-  auto* join = new Join(static_cast<int>(pieces.size()),
-                        [copy, size, reply = std::move(reply)](Status st) mutable {
-                          delete[] copy;
-                          if (!st.ok()) return reply(std::move(st));
-                          reply(size);
-                        });
+  auto* join = new ConcurrentJoin(static_cast<int>(pieces.size()),
+                                  [copy, size, reply = std::move(reply)](Status st) mutable {
+                                    delete[] copy;
+                                    if (!st.ok()) return reply(std::move(st));
+                                    reply(size);
+                                  });
   for (const auto& p : pieces) {
     io_->Write(p.device_offset, p.length, copy + (p.file_offset - offset), 0, p.fresh ? block : 0,
                [join](Status st) { join->Arrive(std::move(st)); });

@@ -1,4 +1,4 @@
-// RangeLock: shared and exclusive locks on byte ranges of a device, granted
+// RwRangeLock: shared and exclusive locks on byte ranges of a device, granted
 // through callbacks, so that a writer that must read-modify-write a partial
 // block never blocks a thread: it is called back when its range is free.
 //
@@ -11,9 +11,10 @@
 //
 // Thread-safe. A grant callback runs on the thread that made the range free
 // (Acquire's caller when it is free at once, else a Release caller), never
-// under the lock.
-#ifndef STORLAB_SIM_SERVE_VFS_RANGE_LOCK_H_
-#define STORLAB_SIM_SERVE_VFS_RANGE_LOCK_H_
+// under the lock. (sim/layers/range_lock.h's RangeLock is the models':
+// exclusive only, on the engine's thread.)
+#ifndef STORLAB_SIM_SERVE_VFS_RW_RANGE_LOCK_H_
+#define STORLAB_SIM_SERVE_VFS_RW_RANGE_LOCK_H_
 
 #include <cstdint>
 #include <list>
@@ -23,7 +24,7 @@
 
 namespace storlab {
 
-class RangeLock {
+class RwRangeLock {
  public:
   using Grant = Callback<void(), 64>;
   // Identifies a held lock, for Release.
@@ -33,9 +34,9 @@ class RangeLock {
     uint64_t id = 0;
   };
 
-  RangeLock() = default;
-  RangeLock(const RangeLock&) = delete;
-  RangeLock& operator=(const RangeLock&) = delete;
+  RwRangeLock() = default;
+  RwRangeLock(const RwRangeLock&) = delete;
+  RwRangeLock& operator=(const RwRangeLock&) = delete;
 
   // Locks [begin, end) and runs `granted(held)` once it holds it.
   // REQUIRES: begin < end.
@@ -65,4 +66,4 @@ class RangeLock {
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_SERVE_VFS_RANGE_LOCK_H_
+#endif  // STORLAB_SIM_SERVE_VFS_RW_RANGE_LOCK_H_

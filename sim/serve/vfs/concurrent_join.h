@@ -1,8 +1,10 @@
-// Join: answers once after `n` parts have arrived, with the first error
+// ConcurrentJoin: answers once after `n` parts have arrived, with the first error
 // among them (OK if none). Deletes itself after answering; n == 0 answers
-// at once. Thread-safe: parts arrive from any threads.
-#ifndef STORLAB_SIM_SERVE_VFS_JOIN_H_
-#define STORLAB_SIM_SERVE_VFS_JOIN_H_
+// at once. Thread-safe: parts arrive from any threads. (sim/join.h's Join
+// is the engine thread's: a layer's child requests, sealed through the
+// engine.)
+#ifndef STORLAB_SIM_SERVE_VFS_CONCURRENT_JOIN_H_
+#define STORLAB_SIM_SERVE_VFS_CONCURRENT_JOIN_H_
 
 #include <mutex>
 #include <utility>
@@ -12,15 +14,15 @@
 
 namespace storlab {
 
-class Join {
+class ConcurrentJoin {
  public:
   using Done = Callback<void(Status), 64>;
   // Construct with new; it deletes itself.
-  Join(int n, Done done) : left_(n), done_(std::move(done)) {
+  ConcurrentJoin(int n, Done done) : left_(n), done_(std::move(done)) {
     if (n == 0) Finish();
   }
-  Join(const Join&) = delete;
-  Join& operator=(const Join&) = delete;
+  ConcurrentJoin(const ConcurrentJoin&) = delete;
+  ConcurrentJoin& operator=(const ConcurrentJoin&) = delete;
 
   void Arrive(Status st) {
     {
@@ -32,7 +34,7 @@ class Join {
   }
 
  private:
-  ~Join() = default;
+  ~ConcurrentJoin() = default;
   void Finish() {
     Done d = std::move(done_);
     Status st = std::move(first_);
@@ -47,4 +49,4 @@ class Join {
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_SERVE_VFS_JOIN_H_
+#endif  // STORLAB_SIM_SERVE_VFS_CONCURRENT_JOIN_H_

@@ -1,16 +1,16 @@
-#include "sim/serve/vfs/range_lock.h"
+#include "sim/serve/vfs/rw_range_lock.h"
 
 #include <utility>
 #include <vector>
 
 namespace storlab {
 
-bool RangeLock::Conflict(const Held& a, const Held& b) {
+bool RwRangeLock::Conflict(const Held& a, const Held& b) {
   if (!a.exclusive && !b.exclusive) return false;
   return a.begin < b.end && b.begin < a.end;
 }
 
-bool RangeLock::CanGrant(const Held& w, std::list<Waiter>::const_iterator upto) const {
+bool RwRangeLock::CanGrant(const Held& w, std::list<Waiter>::const_iterator upto) const {
   for (const Held& h : held_)
     if (Conflict(w, h)) return false;
   for (auto it = waiting_.begin(); it != upto; ++it)
@@ -18,8 +18,8 @@ bool RangeLock::CanGrant(const Held& w, std::list<Waiter>::const_iterator upto) 
   return true;
 }
 
-void RangeLock::Acquire(uint64_t begin, uint64_t end, bool exclusive,
-                        Callback<void(Held), 64> granted) {
+void RwRangeLock::Acquire(uint64_t begin, uint64_t end, bool exclusive,
+                          Callback<void(Held), 64> granted) {
   Held h{begin, end, exclusive, 0};
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -33,7 +33,7 @@ void RangeLock::Acquire(uint64_t begin, uint64_t end, bool exclusive,
   granted(h);
 }
 
-void RangeLock::Release(const Held& held) {
+void RwRangeLock::Release(const Held& held) {
   std::vector<Waiter> ready;
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -56,12 +56,12 @@ void RangeLock::Release(const Held& held) {
   for (Waiter& w : ready) w.granted(w.want);
 }
 
-size_t RangeLock::held() const {
+size_t RwRangeLock::held() const {
   std::lock_guard<std::mutex> l(mu_);
   return held_.size();
 }
 
-size_t RangeLock::waiting() const {
+size_t RwRangeLock::waiting() const {
   std::lock_guard<std::mutex> l(mu_);
   return waiting_.size();
 }

@@ -1,6 +1,6 @@
-// RangeLock: shared writes overlap, an exclusive range waits for them, and
+// RwRangeLock: shared writes overlap, an exclusive range waits for them, and
 // waiters are granted in order among those that overlap.
-#include "sim/serve/vfs/range_lock.h"
+#include "sim/serve/vfs/rw_range_lock.h"
 
 #include <gtest/gtest.h>
 
@@ -9,12 +9,12 @@
 namespace storlab {
 namespace {
 
-TEST(RangeLock, SharedOverlapExclusiveWaits) {
-  RangeLock lock;
-  std::vector<RangeLock::Held> held;
+TEST(RwRangeLock, SharedOverlapExclusiveWaits) {
+  RwRangeLock lock;
+  std::vector<RwRangeLock::Held> held;
   std::vector<int> order;
   auto grant = [&](int tag) {
-    return [&, tag](RangeLock::Held h) {
+    return [&, tag](RwRangeLock::Held h) {
       held.push_back(h);
       order.push_back(tag);
     };
