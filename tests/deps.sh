@@ -15,9 +15,10 @@
 #   1 models    sim/devices/  |  sim/layers/  |  sim/fs/        (siblings)
 #   2 profile   sim/profile/
 #   3 serve     sim/serve/
-#   4 fronts    workloads/  |  nbd/  |  fusefs/                 (siblings)
-#   5 cli       cli/
-#   6 tests     tests/  |  bench/          (may include anything below)
+#   4 vfs       sim/serve/vfs/            (the FUSE mount's file system)
+#   5 fronts    workloads/  |  nbd/  |  fusefs/                 (siblings)
+#   6 cli       cli/
+#   7 tests     tests/  |  bench/          (may include anything below)
 #
 # Exits 1 and lists each wrong include (file:line) if there is one.
 set -euo pipefail
@@ -40,13 +41,14 @@ group() {
     sim/layers | sim/layers/*) echo "1 layers" ;;
     sim/fs | sim/fs/*) echo "1 fs" ;;
     sim/profile | sim/profile/*) echo "2 profile" ;;
+    sim/serve/vfs | sim/serve/vfs/*) echo "4 vfs" ;;
     sim/serve | sim/serve/*) echo "3 serve" ;;
-    workloads | workloads/*) echo "4 workloads" ;;
-    nbd | nbd/*) echo "4 nbd" ;;
-    fusefs | fusefs/*) echo "4 fusefs" ;;
-    cli | cli/*) echo "5 cli" ;;
-    tests | tests/*) echo "6 tests" ;;
-    bench | bench/*) echo "6 bench" ;;
+    workloads | workloads/*) echo "5 workloads" ;;
+    nbd | nbd/*) echo "5 nbd" ;;
+    fusefs | fusefs/*) echo "5 fusefs" ;;
+    cli | cli/*) echo "6 cli" ;;
+    tests | tests/*) echo "7 tests" ;;
+    bench | bench/*) echo "7 bench" ;;
     sim/*) echo "9 unplaced" ;;  # a new folder in sim/: place it above
   esac
 }
@@ -86,7 +88,7 @@ for e in "${edges[@]}"; do
   [[ $fg == "$tg" ]] || group_count["$fg -> $tg"]=$((${group_count["$fg -> $tg"]:-0} + 1))
   if [[ $fg == unplaced || $tg == unplaced ]]; then
     bad+=("$from:$line: includes $to: folder not placed in a tier (tests/deps.sh)")
-  elif [[ $fg != "$tg" ]] && ((ft <= tt)) && ((ft < 6)); then
+  elif [[ $fg != "$tg" ]] && ((ft <= tt)) && ((ft < 7)); then
     if ((ft == tt)); then
       bad+=("$from:$line: includes $to: $fg must not include its sibling $tg")
     else
@@ -106,8 +108,8 @@ if [[ $mode == all ]]; then
   echo
 fi
 if [[ $mode == all || $mode == tiers ]]; then
-  echo "between groups (tiers: core 0, devices/layers/fs 1, profile 2, serve 3,"
-  echo "workloads/nbd/fusefs 4, cli 5, tests/bench 6):"
+  echo "between groups (tiers: core 0, devices/layers/fs 1, profile 2, serve 3, vfs 4,"
+  echo "workloads/nbd/fusefs 5, cli 6, tests/bench 7):"
   print_counts group_count
 fi
 if ((${#bad[@]})); then
