@@ -44,11 +44,11 @@ struct BlockIo::Chunked {
           if (--refs > 0) return;  // an answer still to come pumps again
           break;
         }
-        r.op = op;
-        r.flags = flags;
-        r.offset = next;
-        r.length = std::min(max, end - next);
-        r.data = data;
+        r = ExportRequest{.op = op,
+                          .flags = flags,
+                          .offset = next,
+                          .length = std::min(max, end - next),
+                          .data = data};
         if (data) data += r.length;
         next += r.length;
         ++in_flight;
@@ -84,13 +84,9 @@ Status BlockIo::Check(uint64_t offset, uint64_t length) const {
 void BlockIo::Submit(Op op, uint32_t flags, uint64_t offset, uint64_t length, uint8_t* data,
                      Done done) {
   if (length <= info_.max_block) {
-    ExportRequest r;
-    r.op = op;
-    r.flags = flags;
-    r.offset = offset;
-    r.length = length;
-    r.data = data;
-    session_.Submit(r, std::move(done));
+    session_.Submit(
+        ExportRequest{.op = op, .flags = flags, .offset = offset, .length = length, .data = data},
+        std::move(done));
     return;
   }
   auto* c = new Chunked;
@@ -226,9 +222,7 @@ void BlockIo::Zero(uint64_t offset, uint64_t length, bool unmap, Done done) {
 }
 
 void BlockIo::Flush(Done done) {
-  ExportRequest r;
-  r.op = Op::kFlush;
-  session_.Submit(r, std::move(done));
+  session_.Submit(ExportRequest{.op = Op::kFlush}, std::move(done));
 }
 
 }  // namespace storlab
