@@ -7,11 +7,15 @@
 set -euo pipefail
 
 storlab=${1:?usage: TEST.sh PATH/TO/storlab [args]}
+[[ $storlab == */* ]] && storlab=$(realpath "$storlab")
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 scratch=$(mktemp -d /tmp/storlab-fusefs.XXXXXX)
 mnt=$scratch/mnt
 mkdir -p "$mnt"
+# Tools that leave files in the working directory (fio's verify state) leave
+# them in the scratch folder.
+cd "$scratch"
 loops=()
 mounts=()
 
@@ -37,6 +41,7 @@ cleanup() {
     fusermount3 -u "$mnt" 2>/dev/null || umount -l "$mnt"
   fi
   (wait_server) || rc=1
+  cd /
   rm -rf "$scratch"
   exit $rc
 }
