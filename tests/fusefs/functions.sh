@@ -40,7 +40,7 @@ cleanup() {
   if mounted "$mnt"; then
     fusermount3 -u "$mnt" 2>/dev/null || umount -l "$mnt"
   fi
-  (wait_server) || rc=1
+  wait_server || rc=1
   cd /
   rm -rf "$scratch"
   exit $rc
@@ -73,8 +73,9 @@ mount_stack() {
   done
   fail "storlab mount $* did not come up in 30 s"
 }
-# Waits for the server to exit; with a foreground server, fails the test
-# unless it exited with 0.
+# Waits for the server to exit; with a foreground server, returns 1 (and
+# says why) unless it exited with 0. Runs in this shell, never a subshell:
+# only the shell that started the server can wait for it.
 wait_server() {
   local i rc
   [[ -n $server_pid ]] || return 0
@@ -82,7 +83,7 @@ wait_server() {
     rc=0
     wait "$server_pid" || rc=$?
     server_pid=
-    ((rc == 0)) || { cat "$scratch/mount.out" >&2; fail "the server exited with $rc"; }
+    ((rc == 0)) || { cat "$scratch/mount.out" >&2; echo "FAIL: the server exited with $rc" >&2; return 1; }
     return 0
   fi
   for ((i = 0; i < 200; i++)); do kill -0 "$server_pid" 2>/dev/null || { server_pid=; return 0; }; sleep 0.05; done
@@ -94,7 +95,7 @@ unmount_stack() {
     cat "$scratch/umount.out" >&2
     fail "storlab umount failed"
   }
-  wait_server
+  wait_server || exit 1
 }
 # control CMD: writes CMD to the control file; prints the answer; fails
 # the test if the command was refused.
