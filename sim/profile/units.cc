@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "sim/quoted.h"
+
 namespace storlab {
 namespace {
 
@@ -37,9 +39,10 @@ Result<Split> SplitNumber(std::string_view text, std::string_view what) {
   }
   if (!digits) {
     if (!s.empty() && s[0] == '-') {
-      return Status::InvalidArgument("'" + s + "': a " + std::string(what) + " cannot be negative");
+      return Status::InvalidArgument(Quoted(s) + ": a " + std::string(what) +
+                                     " cannot be negative");
     }
-    return Status::InvalidArgument("'" + s + "': expected a " + std::string(what) +
+    return Status::InvalidArgument(Quoted(s) + ": expected a " + std::string(what) +
                                    " starting with a number");
   }
   // Exponents ("1e9") are accepted for numbers without units.
@@ -53,7 +56,7 @@ Result<Split> SplitNumber(std::string_view text, std::string_view what) {
   size_t ub = unit.find_first_not_of(" \t");
   unit = ub == std::string::npos ? "" : unit.substr(ub);
   if (!std::isfinite(v)) {
-    return Status::InvalidArgument("'" + s + "': number out of range");
+    return Status::InvalidArgument(Quoted(s) + ": number out of range");
   }
   return Split{v, s.substr(0, i), unit};
 }
@@ -153,16 +156,15 @@ Result<uint64_t> ParseSize(std::string_view text) {
   if (!sp.ok()) return sp.status();
   uint64_t mult = SizeUnit(sp->unit);
   if (mult == 0) {
-    return Status::InvalidArgument(
-        "'" + std::string(text) + "': unknown size unit '" + sp->unit +
-        "' (expected B, KiB, MiB, GiB, TiB, KB, MB, GB, TB, or K/M/G/T)");
+    return Status::InvalidArgument(Quoted(text) + ": unknown size unit " + Quoted(sp->unit) +
+                                   " (expected B, KiB, MiB, GiB, TiB, KB, MB, GB, TB, or K/M/G/T)");
   }
   Scaled bytes = ScaleExact(sp->digits, mult);
   if (bytes.overflow) {
-    return Status::InvalidArgument("'" + std::string(text) + "': size too large");
+    return Status::InvalidArgument(Quoted(text) + ": size too large");
   }
   if (!bytes.whole) {
-    return Status::InvalidArgument("'" + std::string(text) + "': not a whole number of bytes");
+    return Status::InvalidArgument(Quoted(text) + ": not a whole number of bytes");
   }
   return bytes.value;
 }
@@ -185,17 +187,17 @@ Result<Nanos> ParseDuration(std::string_view text) {
   else if (u == "h" || u == "hr")
     mult = 3600000000000;
   else if (u.empty()) {
-    return Status::InvalidArgument("'" + std::string(text) +
-                                   "': a duration needs a unit (ns, us, ms, s, min, h)");
+    return Status::InvalidArgument(Quoted(text) +
+                                   ": a duration needs a unit (ns, us, ms, s, min, h)");
   } else {
-    return Status::InvalidArgument("'" + std::string(text) + "': unknown duration unit '" +
-                                   sp->unit + "' (expected ns, us, ms, s, min, h)");
+    return Status::InvalidArgument(Quoted(text) + ": unknown duration unit " + Quoted(sp->unit) +
+                                   " (expected ns, us, ms, s, min, h)");
   }
   // Exact to the nanosecond (rounded to the nearest), so FormatDuration's text
   // reads back as the same count.
   Scaled ns = ScaleExact(sp->digits, mult);
   if (ns.overflow || ns.value > 9'200'000'000'000'000'000u) {
-    return Status::InvalidArgument("'" + std::string(text) + "': too long");
+    return Status::InvalidArgument(Quoted(text) + ": too long");
   }
   return Nanos(static_cast<int64_t>(ns.value));
 }
@@ -207,8 +209,8 @@ Result<double> ParseRate(std::string_view text) {
   size_t slash = unit.find('/');
   std::string per = slash == std::string::npos ? "" : Lower(unit.substr(slash + 1));
   if (per != "s" && per != "sec") {
-    return Status::InvalidArgument("'" + std::string(text) +
-                                   "': a rate needs a unit per second (e.g. 117.7MB/s, 6Gb/s)");
+    return Status::InvalidArgument(Quoted(text) +
+                                   ": a rate needs a unit per second (e.g. 117.7MB/s, 6Gb/s)");
   }
   std::string amount = unit.substr(0, slash);
   // A lower-case 'b' at the end means bits: "6Gb/s", "100Mb/s", "1Gib/s".
@@ -240,15 +242,14 @@ Result<double> ParseRate(std::string_view text) {
     mult = static_cast<double>(SizeUnit(amount));
   }
   if (mult == 0) {
-    return Status::InvalidArgument("'" + std::string(text) + "': unknown rate unit '" + unit +
-                                   "' (expected e.g. MB/s, MiB/s, GB/s, Gb/s)");
+    return Status::InvalidArgument(Quoted(text) + ": unknown rate unit " + Quoted(unit) +
+                                   " (expected e.g. MB/s, MiB/s, GB/s, Gb/s)");
   }
   double r = sp->number * mult;
-  if (r < 0)
-    return Status::InvalidArgument("'" + std::string(text) + "': a rate cannot be negative");
+  if (r < 0) return Status::InvalidArgument(Quoted(text) + ": a rate cannot be negative");
   // No device moves an exabyte per second; beyond that FormatRate would need
   // more digits than a double has.
-  if (!(r <= 1e18)) return Status::InvalidArgument("'" + std::string(text) + "': rate too large");
+  if (!(r <= 1e18)) return Status::InvalidArgument(Quoted(text) + ": rate too large");
   return r;
 }
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/quoted.h"
+
 namespace storlab::fio {
 namespace {
 
@@ -61,19 +63,19 @@ Result<uint64_t> ParseFioSize(std::string_view text) {
   std::string unit;
   bool frac;
   if (s.empty() || !SplitNumber(s, &v, &unit, &frac)) {
-    return Status::InvalidArgument("'" + s + "': expected a size (4096, 4k, 64k, 1m, 4g)");
+    return Status::InvalidArgument(Quoted(s) + ": expected a size (4096, 4k, 64k, 1m, 4g)");
   }
   double mult = SizeMultiplier(unit);
   if (mult == 0) {
-    return Status::InvalidArgument("'" + s + "': unknown size suffix '" + unit +
-                                   "' (use k, m, g, t, p)");
+    return Status::InvalidArgument(Quoted(s) + ": unknown size suffix " + Quoted(unit) +
+                                   " (use k, m, g, t, p)");
   }
   double bytes = v * mult;
   if (bytes >= 18446744073709551615.0) {
-    return Status::InvalidArgument("'" + s + "': size out of range");
+    return Status::InvalidArgument(Quoted(s) + ": size out of range");
   }
   if (bytes != std::floor(bytes)) {
-    return Status::InvalidArgument("'" + s + "': not a whole number of bytes");
+    return Status::InvalidArgument(Quoted(s) + ": not a whole number of bytes");
   }
   return static_cast<uint64_t>(bytes);
 }
@@ -84,7 +86,7 @@ Result<Nanos> ParseFioTime(std::string_view text, TimeUnit default_unit) {
   std::string unit;
   bool frac;
   if (s.empty() || !SplitNumber(s, &v, &unit, &frac)) {
-    return Status::InvalidArgument("'" + s + "': expected a time (60, 60s, 500ms, 100us, 2m)");
+    return Status::InvalidArgument(Quoted(s) + ": expected a time (60, 60s, 500ms, 100us, 2m)");
   }
   double ns_per_unit;
   if (unit.empty()) {
@@ -106,11 +108,11 @@ Result<Nanos> ParseFioTime(std::string_view text, TimeUnit default_unit) {
   } else if (unit == "d") {
     ns_per_unit = 86400e9;
   } else {
-    return Status::InvalidArgument("'" + s + "': unknown time unit '" + unit +
-                                   "' (use us, ms, s, m, h, d)");
+    return Status::InvalidArgument(Quoted(s) + ": unknown time unit " + Quoted(unit) +
+                                   " (use us, ms, s, m, h, d)");
   }
   double ns = v * ns_per_unit;
-  if (ns > 9.2e18) return Status::InvalidArgument("'" + s + "': time out of range");
+  if (ns > 9.2e18) return Status::InvalidArgument(Quoted(s) + ": time out of range");
   return Nanos(std::llround(ns));
 }
 
@@ -118,7 +120,7 @@ Result<bool> ParseFioBool(std::string_view text) {
   std::string s = Lower(Trim(text));
   if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
   if (s == "0" || s == "false" || s == "no" || s == "off") return false;
-  return Status::InvalidArgument("'" + Trim(text) + "': expected a boolean (0 or 1)");
+  return Status::InvalidArgument(Quoted(Trim(text)) + ": expected a boolean (0 or 1)");
 }
 
 Result<int64_t> ParseFioInt(std::string_view text) {
@@ -129,14 +131,14 @@ Result<int64_t> ParseFioInt(std::string_view text) {
   std::string unit;
   bool frac;
   if (s.empty() || !SplitNumber(s, &v, &unit, &frac) || frac) {
-    return Status::InvalidArgument("'" + Trim(text) + "': expected an integer");
+    return Status::InvalidArgument(Quoted(Trim(text)) + ": expected an integer");
   }
   double mult = SizeMultiplier(unit);
   if (mult == 0) {
-    return Status::InvalidArgument("'" + Trim(text) + "': expected an integer");
+    return Status::InvalidArgument(Quoted(Trim(text)) + ": expected an integer");
   }
   double r = v * mult;
-  if (r > 9.2e18) return Status::InvalidArgument("'" + Trim(text) + "': integer out of range");
+  if (r > 9.2e18) return Status::InvalidArgument(Quoted(Trim(text)) + ": integer out of range");
   int64_t out = static_cast<int64_t>(r);
   return negative ? -out : out;
 }

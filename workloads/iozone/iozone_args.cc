@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <sstream>
 
+#include "sim/quoted.h"
+
 namespace storlab::iozone {
 namespace {
 
@@ -11,12 +13,12 @@ namespace {
 Result<uint64_t> ParseKiB(const std::string& opt, const std::string& v) {
   size_t i = 0;
   while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
-  if (i == 0) return Status::InvalidArgument("iozone " + opt + ": '" + v + "' is not a size");
+  if (i == 0) return Status::InvalidArgument("iozone " + opt + ": " + Quoted(v) + " is not a size");
   // No std::stoull: it throws past 2^64, and n * mult must not wrap either.
   uint64_t n = 0;
   for (size_t k = 0; k < i; ++k) {
     if (n > (UINT64_MAX - 9) / 10) {
-      return Status::InvalidArgument("iozone " + opt + ": '" + v + "' is too large");
+      return Status::InvalidArgument("iozone " + opt + ": " + Quoted(v) + " is too large");
     }
     n = n * 10 + static_cast<uint64_t>(v[k] - '0');
   }
@@ -29,12 +31,12 @@ Result<uint64_t> ParseKiB(const std::string& opt, const std::string& v) {
   } else if (suffix == "g" || suffix == "G") {
     mult = 1024ull * 1024 * 1024;
   } else if (!suffix.empty()) {
-    return Status::InvalidArgument("iozone " + opt + ": '" + v + "': unknown suffix '" + suffix +
-                                   "' (k, m or g)");
+    return Status::InvalidArgument("iozone " + opt + ": " + Quoted(v) + ": unknown suffix " +
+                                   Quoted(suffix) + " (k, m or g)");
   }
   if (n == 0) return Status::InvalidArgument("iozone " + opt + ": must be positive");
   if (n > UINT64_MAX / mult) {
-    return Status::InvalidArgument("iozone " + opt + ": '" + v + "' is too large");
+    return Status::InvalidArgument("iozone " + opt + ": " + Quoted(v) + " is too large");
   }
   return n * mult;
 }
@@ -48,7 +50,7 @@ Result<IozoneSpec> ParseIozoneArgs(const std::vector<std::string>& args) {
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
     if (a.size() < 2 || a[0] != '-') {
-      return Status::InvalidArgument("iozone: unexpected argument '" + a + "'");
+      return Status::InvalidArgument("iozone: unexpected argument " + Quoted(a));
     }
     char c = a[1];
     // Options with a value take it attached ("-i0") or as the next word.
@@ -99,7 +101,7 @@ Result<IozoneSpec> ParseIozoneArgs(const std::vector<std::string>& args) {
       }
       default:
         if (a.size() != 2) {
-          return Status::InvalidArgument("iozone: unknown option '" + a + "'");
+          return Status::InvalidArgument("iozone: unknown option " + Quoted(a));
         }
         switch (c) {
           case 'T':
@@ -121,8 +123,8 @@ Result<IozoneSpec> ParseIozoneArgs(const std::vector<std::string>& args) {
             s.sync_writes = true;
             break;
           default:
-            return Status::InvalidArgument("iozone: option '" + a +
-                                           "' is not supported by storlab sim (use -i, -t, -s, "
+            return Status::InvalidArgument("iozone: option " + Quoted(a) +
+                                           " is not supported by storlab sim (use -i, -t, -s, "
                                            "-r, -I, -O, -w, -T, -e, -o)");
         }
     }
