@@ -12,6 +12,8 @@
 #include "sim/profile/node_types.h"
 #include "sim/profile/params.h"
 #include "sim/profile/stack_file.h"
+#include "sim/profile/toml_precheck.h"
+#include "sim/quoted.h"
 
 namespace storlab {
 namespace {
@@ -23,11 +25,9 @@ using stack_file::RawMap;
 using stack_file::ReadSource;
 using stack_file::Source;
 
+using stack_file::kMaxNodes;
+
 constexpr int kMaxUseDepth = 16;
-// Nodes in one stack, counting every copy (counts add up across children
-// and multiply through 'use'; each node keeps ~80 KB of statistics, so a few
-// lines must not be able to ask for millions). Room for a full count.
-constexpr int kMaxNodes = 2 * stack_file::kMaxCount;
 
 class Builder {
  public:
@@ -43,38 +43,37 @@ class Builder {
     for (const auto& [name, n] : spec.nodes) {
       for (const auto& c : n.children) {
         if (!spec.nodes.count(c)) {
-          return Status::InvalidArgument(n.children_where + ": node '" + name + "': child '" + c +
-                                         "' is not defined (no [node." + c + "] table)");
+          return Status::InvalidArgument(n.children_where + ": node " + Quoted(name) + ": child " +
+                                         Quoted(c) + " is not defined (no [node.NAME] table)");
         }
         if (c == name) {
-          return Status::InvalidArgument(n.children_where + ": node '" + name +
-                                         "' lists itself as a child");
+          return Status::InvalidArgument(n.children_where + ": node " + Quoted(name) +
+                                         " lists itself as a child");
         }
         auto [it, fresh] = parent.emplace(c, name);
         if (!fresh) {
-          return Status::InvalidArgument(n.children_where + ": node '" + c +
-                                         "' already has a parent ('" + it->second +
-                                         "'); a stack is a tree");
+          return Status::InvalidArgument(n.children_where + ": node " + Quoted(c) +
+                                         " already has a parent (" + Quoted(it->second) +
+                                         "); a stack is a tree");
         }
       }
     }
     std::string root = spec.root;
     if (!root.empty()) {
       if (!spec.nodes.count(root)) {
-        return Status::InvalidArgument(spec.root_where + ": [stack] root '" + root +
-                                       "' is not defined");
+        return Status::InvalidArgument(spec.root_where + ": [stack] root " + Quoted(root) +
+                                       " is not defined");
       }
       if (parent.count(root)) {
-        return Status::InvalidArgument(spec.root_where + ": [stack] root '" + root +
-                                       "' is the child of '" + parent[root] + "'");
+        return Status::InvalidArgument(spec.root_where + ": [stack] root " + Quoted(root) +
+                                       " is the child of " + Quoted(parent[root]));
       }
     } else {
       std::vector<std::string> tops;
       for (const auto& [name, n] : spec.nodes)
         if (!parent.count(name)) tops.push_back(name);
       if (tops.size() != 1) {
-        std::string list;
-        for (auto& t : tops) list += (list.empty() ? "'" : ", '") + t + "'";
+        const std::string list = QuotedList(tops);
         return Status::InvalidArgument(spec.label + ": " +
                                        (tops.empty()
                                             ? std::string("every node has a parent (a cycle)")
@@ -95,15 +94,15 @@ class Builder {
     }
     for (const auto& [name, n] : spec.nodes) {
       if (!reached.count(name)) {
-        return Status::InvalidArgument(n.where + ": node '" + name +
-                                       "' is not part of the stack (the root '" + root +
-                                       "' does not reach it)");
+        return Status::InvalidArgument(n.where + ": node " + Quoted(name) +
+                                       " is not part of the stack (the root " + Quoted(root) +
+                                       " does not reach it)");
       }
     }
     const NodeSpec& r = spec.nodes.at(root);
     if (r.count != 1) {
-      return Status::InvalidArgument(r.where + ": node '" + root +
-                                     "': the root cannot have count > 1");
+      return Status::InvalidArgument(r.where + ": node " + Quoted(root) +
+                                     ": the root cannot have count > 1");
     }
     ASSIGN_OR_RETURN(auto nodes, BuildNode(spec, r, outer, true, overrides, depth));
     return nodes[0];
@@ -119,13 +118,13 @@ class Builder {
       std::string name = n.count > 1 ? base + "." + std::to_string(copy) : base;
       if (!n.use.empty()) {
         if (depth >= kMaxUseDepth) {
-          return Status::InvalidArgument(n.where + ": node '" + n.name +
-                                         "': 'use' nests too deeply (a cycle?)");
+          return Status::InvalidArgument(n.where + ": node " + Quoted(n.name) +
+                                         ": 'use' nests too deeply (a cycle?)");
         }
         auto src = ReadSource(n.use, spec.dir);
-        if (!src.ok()) return src.status().WithContext(n.where + ": node '" + n.name + "'");
+        if (!src.ok()) return src.status().WithContext(n.where + ": node " + Quoted(n.name));
         auto sub = ParseFile(src->text, src->label, src->dir, src->name);
-        if (!sub.ok()) return sub.status().WithContext(n.where + ": in '" + n.use + "'");
+        if (!sub.ok()) return sub.status().WithContext(n.where + ": in " + Quoted(n.use));
         RawMap keys = n.keys;  // this node's keys, then any from further out
         if (overrides) {
           for (const auto& [key, v] : *overrides) keys[key] = v;
@@ -136,8 +135,8 @@ class Builder {
         continue;
       }
       if (++nodes_started_ > kMaxNodes) {
-        return Status::InvalidArgument(n.where + ": node '" + n.name +
-                                       "': the stack has more than " + std::to_string(kMaxNodes) +
+        return Status::InvalidArgument(n.where + ": node " + Quoted(n.name) +
+                                       ": the stack has more than " + std::to_string(kMaxNodes) +
                                        " nodes (counts multiply through children and 'use')");
       }
       // Children first.
@@ -152,8 +151,8 @@ class Builder {
         std::string known;
         for (const auto& t : NodeTypes())
           known += (known.empty() ? "" : ", ") + std::string(t.name);
-        return Status::InvalidArgument(n.where + ": node '" + n.name + "': unknown type '" +
-                                       n.type + "' (known types: " + known + ")");
+        return Status::InvalidArgument(n.where + ": node " + Quoted(n.name) + ": unknown type " +
+                                       Quoted(n.type) + " (known types: " + known + ")");
       }
       int k = static_cast<int>(kids.size());
       if (k < type->min_children || (type->max_children >= 0 && k > type->max_children)) {
@@ -163,8 +162,8 @@ class Builder {
                 ? "at least " + std::to_string(type->min_children)
                 : std::to_string(type->min_children) + " to " + std::to_string(type->max_children);
         return Status::InvalidArgument((n.children_where.empty() ? n.where : n.children_where) +
-                                       ": node '" + n.name + "' of type '" + n.type + "' needs " +
-                                       want + " children, has " + std::to_string(k));
+                                       ": node " + Quoted(n.name) + " of type " + Quoted(n.type) +
+                                       " needs " + want + " children, has " + std::to_string(k));
       }
       RawMap keys = n.keys;
       if (overrides) {
@@ -172,8 +171,8 @@ class Builder {
       }
       Params params(name, n.where, keys);
       if (stack_->Find(name)) {
-        return Status::InvalidArgument(n.where + ": node '" + n.name + "' would be named '" + name +
-                                       "', which another node already has");
+        return Status::InvalidArgument(n.where + ": node " + Quoted(n.name) + " would be named " +
+                                       Quoted(name) + ", which another node already has");
       }
       BuildContext ctx{engine_, options_.seed, options_.data_mode, name, kids};
       auto made = type->make(params, ctx);

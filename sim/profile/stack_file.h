@@ -6,6 +6,7 @@
 #ifndef STORLAB_SIM_PROFILE_STACK_FILE_H_
 #define STORLAB_SIM_PROFILE_STACK_FILE_H_
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -18,6 +19,8 @@ namespace storlab::stack_file {
 
 // The largest `count` one node may have.
 constexpr int kMaxCount = 1024;
+// The largest stack file read (the catalog's are a few KiB).
+constexpr uint64_t kMaxFileBytes = uint64_t{16} << 20;
 
 // A node's keys, in sorted order (building never depends on hashing).
 using RawMap = std::map<std::string, Params::Raw>;
