@@ -13,14 +13,6 @@ Status ParseHost(Params& p, HostSpec* h) {
   p.Duration("dirty_expire", &h->dirty_expire);
   p.Duration("writeback_interval", &h->writeback_interval);
   RETURN_IF_ERROR(p.Finish());
-  if (h->copy_bytes_per_s_per_core <= 0) {
-    p.Fail("copy_rate_per_core", "must be positive");
-    return p.Finish();
-  }
-  if (h->memory_bandwidth <= 0) {
-    p.Fail("memory_bandwidth", "must be positive");
-    return p.Finish();
-  }
   if (h->used_mem_bytes >= h->mem_bytes) {
     p.Fail("used_mem", "must be less than mem");
     return p.Finish();

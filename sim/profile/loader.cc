@@ -195,6 +195,10 @@ class Builder {
       resolved_ += "]\n";
     }
     for (const auto& u : params.used()) {
+      if (u.comment) {
+        resolved_ += "# " + u.key + ": " + u.value + " (" + u.where + ")\n";
+        continue;
+      }
       std::string line = u.key + " = " + u.value;
       if (line.size() < 40) line.resize(40, ' ');
       resolved_ += line + "  # " + u.where + "\n";
@@ -244,7 +248,7 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
   out.stack = std::make_unique<Stack>(engine, spec.name, options.seed, options.data_mode);
   out.stack->description = spec.description;
   if (spec.has_host) {
-    Params hp("host", spec.host_where, spec.host);
+    Params hp = Params::ForTable("host", spec.host_where, spec.host);
     Status st = ParseHost(hp, &out.host);
     if (!st.ok()) return st;
   }
@@ -266,11 +270,15 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
     head += "]  # " + spec.exports_where + "\n";
   }
   if (spec.has_host) {
-    Params hp("host", spec.host_where, spec.host);
+    Params hp = Params::ForTable("host", spec.host_where, spec.host);
     HostSpec ignored;
     (void)ParseHost(hp, &ignored);
     head += "\n[host]\n";
-    for (const auto& u : hp.used()) head += u.key + " = " + u.value + "  # " + u.where + "\n";
+    for (const auto& u : hp.used()) {
+      head += (u.comment ? "# " + u.key + ": " + u.value + " (" + u.where + ")"
+                         : u.key + " = " + u.value + "  # " + u.where) +
+              "\n";
+    }
   }
   out.resolved = head + b.resolved_;
   return out;

@@ -6,26 +6,19 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/edit_distance.h"
 #include "sim/profile/units.h"
+#include "sim/quoted.h"
 
 namespace storlab {
 namespace {
 
 std::string Quote(const std::string& s) { return "\"" + s + "\""; }
 
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
+// A raw value for a message: strings quoted (and capped), the rest as the
+// parser wrote it (numbers, "a table").
+std::string Shown(const Params::Raw& r) {
+  return r.kind == Params::Raw::Kind::kString ? Quoted(r.text) : r.text;
 }
 
 std::string FormatDouble(double v) {
@@ -39,12 +32,21 @@ std::string FormatDouble(double v) {
 }  // namespace
 
 Params::Params(std::string node, std::string where, std::map<std::string, Raw> values)
-    : node_(std::move(node)), where_(std::move(where)), values_(std::move(values)) {}
+    : node_(std::move(node)),
+      subject_("node " + Quoted(node_)),
+      where_(std::move(where)),
+      values_(std::move(values)) {}
+
+Params Params::ForTable(std::string table, std::string where, std::map<std::string, Raw> values) {
+  Params p(table, std::move(where), std::move(values));
+  p.subject_ = "[" + table + "]";
+  return p;
+}
 
 std::string Params::Where(std::string_view key) const {
   auto it = values_.find(std::string(key));
   const std::string& at = it == values_.end() ? where_ : it->second.where;
-  return at + ": node '" + node_ + "', key '" + std::string(key) + "'";
+  return at + ": " + subject_ + ", key " + Quoted(key);
 }
 
 void Params::Fail(std::string_view key, std::string_view what) {
@@ -73,46 +75,53 @@ void Params::Size(std::string_view key, uint64_t* out, uint64_t min, uint64_t ma
   if (r) {
     if (r->kind == Raw::Kind::kInteger) {
       long long v = std::strtoll(r->text.c_str(), nullptr, 10);
-      if (v < 0) return Fail(key, "expected a size, got a negative number " + r->text);
+      if (v < 0) return Fail(key, "expected a size, got a negative number " + Shown(*r));
       *out = static_cast<uint64_t>(v);
     } else if (r->kind == Raw::Kind::kString) {
       auto v = ParseSize(r->text);
       if (!v.ok()) return Fail(key, "expected a size: " + v.status().message());
       *out = *v;
     } else {
-      return Fail(key, "expected a size such as \"64KiB\" or \"6TB\", got " + r->text);
+      return Fail(key, "expected a size such as \"64KiB\" or \"6TB\", got " + Shown(*r));
     }
     if (*out < min || *out > max) {
-      return Fail(key, "size " + r->text + " is outside [" + std::to_string(min) + ", " +
+      return Fail(key, "size " + Shown(*r) + " is outside [" + std::to_string(min) + ", " +
                            std::to_string(max) + "] bytes");
     }
   }
   Log(key, r && r->kind == Raw::Kind::kString ? Quote(r->text) : std::to_string(*out), r);
 }
 
-void Params::Duration(std::string_view key, Nanos* out) {
+void Params::Duration(std::string_view key, Nanos* out, Bound bound) {
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kString) {
-      return Fail(key, "expected a duration with a unit such as \"4.17ms\", got " + r->text);
+      return Fail(key, "expected a duration with a unit such as \"4.17ms\", got " + Shown(*r));
     }
     auto v = ParseDuration(r->text);
     if (!v.ok()) return Fail(key, "expected a duration: " + v.status().message());
     if (*v < Nanos(0)) return Fail(key, "a duration cannot be negative");
+    if (bound == Bound::kPositive && *v == Nanos(0)) return Fail(key, "must be longer than 0");
     *out = *v;
   }
   Log(key, Quote(r ? r->text : FormatDuration(*out)), r);
 }
 
-void Params::Rate(std::string_view key, double* out) {
+void Params::Rate(std::string_view key, double* out, Zero zero) {
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kString) {
-      return Fail(key, "expected a rate with a unit such as \"117.7MB/s\", got " + r->text);
+      return Fail(key, "expected a rate with a unit such as \"117.7MB/s\", got " + Shown(*r));
     }
     auto v = ParseRate(r->text);
     if (!v.ok()) return Fail(key, "expected a rate: " + v.status().message());
+    if (!(*v > 0) && !(zero == Zero::kNoLimit && *v == 0))
+      return Fail(key, "must be positive (at a rate of 0 nothing gets through)");
     *out = *v;
+  }
+  if (!r && *out == 0 && zero == Zero::kInvalid) {
+    used_.push_back({std::string(key), "not set", "default", /*comment=*/true});
+    return;
   }
   Log(key, Quote(r ? r->text : FormatRate(*out)), r);
 }
@@ -121,19 +130,19 @@ void Params::Double(std::string_view key, double* out, double min, double max) {
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kInteger && r->kind != Raw::Kind::kFloat) {
-      return Fail(key, "expected a number, got " + r->text);
+      return Fail(key, "expected a number, got " + Shown(*r));
     }
     double v = std::strtod(r->text.c_str(), nullptr);
     if (!(v >= min && v <= max)) {
       return Fail(key, "expected a number in [" + FormatDouble(min) + ", " + FormatDouble(max) +
-                           "], got " + r->text);
+                           "], got " + Shown(*r));
     }
     *out = v;
   }
   Log(key, FormatDouble(*out), r);
 }
 
-void Params::Fraction(std::string_view key, double* out) {
+void Params::Fraction(std::string_view key, double* out, Bound bound) {
   const Raw* r = Take(key);
   if (r) {
     double v;
@@ -141,14 +150,19 @@ void Params::Fraction(std::string_view key, double* out) {
       char* end = nullptr;
       v = std::strtod(r->text.c_str(), &end) / 100.0;
       if (end != r->text.c_str() + r->text.size() - 1) {
-        return Fail(key, "expected a percentage such as \"30%\", got \"" + r->text + "\"");
+        return Fail(key, "expected a percentage such as \"30%\", got " + Shown(*r));
       }
     } else if (r->kind == Raw::Kind::kInteger || r->kind == Raw::Kind::kFloat) {
       v = std::strtod(r->text.c_str(), nullptr);
     } else {
-      return Fail(key, "expected a fraction (0.3) or a percentage (\"30%\"), got " + r->text);
+      return Fail(key, "expected a fraction (0.3) or a percentage (\"30%\"), got " + Shown(*r));
     }
-    if (!(v >= 0 && v <= 1)) return Fail(key, "expected a fraction in [0, 1], got " + r->text);
+    if (!(v >= 0 && v <= 1)) {
+      return Fail(key, "expected a fraction in [0, 1], got " + Shown(*r));
+    }
+    if (bound == Bound::kPositive && v == 0) {
+      return Fail(key, "must be more than 0 (a share of 0 lets nothing through)");
+    }
     *out = v;
   }
   Log(key, FormatDouble(*out), r);
@@ -157,7 +171,9 @@ void Params::Fraction(std::string_view key, double* out) {
 void Params::Bool(std::string_view key, bool* out) {
   const Raw* r = Take(key);
   if (r) {
-    if (r->kind != Raw::Kind::kBool) return Fail(key, "expected true or false, got " + r->text);
+    if (r->kind != Raw::Kind::kBool) {
+      return Fail(key, "expected true or false, got " + Shown(*r));
+    }
     *out = r->text == "true";
   }
   Log(key, *out ? "true" : "false", r);
@@ -166,7 +182,7 @@ void Params::Bool(std::string_view key, bool* out) {
 void Params::String(std::string_view key, std::string* out) {
   const Raw* r = Take(key);
   if (r) {
-    if (r->kind != Raw::Kind::kString) return Fail(key, "expected a string, got " + r->text);
+    if (r->kind != Raw::Kind::kString) return Fail(key, "expected a string, got " + Shown(*r));
     *out = r->text;
   }
   Log(key, Quote(*out), r);
@@ -183,7 +199,7 @@ void Params::Enum(std::string_view key, std::string* out,
       choices += "\"" + std::string(a) + "\"";
       if (r->kind == Raw::Kind::kString && r->text == a) ok = true;
     }
-    if (!ok) return Fail(key, "expected one of " + choices + ", got " + r->text);
+    if (!ok) return Fail(key, "expected one of " + choices + ", got " + Shown(*r));
     *out = r->text;
   }
   Log(key, Quote(*out), r);
@@ -197,7 +213,7 @@ void Params::StringList(std::string_view key, std::vector<std::string>* out) {
     } else if (r->kind == Raw::Kind::kArray) {
       *out = r->items;
     } else {
-      return Fail(key, "expected a string or a list of strings, got " + r->text);
+      return Fail(key, "expected a string or a list of strings, got " + Shown(*r));
     }
   }
   std::string v = "[";
@@ -209,13 +225,13 @@ void Params::IntImpl(std::string_view key, int64_t* out, int64_t min, int64_t ma
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kInteger) {
-      return Fail(key, "expected an integer, got " + r->text);
+      return Fail(key, "expected an integer, got " + Shown(*r));
     }
     errno = 0;
     long long v = std::strtoll(r->text.c_str(), nullptr, 10);
     if (errno != 0 || v < min || v > max) {
       return Fail(key, "expected an integer in [" + std::to_string(min) + ", " +
-                           std::to_string(max) + "], got " + r->text);
+                           std::to_string(max) + "], got " + Shown(*r));
     }
     *out = v;
   }
@@ -226,7 +242,7 @@ Status Params::Finish() const {
   if (!first_error_.ok()) return first_error_;
   for (const auto& [k, v] : values_) {
     if (read_.count(k)) continue;
-    std::string msg = v.where + ": node '" + node_ + "': unknown key '" + k + "'";
+    std::string msg = v.where + ": " + subject_ + ": unknown key " + Quoted(k);
     std::string best;
     size_t best_d = 3;  // suggest only close matches
     std::string known;

@@ -6,7 +6,13 @@
 // ("nas.toml:14: node 'd0', key 'rpm': expected an integer in [1, 30000],
 // got 'fast'"). Finish() then reports that error, or any key nobody read
 // ("unknown key 'rmp'"). Every value read is logged with where it came from,
-// so `storlab stacks show` can print a stack fully resolved.
+// so `storlab stacks show` can print a stack fully resolved. Values echoed
+// in messages are Quoted() (sim/quoted.h): short and printable.
+//
+// Rates are > 0 unless the model says 0 means "no limit": a rate of 0 would
+// never finish a transfer (a run would spin forever), so every node type
+// gets that check here, once.
+// Durations and fractions that divide or scale time ask for Bound::kPositive.
 //
 // Not thread-safe. Holds no toml11 types in its interface.
 #ifndef STORLAB_SIM_PROFILE_PARAMS_H_
@@ -40,23 +46,32 @@ class Params {
   // One value as the model ended up using it, for the resolved listing.
   struct Used {
     std::string key;
-    std::string value;  // TOML text
-    std::string where;  // "file:line", or "default"
+    std::string value;     // TOML text
+    std::string where;     // "file:line", or "default"
+    bool comment = false;  // a default with no TOML value ("not set"): print as a comment
   };
+  // What a getter accepts besides its type's own range.
+  enum class Bound { kAny, kPositive };
 
   // `where` names the table ("file.toml:10"); `node` names the node.
   Params(std::string node, std::string where, std::map<std::string, Raw> values);
+  // The keys of a table that is not a node ("host" for [host]).
+  static Params ForTable(std::string table, std::string where, std::map<std::string, Raw> values);
 
   bool Has(std::string_view key) const { return values_.count(std::string(key)) != 0; }
 
   // Getters: absent key → *out unchanged (the default). REQUIRES: out != nullptr.
   void Size(std::string_view key, uint64_t* out, uint64_t min = 0,
             uint64_t max = std::numeric_limits<uint64_t>::max());
-  void Duration(std::string_view key, Nanos* out);
-  void Rate(std::string_view key, double* out);  // bytes per second
+  void Duration(std::string_view key, Nanos* out, Bound bound = Bound::kAny);
+  // Bytes per second, > 0 — or 0 where the model takes 0 to mean "no
+  // limit" (Zero::kNoLimit). A default of 0 that may not be written is
+  // listed as a comment ("not set").
+  enum class Zero { kInvalid, kNoLimit };
+  void Rate(std::string_view key, double* out, Zero zero = Zero::kInvalid);
   void Double(std::string_view key, double* out, double min, double max);
   // A fraction: "0.3", or a percentage "30%".
-  void Fraction(std::string_view key, double* out);
+  void Fraction(std::string_view key, double* out, Bound bound = Bound::kAny);
   void Bool(std::string_view key, bool* out);
   void String(std::string_view key, std::string* out);
   void Enum(std::string_view key, std::string* out,
@@ -78,6 +93,8 @@ class Params {
   Status Finish() const;
 
   const std::string& node() const { return node_; }
+  // "node 'x'" or "[host]", for messages.
+  const std::string& subject() const { return subject_; }
   const std::vector<Used>& used() const { return used_; }
   // "file:line: node 'x', key 'k'" for messages.
   std::string Where(std::string_view key) const;
@@ -88,6 +105,7 @@ class Params {
   void IntImpl(std::string_view key, int64_t* out, int64_t min, int64_t max);
 
   std::string node_;
+  std::string subject_;
   std::string where_;
   std::map<std::string, Raw> values_;
   std::map<std::string, bool> read_;

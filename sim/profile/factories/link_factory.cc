@@ -21,8 +21,8 @@ Result<std::unique_ptr<Node>> MakeLink(Params& params, BuildContext& ctx) {
   LinkConfig c = preset->config;
   params.Rate("line_rate", &c.line_rate);
   params.Int("lanes", &c.lanes, 1, 32);
-  params.Fraction("encoding", &c.encoding);
-  params.Fraction("efficiency", &c.efficiency);
+  params.Fraction("encoding", &c.encoding, Params::Bound::kPositive);
+  params.Fraction("efficiency", &c.efficiency, Params::Bound::kPositive);
   double bandwidth = 0;
   params.Rate("bandwidth", &bandwidth);
   std::string duplex = c.full_duplex ? "full" : "half";

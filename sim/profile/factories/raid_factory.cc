@@ -9,6 +9,7 @@
 //                          RAID5/6 writes in flight (stripe_heads.h)
 //   speed_limit_min = "1000KiB/s"    md's rebuild speed floor ...
 //   speed_limit_max = "200000KiB/s"  ... and ceiling (md(4))
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,13 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
   int level = -1;
   params.Require("level");
   params.Int("level", &level, 0, 10);
+  if (level == 1 && !params.Has("chunk") && !ctx.children.empty()) {
+    // RAID1 has no chunks to speak of (md ignores --chunk there); the
+    // layout still rounds members to one: no larger than the smallest.
+    uint64_t smallest = UINT64_MAX;
+    for (Node* m : ctx.children) smallest = std::min(smallest, m->geometry().capacity);
+    while (c.chunk > 4096 && c.chunk > smallest) c.chunk /= 2;
+  }
   params.Size("chunk", &c.chunk, 4096, uint64_t{1} << 30);
   // Read (and so listed in the resolved stack) only where it applies, so
   // that a resolved RAID5/6 loads back.

@@ -11,7 +11,7 @@ Result<std::unique_ptr<Node>> MakeRamDisk(Params& params, BuildContext& ctx) {
   params.Size("capacity", &p.capacity, 4096);
   params.Int("logical_block", &p.logical_block, 512, 65536);
   params.Duration("latency", &p.latency);
-  params.Rate("bandwidth", &p.bytes_per_s);
+  params.Rate("bandwidth", &p.bytes_per_s, Params::Zero::kNoLimit);
   params.Int("queue_depth", &p.queue_depth, 1, 65536);
   RETURN_IF_ERROR(params.Finish());
   if ((p.logical_block & (p.logical_block - 1)) != 0) {

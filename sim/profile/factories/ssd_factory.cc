@@ -29,7 +29,7 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
   p.Duration("write_command_time", &c->write_command_time);
   p.Double("max_read_iops", &c->max_read_iops, 0, 1e9);
   p.Double("max_write_iops", &c->max_write_iops, 0, 1e9);
-  p.Rate("write_rate", &c->write_bytes_per_s);
+  p.Rate("write_rate", &c->write_bytes_per_s, Params::Zero::kNoLimit);
 
   p.Int("channels", &c->channels, 1, 64);
   p.Int("dies_per_channel", &c->dies_per_channel, 1, 64);
@@ -37,10 +37,10 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
   p.Size("page_size", &c->page_size, 4096, 1 << 20);
   p.Int("cell_bits", &c->cell_bits, 1, 4);
   p.Rate("channel_rate", &c->channel_bytes_per_s);
-  p.Duration("read_time", &c->read_time);
-  p.Duration("slc_read_time", &c->slc_read_time);
-  p.Duration("program_time", &c->program_time);
-  p.Duration("slc_program_time", &c->slc_program_time);
+  p.Duration("read_time", &c->read_time, Params::Bound::kPositive);
+  p.Duration("slc_read_time", &c->slc_read_time, Params::Bound::kPositive);
+  p.Duration("program_time", &c->program_time, Params::Bound::kPositive);
+  p.Duration("slc_program_time", &c->slc_program_time, Params::Bound::kPositive);
   p.Duration("erase_time", &c->erase_time);
   p.Size("block_size", &c->block_size, 4096);
 
@@ -72,11 +72,6 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
     p.Fail("queue_depth", "SATA NCQ has at most 32 tags");
   } else if (c->page_size % 4096 != 0) {
     p.Fail("page_size", "must be a multiple of 4 KiB");
-  } else if (c->link_bytes_per_s <= 0 || c->channel_bytes_per_s <= 0) {
-    p.Fail(c->link_bytes_per_s <= 0 ? "link_rate" : "channel_rate", "must be positive");
-  } else if (c->read_time <= Nanos(0) || c->slc_read_time <= Nanos(0) ||
-             c->program_time <= Nanos(0) || c->slc_program_time <= Nanos(0)) {
-    p.Fail("read_time", "flash read and program times must be positive");
   } else if (c->block_size < c->native_unit_bytes()) {
     p.Fail("block_size", "must hold at least one program (page_size × planes × cell_bits)");
   } else if (c->write_buffer < 2 * c->native_unit_bytes()) {
