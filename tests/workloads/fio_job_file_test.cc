@@ -109,7 +109,9 @@ TEST(JobFileTest, ErrorsNameFileAndLine) {
   auto env = ParseJobText("[x]\nsize=${NOPE}\n", "e.fio", ".", Env({}));
   EXPECT_EQ(env.status().message(), "e.fio:2: environment variable 'NOPE' is not set");
   auto outside = ParseJobText("size=1m\n", "o.fio", ".", Env({}));
-  EXPECT_EQ(outside.status().message(), "o.fio:1: option 'size=1m' outside of a [section]");
+  EXPECT_EQ(outside.status().message(),
+            "o.fio:1: not a job file (the first line that is not a comment is neither a "
+            "[section] nor an include)");
   auto inc = ParseJobText("[x]\ninclude nothere.fio\n", "i.fio", "/nonexistent", Env({}));
   EXPECT_EQ(inc.status().message(), "i.fio:2: cannot open job file '/nonexistent/nothere.fio'");
 }

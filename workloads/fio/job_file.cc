@@ -5,12 +5,18 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/quoted.h"
 #include "workloads/fio/options.h"
 
 namespace storlab::fio {
 namespace {
 
 constexpr int kMaxIncludeDepth = 16;
+// The largest job file read (fio's are a few hundred bytes).
+constexpr uint64_t kMaxJobFileBytes = uint64_t{16} << 20;
+// Paths in messages: long enough for any real one, short enough for a
+// hostile one.
+constexpr size_t kMaxPathShown = 256;
 
 std::string Trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r");
@@ -38,12 +44,13 @@ Result<std::string> ExpandEnv(const std::string& s, const std::string& where,
     if (s[i] == '$' && i + 1 < s.size() && s[i + 1] == '{') {
       size_t close = s.find('}', i + 2);
       if (close == std::string::npos) {
-        return Status::InvalidArgument(where + ": unterminated '${' in '" + s + "'");
+        return Status::InvalidArgument(where + ": unterminated '${' in " + Quoted(s));
       }
       std::string var = s.substr(i + 2, close - i - 2);
       auto v = env(var);
       if (!v) {
-        return Status::InvalidArgument(where + ": environment variable '" + var + "' is not set");
+        return Status::InvalidArgument(where + ": environment variable " + Quoted(var) +
+                                       " is not set");
       }
       out += *v;
       i = close;
@@ -63,10 +70,16 @@ Result<std::string> ReadFile(const std::string& path) {
   // Only regular files: `include /dev/zero` would read forever.
   std::error_code ec;
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
-    return Status::InvalidArgument("job file '" + path + "' is not a regular file");
+    return Status::InvalidArgument("job file " + Quoted(path, kMaxPathShown) +
+                                   " is not a regular file");
+  }
+  if (std::filesystem::is_regular_file(path, ec) &&
+      std::filesystem::file_size(path, ec) > kMaxJobFileBytes) {
+    return Status::InvalidArgument("job file " + Quoted(path, kMaxPathShown) + " is larger than " +
+                                   std::to_string(kMaxJobFileBytes >> 20) + " MiB: not a job file");
   }
   std::ifstream in(path);
-  if (!in) return Status::NotFound("cannot open job file '" + path + "'");
+  if (!in) return Status::NotFound("cannot open job file " + Quoted(path, kMaxPathShown));
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -87,7 +100,7 @@ struct Parser {
       if (line.empty()) continue;
       if (line[0] == '[') {
         if (line.back() != ']' || line.size() < 3) {
-          return Status::InvalidArgument(where + ": bad section header '" + line + "'");
+          return Status::InvalidArgument(where + ": bad section header " + Quoted(line));
         }
         sections.push_back({Trim(line.substr(1, line.size() - 2)), where, {}});
         continue;
@@ -100,11 +113,16 @@ struct Parser {
         std::string path = file[0] == '/' ? file : dir + "/" + file;
         auto text2 = ReadFile(path);
         if (!text2.ok()) return text2.status().WithContext(where);
-        RETURN_IF_ERROR(Parse(*text2, path, DirOf(path), depth + 1));
+        // The label goes into messages: the path comes from the file.
+        RETURN_IF_ERROR(Parse(*text2, Printable(path, kMaxPathShown), DirOf(path), depth + 1));
         continue;
       }
       if (sections.empty()) {
-        return Status::InvalidArgument(where + ": option '" + line + "' outside of a [section]");
+        // An option before any [section]: not fio's format at all (an
+        // `include /etc/shadow`). Quote nothing of it.
+        return Status::InvalidArgument(where +
+                                       ": not a job file (the first line that is not a "
+                                       "comment is neither a [section] nor an include)");
       }
       RawEntry e;
       e.where = where;
@@ -151,7 +169,7 @@ Result<std::vector<RawSection>> ParseCommandLine(const std::vector<std::string>&
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) != 0 || a.size() == 2) {
-      return Status::InvalidArgument("command line: '" + a + "' is not an --option");
+      return Status::InvalidArgument("command line: " + Quoted(a) + " is not an --option");
     }
     RawEntry e;
     size_t eq = a.find('=');

@@ -6,113 +6,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/edit_distance.h"
+#include "sim/quoted.h"
+#include "workloads/fio/fio_known_options.h"
+
 namespace storlab::fio {
 namespace {
-
-// Options fio has that storlab sim deliberately does not model: named in the
-// error so the user knows the job file is fine for fio.
-constexpr std::string_view kKnownUnsupported[] = {"bsrange",
-                                                  "bssplit",
-                                                  "offset",
-                                                  "offset_increment",
-                                                  "zonesize",
-                                                  "zonemode",
-                                                  "verify_fatal",
-                                                  "do_verify",
-                                                  "unlink",
-                                                  "fallocate",
-                                                  "create_serialize",
-                                                  "create_fsync",
-                                                  "zero_buffers",
-                                                  "refill_buffers",
-                                                  "buffer_compress_percentage",
-                                                  "buffer_pattern",
-                                                  "percentile_list",
-                                                  "lat_percentiles",
-                                                  "clat_percentiles",
-                                                  "unified_rw_reporting",
-                                                  "iodepth_batch",
-                                                  "iodepth_batch_complete",
-                                                  "iodepth_low",
-                                                  "cpus_allowed",
-                                                  "cpumask",
-                                                  "nice",
-                                                  "prio",
-                                                  "write_bw_log",
-                                                  "write_lat_log",
-                                                  "write_iops_log",
-                                                  "log_avg_msec",
-                                                  "kb_base",
-                                                  "unit_base",
-                                                  "exitall",
-                                                  "continue_on_error",
-                                                  "sync",
-                                                  "fsync_on_close",
-                                                  "end_syncfs",
-                                                  "rate_min",
-                                                  "rate_process",
-                                                  "random_distribution",
-                                                  "percentage_random",
-                                                  "file_service_type",
-                                                  "openfiles",
-                                                  "lockfile",
-                                                  "mem",
-                                                  "iomem",
-                                                  "hugepage-size",
-                                                  "clocksource",
-                                                  "gtod_reduce",
-                                                  "disable_lat",
-                                                  "disable_clat",
-                                                  "disable_slat",
-                                                  "disable_bw_measurement",
-                                                  "steadystate",
-                                                  "ss",
-                                                  "ss_dur",
-                                                  "ss_ramp",
-                                                  "trim_percentage",
-                                                  "experimental_verify",
-                                                  "serialize_overlap",
-                                                  "hipri",
-                                                  "fixedbufs",
-                                                  "registerfiles",
-                                                  "sqthread_poll",
-                                                  "userspace_reap",
-                                                  "allow_file_create",
-                                                  "pre_read",
-                                                  "scramble_buffers",
-                                                  "dedupe_percentage",
-                                                  "readonly",
-                                                  "rw_sequencer",
-                                                  "ioscheduler",
-                                                  "thinktime_spin",
-                                                  "thinktime_blocks_type",
-                                                  "exec_prerun",
-                                                  "exec_postrun",
-                                                  "flow",
-                                                  "flow_id",
-                                                  "cgroup",
-                                                  "uid",
-                                                  "gid",
-                                                  "numa_cpu_nodes",
-                                                  "latency_target",
-                                                  "max_latency",
-                                                  "create_on_open",
-                                                  "size_percent"};
-
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 // Splits "a,b,c" into at most three parts.
 std::vector<std::string> SplitCommas(std::string_view v) {
@@ -129,7 +28,7 @@ std::vector<std::string> SplitCommas(std::string_view v) {
 
 Status BadValue(const OptionDef& d, std::string_view where, std::string_view value,
                 const Status& why) {
-  return Status::InvalidArgument(std::string(where) + ": option " + Quote(d.name) + ": " +
+  return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
                                  why.message());
 }
 
@@ -137,8 +36,8 @@ Status ParseDirs(const OptionDef& d, std::string_view where, std::string_view va
                  DirValues* out) {
   std::vector<std::string> parts = SplitCommas(value);
   if (parts.size() > 3) {
-    return Status::InvalidArgument(std::string(where) + ": option " + Quote(d.name) + ": " +
-                                   Quote(value) + ": at most three values (read,write,trim)");
+    return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
+                                   Quoted(value) + ": at most three values (read,write,trim)");
   }
   DirValues def = *out;
   std::array<bool, 3> given = {false, false, false};
@@ -148,8 +47,8 @@ Status ParseDirs(const OptionDef& d, std::string_view where, std::string_view va
     auto r = ParseFioSize(parts[i]);
     if (!r.ok()) return BadValue(d, where, value, r.status());
     if (static_cast<int64_t>(*r) < d.min || static_cast<int64_t>(*r) > d.max) {
-      return Status::InvalidArgument(std::string(where) + ": option " + Quote(d.name) + ": " +
-                                     Quote(parts[i]) + " out of range [" + std::to_string(d.min) +
+      return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
+                                     Quoted(parts[i]) + " out of range [" + std::to_string(d.min) +
                                      ", " + std::to_string(d.max) + "]");
     }
     v[i] = *r;
@@ -170,12 +69,11 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
                    std::string_view where) {
   const OptionDef* d = FindOption(name);
   if (!d) {
-    std::string msg = std::string(where) + ": unknown option " + Quote(name);
-    for (auto u : kKnownUnsupported) {
-      if (u == name) {
-        return Status::InvalidArgument(std::string(where) + ": option " + Quote(name) +
-                                       " is a fio option that storlab sim does not support");
-      }
+    std::string msg = std::string(where) + ": unknown option " + Quoted(name);
+    if (IsFioJobOption(name)) {
+      // The job file is fine for fio: say so, rather than suggest a typo.
+      return Status::InvalidArgument(std::string(where) + ": option " + Quoted(name) +
+                                     " is a fio option that storlab sim does not support");
     }
     std::string best;
     size_t best_d = 3;
@@ -186,18 +84,18 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
         best = o.name;
       }
     }
-    if (!best.empty()) msg += " (did you mean " + Quote(best) + "?)";
+    if (!best.empty()) msg += " (did you mean " + Quoted(best) + "?)";
     return Status::InvalidArgument(msg);
   }
   if (!has_value && d->type != OptType::kSet) {
-    return Status::InvalidArgument(std::string(where) + ": option " + Quote(d->name) +
+    return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) +
                                    " requires a value");
   }
   auto fail = [&](const Status& why) { return BadValue(*d, where, value, why); };
   auto range = [&](int64_t v) -> Status {
     if (v < d->min || v > d->max) {
-      return Status::InvalidArgument(std::string(where) + ": option " + Quote(d->name) + ": " +
-                                     Quote(value) + " out of range [" + std::to_string(d->min) +
+      return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) + ": " +
+                                     Quoted(value) + " out of range [" + std::to_string(d->min) +
                                      ", " + std::to_string(d->max) + "]");
     }
     return Status();
@@ -205,7 +103,7 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
   switch (d->type) {
     case OptType::kString:
       if (value.empty()) {
-        return Status::InvalidArgument(std::string(where) + ": option " + Quote(d->name) +
+        return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) +
                                        " requires a value");
       }
       opts->*std::get<std::string JobOptions::*>(d->target) = std::string(value);
@@ -221,12 +119,12 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
           if (!ev.supported) continue;
           allowed += (allowed.empty() ? "" : ", ") + std::string(ev.value);
         }
-        return Status::InvalidArgument(std::string(where) + ": option " + Quote(d->name) + ": " +
-                                       Quote(value) + " is not one of " + allowed);
+        return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) + ": " +
+                                       Quoted(value) + " is not one of " + allowed);
       }
       if (!found->supported) {
-        return Status::InvalidArgument(std::string(where) + ": option " + Quote(d->name) + ": " +
-                                       Quote(value) + " (" + std::string(found->help) +
+        return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) + ": " +
+                                       Quoted(value) + " (" + std::string(found->help) +
                                        ") is not supported by storlab sim");
       }
       opts->*std::get<std::string JobOptions::*>(d->target) = std::string(value);
@@ -254,7 +152,7 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
       if (d->name == "size" && !value.empty() && value.back() == '%') {
         auto r = ParseFioInt(value.substr(0, value.size() - 1));
         if (!r.ok() || *r < 1 || *r > 100) {
-          return Status::InvalidArgument(std::string(where) + ": option 'size': " + Quote(value) +
+          return Status::InvalidArgument(std::string(where) + ": option 'size': " + Quoted(value) +
                                          ": a percentage must be 1% to 100%");
         }
         opts->size_percent = *r;
