@@ -100,6 +100,14 @@ void Node::PowerCut() {
 
 void Node::ResetStats() { stats_.Reset(engine_.now()); }
 
+Nanos Node::oldest_in_flight() const {
+  Nanos oldest = engine_.now();
+  for (const InFlight& r : in_flight_) {
+    if (r.done) oldest = Min(oldest, r.start);  // free slots hold no completion
+  }
+  return oldest;
+}
+
 void Node::CompleteAfter(Nanos delay, Request req, Status st) {
   engine_.After(
       delay, [done = std::move(req.done), st = std::move(st)]() mutable { done(std::move(st)); });

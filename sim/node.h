@@ -90,6 +90,11 @@ class Node {
   // Checks a request against this node's geometry and capabilities.
   Status Validate(const Request& req) const;
 
+  // Requests submitted here and not completed yet, and when the oldest of
+  // them was submitted (now() when none): for the driver's watchdog.
+  uint32_t in_flight() const { return stats_.in_flight(); }
+  Nanos oldest_in_flight() const;
+
   // --- Control: a device that dies and is replaced ---
   // A failed node answers every new request with kIoError, as a disk that
   // died or was pulled; requests already in service finish. Its contents

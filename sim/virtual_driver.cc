@@ -24,4 +24,12 @@ uint64_t VirtualDriver::RunWhile(const std::function<bool()>& keep_going) {
   return n;
 }
 
+Status VirtualDriver::RunWatched(const std::function<bool()>& keep_going, Watchdog& watchdog) {
+  while (keep_going()) {
+    if (!engine_.Step()) return watchdog.Deadlock(engine_);
+    RETURN_IF_ERROR(watchdog.AfterEvent(engine_));
+  }
+  return Status();
+}
+
 }  // namespace storlab

@@ -1,7 +1,9 @@
 // VirtualDriver: runs an engine in simulated time, jumping from event to event.
 //
-// A minute of simulated I/O costs only the events it takes. Not thread-safe;
-// runs on the caller's thread.
+// A minute of simulated I/O costs only the events it takes. Workloads run
+// under a Watchdog (sim/watchdog.h), so a stuck run ends with an error that
+// names the node instead of spinning forever. Not thread-safe; runs on the
+// caller's thread.
 #ifndef STORLAB_SIM_VIRTUAL_DRIVER_H_
 #define STORLAB_SIM_VIRTUAL_DRIVER_H_
 
@@ -9,6 +11,8 @@
 #include <functional>
 
 #include "sim/engine.h"
+#include "sim/status.h"
+#include "sim/watchdog.h"
 
 namespace storlab {
 
@@ -24,6 +28,10 @@ class VirtualDriver {
   uint64_t RunUntil(Nanos t);
   // Runs events while `keep_going()` is true and events remain.
   uint64_t RunWhile(const std::function<bool()>& keep_going);
+  // Runs events while `keep_going()` is true, consulting `watchdog` after
+  // each (sim/watchdog.h): an error when the run is stuck, or when no
+  // event remains while `keep_going()` still holds (a deadlock).
+  Status RunWatched(const std::function<bool()>& keep_going, Watchdog& watchdog);
 
  private:
   Engine& engine_;

@@ -56,7 +56,7 @@ inline Sim RunJobs(const std::string& stack_text, const std::vector<RawSection>&
   }
   s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
   s.status = s.run->Prepare();
-  if (s.status.ok()) s.run->Run(nullptr);
+  if (s.status.ok()) s.status = s.run->Run(nullptr);
   return s;
 }
 

@@ -62,7 +62,8 @@ Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
   uint64_t chunk = std::max<uint64_t>(spec.bs[kWrite], 1 << 20);
   LayoutWriter w{&host_, id, size, chunk, /*direct=*/true};
   w.Next();
-  VirtualDriver(host_.engine()).RunWhile([&] { return !w.done; });
+  Watchdog watchdog(host_.stack());
+  RETURN_IF_ERROR(VirtualDriver(host_.engine()).RunWatched([&] { return !w.done; }, watchdog));
   layout_bytes_ += w.written;
   return w.status;
 }
@@ -164,15 +165,19 @@ void FioRun::StartSegment(int segment) {
   if (!any && segment + 1 < segments_) StartSegment(segment + 1);
 }
 
-void FioRun::Run(const std::function<void(Nanos)>& progress) {
+Status FioRun::Run(const std::function<void(Nanos)>& progress) {
   Engine& engine = host_.engine();
   StartSegment(0);
   uint64_t n = 0;
-  VirtualDriver(engine).RunWhile([&] {
-    if (progress && (++n & 0x3ffff) == 0) progress(engine.now());
-    return done_ < runners_.size();
-  });
+  Watchdog watchdog(host_.stack());
+  Status st = VirtualDriver(engine).RunWatched(
+      [&] {
+        if (progress && (++n & 0x3ffff) == 0) progress(engine.now());
+        return done_ < runners_.size();
+      },
+      watchdog);
   end_ = engine.now();
+  return st;
 }
 
 std::vector<std::string> FioRun::Messages() const {

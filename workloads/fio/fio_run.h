@@ -51,8 +51,9 @@ class FioRun {
 
   Status Prepare();
   // `progress` (may be empty) is called now and then with the simulated
-  // time; it is for display only and cannot change the run.
-  void Run(const std::function<void(Nanos)>& progress);
+  // time; it is for display only and cannot change the run. An error when
+  // the run got stuck (sim/watchdog.h: it names the node).
+  Status Run(const std::function<void(Nanos)>& progress);
 
   std::vector<Report> Reports() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;

@@ -47,10 +47,14 @@ class Phase {
     start_ = host_.engine().now();
     for (size_t i = 0; i < children_.size(); ++i) Issue(i, start_);
     uint64_t n = 0;
-    VirtualDriver(host_.engine()).RunWhile([&] {
-      if (progress && (++n & 0x3ffff) == 0) progress(host_.engine().now());
-      return exited_ < children_.size();
-    });
+    Watchdog watchdog(host_.stack());
+    RETURN_IF_ERROR(VirtualDriver(host_.engine())
+                        .RunWatched(
+                            [&] {
+                              if (progress && (++n & 0x3ffff) == 0) progress(host_.engine().now());
+                              return exited_ < children_.size();
+                            },
+                            watchdog));
     return status_;
   }
 
@@ -161,11 +165,13 @@ class Phase {
 };
 
 // iozone's sync(); sleep(2) between phases.
-void SyncAndSleep(SimHost& host) {
+Status SyncAndSleep(SimHost& host) {
   bool done = false;
   host.Fsync(0, false, [&](Status) { done = true; });
-  VirtualDriver(host.engine()).RunWhile([&] { return !done; });
+  Watchdog watchdog(host.stack());
+  RETURN_IF_ERROR(VirtualDriver(host.engine()).RunWatched([&] { return !done; }, watchdog));
   VirtualDriver(host.engine()).RunUntil(host.engine().now() + 2_s);
+  return Status();
 }
 
 }  // namespace
@@ -209,7 +215,7 @@ Result<std::vector<PhaseResult>> IozoneRun::RunOnce(const std::function<void(Nan
     Status st = phase.Run(progress);
     if (!st.ok()) return st.WithContext(std::string("iozone ") + s.name);
     out.push_back(phase.Result(s.name));
-    SyncAndSleep(host_);
+    RETURN_IF_ERROR(SyncAndSleep(host_).WithContext("iozone sync"));
   }
   if (!spec_.keep_files) {
     for (uint32_t id : files) fs.Remove(id);
