@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "sim/profile/host.h"
 #include "sim/profile/units.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
@@ -103,17 +104,15 @@ int ParseArgs(const Args& args, SimArgs* out) {
       }
       out->json = v == "json";
     } else if (TakeValue(args, &i, "host-mem", &v)) {
-      auto r = ParseSize(v);
-      if (!r.ok()) return Fail("--host-mem: " + r.status().message());
-      out->host.mem_bytes = *r;
+      HostSpec h;
+      Status st = OverrideHost("mem", v, "--host-mem", &h);
+      if (!st.ok()) return Fail(st.message());
+      out->host.mem_bytes = h.mem_bytes;
     } else if (TakeValue(args, &i, "host-cores", &v)) {
-      int n = 0;
-      try {
-        n = std::stoi(v);
-      } catch (...) {
-      }
-      if (n < 1 || n > 1024) return Fail("--host-cores: '" + v + "' (expected 1 to 1024)");
-      out->host.cores = static_cast<uint32_t>(n);
+      HostSpec h;
+      Status st = OverrideHost("cores", v, "--host-cores", &h);
+      if (!st.ok()) return Fail(st.message());
+      out->host.cores = h.cores;
     } else if (a == "--timestamp") {
       out->real_time = true;
     } else if (TakeValue(args, &i, "iozone", &v)) {
@@ -179,8 +178,9 @@ int RunFioJobs(const SimArgs& a) {
     // The layout ran in Prepare(): count the jobs' time from here.
     const Nanos t0 = (*host)->engine().now();
     Progress progress(expect);
-    run.Run([&](Nanos t) { progress(t - t0); });
+    st = run.Run([&](Nanos t) { progress(t - t0); });
   }
+  if (!st.ok()) return Fail(st.message());
   auto messages = run.Messages();
   for (size_t i = before; i < messages.size(); ++i) {
     std::fprintf(stderr, "%s\n", messages[i].c_str());

@@ -9,7 +9,8 @@ Status ParseHost(Params& p, HostSpec* h) {
   p.Rate("copy_rate_per_core", &h->copy_bytes_per_s_per_core);
   p.Rate("memory_bandwidth", &h->memory_bandwidth);
   p.Fraction("dirty_background_ratio", &h->dirty_background_ratio);
-  p.Fraction("dirty_ratio", &h->dirty_ratio);
+  // A dirty limit of 0 lets no write in: writers would wait forever.
+  p.Fraction("dirty_ratio", &h->dirty_ratio, Params::Bound::kPositive);
   p.Duration("dirty_expire", &h->dirty_expire);
   p.Duration("writeback_interval", &h->writeback_interval);
   RETURN_IF_ERROR(p.Finish());
@@ -21,6 +22,21 @@ Status ParseHost(Params& p, HostSpec* h) {
     p.Fail("dirty_background_ratio", "must not exceed dirty_ratio");
     return p.Finish();
   }
+  return Status();
+}
+
+Status OverrideHost(std::string_view key, std::string_view value, std::string_view flag,
+                    HostSpec* out) {
+  Params::Raw raw;
+  const bool digits =
+      !value.empty() && value.size() < 19 && value.find_first_not_of("0123456789") == value.npos;
+  raw.kind = digits ? Params::Raw::Kind::kInteger : Params::Raw::Kind::kString;
+  raw.text = std::string(value);
+  raw.where = std::string(flag);
+  Params p = Params::ForTable("host", std::string(flag), {{std::string(key), raw}});
+  HostSpec h = *out;
+  RETURN_IF_ERROR(ParseHost(p, &h));
+  *out = h;
   return Status();
 }
 

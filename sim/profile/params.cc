@@ -85,8 +85,11 @@ void Params::Size(std::string_view key, uint64_t* out, uint64_t min, uint64_t ma
       return Fail(key, "expected a size such as \"64KiB\" or \"6TB\", got " + Shown(*r));
     }
     if (*out < min || *out > max) {
-      return Fail(key, "size " + Shown(*r) + " is outside [" + std::to_string(min) + ", " +
-                           std::to_string(max) + "] bytes");
+      auto bytes = [](uint64_t b) { return FormatSize(b) + " (" + std::to_string(b) + " bytes)"; };
+      return Fail(key, "size " + Shown(*r) +
+                           (max == std::numeric_limits<uint64_t>::max()
+                                ? " is less than the minimum, " + bytes(min)
+                                : " is outside [" + bytes(min) + ", " + bytes(max) + "]"));
     }
   }
   Log(key, r && r->kind == Raw::Kind::kString ? Quote(r->text) : std::to_string(*out), r);

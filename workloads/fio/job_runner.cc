@@ -5,6 +5,9 @@
 
 #include <algorithm>
 
+#include "sim/profile/units.h"
+#include "sim/quoted.h"
+
 namespace storlab::fio {
 namespace {
 
@@ -157,6 +160,23 @@ void JobRunner::FsyncNext(size_t index, Nanos t) {
   host_.engine().At(call, std::move(go));
 }
 
+// fio prints an empty report for a job that counted no I/O; say why.
+std::string JobRunner::NoIoReason() const {
+  std::string why;
+  if (!ramp_over_) {
+    why = "all of its I/O ended (after " + FormatDuration(extras_.io_end - extras_.start) +
+          ") within ramp_time=" + FormatDuration(spec_.opts.ramp_time) +
+          ", whose I/O fio does not count: make the job longer (size, time_based) or the ramp "
+          "shorter";
+  } else if (spec_.opts.runtime > Nanos(0) && extras_.io_end - epoch_ >= spec_.opts.runtime) {
+    why = "its runtime=" + FormatDuration(spec_.opts.runtime) +
+          " ended before its first I/O completed";
+  } else {
+    why = "it had no I/O to do (size, io_size and the files' sizes leave nothing)";
+  }
+  return "storlab sim: job " + Quoted(spec_.name) + " completed no I/O: " + why;
+}
+
 void JobRunner::Finish(Nanos t) {
   Nanos elapsed = t - epoch_;
   while (next_sample_ < t) CloseWindow();
@@ -167,6 +187,9 @@ void JobRunner::Finish(Nanos t) {
   ts_.usr_time_ms = static_cast<uint64_t>(usr_ns_.count() / 1000000);
   ts_.sys_time_ms = static_cast<uint64_t>(sys_ns_.count() / 1000000);
   extras_.end = t;
+  if (!failed_ && ts_.dir[kRead].io_bytes + ts_.dir[kWrite].io_bytes == 0) {
+    messages_.push_back(NoIoReason());
+  }
   // The thread exits at `t`: let the clock reach it before reporting done.
   host_.engine().At(t, [this] {
     phase_ = Phase::kDone;

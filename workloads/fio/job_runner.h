@@ -110,6 +110,7 @@ class JobRunner {
   void FinishIo(Nanos t);
   void FsyncNext(size_t index, Nanos t);
   void Finish(Nanos t);
+  std::string NoIoReason() const;
   void RecordError(const IoUnit& u, const Status& st);
   Nanos Book(Nanos t, Nanos d);
 

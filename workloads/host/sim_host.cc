@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/join.h"
+#include "sim/profile/host.h"
 #include "sim/profile/loader.h"
 
 namespace storlab {
@@ -25,9 +26,15 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
   if (!loaded.ok()) return loaded.status();
   h->stack_ = std::move(loaded->stack);
   h->host_ = loaded->host;
-  if (options.mem_bytes) h->host_.mem_bytes = *options.mem_bytes;
-  if (options.cores) h->host_.cores = *options.cores;
-  if (h->host_.cores < 1) return Status::InvalidArgument("--host-cores must be at least 1");
+  // The command line's values are checked as the file's [host] keys are.
+  if (options.mem_bytes) {
+    RETURN_IF_ERROR(
+        OverrideHost("mem", std::to_string(*options.mem_bytes), "--host-mem", &h->host_));
+  }
+  if (options.cores) {
+    RETURN_IF_ERROR(
+        OverrideHost("cores", std::to_string(*options.cores), "--host-cores", &h->host_));
+  }
   Node& top = h->stack_->root();
   if (top.type() == "page_cache") {
     // The stack brings its own host page cache.
