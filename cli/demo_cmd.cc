@@ -9,7 +9,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "sim/profile/units.h"
+#include "sim/profile/host.h"
+#include "sim/quoted.h"
 #include "workloads/demo.h"
 #include "workloads/demo_plot.h"
 
@@ -24,9 +25,9 @@ int DemoCommand(const Args& args) {
       "time), prints published vs simulated MB/s, and explains every cell that beats its\n"
       "stack's link or device limit by more than 2x from the run's own layer statistics.\n\n"
       "Options");
-  std::string csv, plot, mem;
+  std::string csv, plot, mem, cores;
   uint64_t seed = 1;
-  unsigned cores = 0, threads = 0;
+  unsigned threads = 0;
   double runtime = 0;
   desc.add_options()("help,h", "show this help")("csv", po::value(&csv),
                                                  "also write the table as CSV to FILE")(
@@ -50,34 +51,60 @@ int DemoCommand(const Args& args) {
     std::cout << desc << "\n";
     return 0;
   }
+  auto fail = [](const std::string& msg) {
+    std::fprintf(stderr, "storlab demo: %s\n", msg.c_str());
+    return 2;
+  };
   demo::DemoOptions o;
   o.seed = seed;
   o.threads = threads;
   o.jobs_dir = STORLAB_JOBS_DIR;
+  // --host-mem and --host-cores are checked as a stack file's [host] keys.
   if (!mem.empty() && mem != "stack") {
-    auto m = ParseSize(mem);
-    if (!m.ok()) {
-      std::fprintf(stderr, "storlab demo: --host-mem: %s\n", m.status().message().c_str());
-      return 2;
-    }
-    o.host_mem = *m;
+    HostSpec h;
+    Status st = OverrideHost("mem", mem, "--host-mem", &h);
+    if (!st.ok()) return fail(st.message());
+    o.host_mem = h.mem_bytes;
   }
-  if (cores) o.host_cores = cores;
-  if (runtime > 0) o.runtime = Nanos::FromSeconds(runtime);
+  if (!cores.empty()) {
+    HostSpec h;
+    Status st = OverrideHost("cores", cores, "--host-cores", &h);
+    if (!st.ok()) return fail(st.message());
+    o.host_cores = h.cores;
+  }
+  if (vm.count("runtime")) {
+    // fio takes its runtime in whole milliseconds; 0 would mean "no limit".
+    if (!(runtime >= 0.001 && runtime <= 86400)) {
+      char given[32];
+      std::snprintf(given, sizeof given, "%g", runtime);
+      return fail("--runtime: " + std::string(given) + " (expected seconds from 0.001 to 86400)");
+    }
+    o.runtime = Nanos::FromSeconds(runtime);
+  }
+  // Output paths are checked before the minutes of simulation, not after.
+  std::ofstream csv_out;
+  if (!csv.empty()) {
+    csv_out.open(csv);
+    if (!csv_out) return fail("--csv: cannot write " + Quoted(csv, 256));
+  }
+  if (!plot.empty()) {
+    Status st = demo::PreparePlotDir(plot);
+    if (!st.ok()) return fail("--plot: " + st.message());
+  }
   auto start = std::chrono::steady_clock::now();
   auto results = demo::RunDemo(o, [](const demo::CellResult& r) {
     std::fprintf(stderr, "storlab demo: %c/%-8s %s (%.1f s wall)\n", r.cell.test,
                  r.cell.option.c_str(), r.status.ok() ? "done" : "did not run", r.wall_seconds);
   });
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::fputs(demo::DemoReport(results).c_str(), stdout);
+  std::fputs(demo::DemoReport(results, o.runtime).c_str(), stdout);
   std::printf("\n(%.1f s of wall time)\n", wall);
   int rc = 0;
   if (!csv.empty()) {
-    std::ofstream out(csv);
-    out << demo::DemoCsv(results);
-    if (!out) {
-      std::fprintf(stderr, "storlab demo: cannot write %s\n", csv.c_str());
+    csv_out << demo::DemoCsv(results);
+    csv_out.close();
+    if (!csv_out) {
+      std::fprintf(stderr, "storlab demo: cannot write %s\n", Quoted(csv, 256).c_str());
       rc = 1;
     }
   }

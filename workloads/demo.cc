@@ -60,7 +60,8 @@ CellResult RunCell(const Cell& cell, const DemoOptions& o) {
   fio::FioRun run(**host, std::move(*jobs));
   r.status = run.Prepare();
   if (!r.status.ok()) return r;
-  run.Run(nullptr);
+  r.status = run.Run(nullptr);
+  if (!r.status.ok()) return r;
   auto reports = run.Reports();
   auto groups = run.Groups(reports);
   r.simulated_mbps = static_cast<double>(groups[0].agg[fio::kWrite]) / 1e6;
@@ -129,11 +130,16 @@ std::vector<CellResult> RunDemo(const DemoOptions& options,
   return results;
 }
 
-std::string DemoReport(const std::vector<CellResult>& results) {
-  std::string s =
-      "The seed table (shared/reference/seed-results.md §1): three fio tests, each 60 s "
-      "time_based\nwith end_fsync=1 in virtual time, on four storage options.\n\n";
+std::string DemoReport(const std::vector<CellResult>& results, std::optional<Nanos> runtime) {
   char buf[256];
+  std::string each = "60 s";
+  if (runtime) {
+    std::snprintf(buf, sizeof buf, "%g s (--runtime; the seed's are 60 s)", runtime->seconds());
+    each = buf;
+  }
+  std::string s = "The seed table (shared/reference/seed-results.md §1): three fio tests, each " +
+                  each +
+                  " time_based\nwith end_fsync=1 in virtual time, on four storage options.\n\n";
   std::snprintf(buf, sizeof buf, "%-4s %-8s %-20s %11s %11s %7s\n", "test", "option", "stack",
                 "published", "simulated", "ratio");
   s += buf;

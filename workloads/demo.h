@@ -73,7 +73,10 @@ std::vector<CellResult> RunDemo(const DemoOptions& options,
                                 const std::function<void(const CellResult&)>& progress);
 
 // The printed table, its explanations and the acceptance summary.
-std::string DemoReport(const std::vector<CellResult>& results);
+// `runtime`: the jobs' runtime when DemoOptions::runtime overrode the job
+// files' 60 s (the header says so).
+std::string DemoReport(const std::vector<CellResult>& results,
+                       std::optional<Nanos> runtime = std::nullopt);
 // CSV: test,option,published_mbps,simulated_mbps,ratio.
 std::string DemoCsv(const std::vector<CellResult>& results);
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "workloads/demo_plot.h"
@@ -15,8 +15,8 @@ namespace storlab::demo {
 namespace {
 
 std::string TempDir() {
-  std::string dir = "/tmp/storlab_demo_test";
-  EXPECT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::string dir = ::testing::TempDir() + "storlab_demo_test";
+  std::filesystem::create_directories(dir);
   return dir;
 }
 
@@ -159,11 +159,38 @@ TEST(DemoPlotTest, GnuplotDrawsPngAndSvg) {
   std::string script = PlotScript("d.dat", "o.png", "o.svg");
   EXPECT_NE(script.find("set terminal pngcairo"), std::string::npos);
   EXPECT_NE(script.find("set terminal svg"), std::string::npos);
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "no gnuplot";
+  EXPECT_EQ(GnuplotString("it's"), "'it''s'");
+  if (PreparePlotDir(TempDir()).code() == Status::Code::kNotFound) GTEST_SKIP() << "no gnuplot";
   std::string dir = TempDir() + "/plot";
   ASSERT_TRUE(WritePlot(dir, results).ok());
   EXPECT_TRUE(std::ifstream(dir + "/seed-table.png").good());
   EXPECT_TRUE(std::ifstream(dir + "/seed-table.svg").good());
+}
+
+// `storlab demo --plot "x'; touch PWNED; echo '"` ran the command: the
+// directory went into system("mkdir -p '...'") and gnuplot's command line.
+// A name with quotes, spaces, $(...) and a newline is only a name now.
+TEST(DemoPlotTest, DirectoryNamesAreNeverRunAsCommands) {
+  std::vector<CellResult> results(1);
+  results[0].cell = {'A', "nvme", "nvme-gen3", 430};
+  results[0].simulated_mbps = 400;
+  const std::string base = TempDir() + "/hostile";
+  std::filesystem::remove_all(base);
+  std::filesystem::create_directories(base);
+  const std::string name = "x'; touch PWNED; echo '\n\"y\" $(touch PWNED2) `touch PWNED3`";
+  const std::string dir = base + "/" + name + "/sub dir";
+  Status st = WritePlot(dir, results);
+  if (st.code() == Status::Code::kNotFound) GTEST_SKIP() << "no gnuplot";
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_TRUE(std::filesystem::exists(dir + "/seed-table.png"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/seed-table.svg"));
+  for (const auto& e : std::filesystem::recursive_directory_iterator(base)) {
+    const std::string f = e.path().filename().string();
+    EXPECT_TRUE(f != "PWNED" && f != "PWNED2" && f != "PWNED3") << e.path();
+  }
+  for (const char* f : {"PWNED", "PWNED2", "PWNED3"}) {
+    EXPECT_FALSE(std::filesystem::exists(f)) << f << " was created: a shell ran";
+  }
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -24,8 +26,7 @@ std::string TempDir() {
   const char* t = std::getenv("TEST_TMPDIR");
   std::string dir = t ? t : "/tmp";
   dir += "/storlab_jobfile_test";
-  std::string cmd = "mkdir -p " + dir;
-  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  std::filesystem::create_directories(dir);
   return dir;
 }
 
