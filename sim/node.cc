@@ -31,12 +31,12 @@ Status Node::Validate(const Request& req) const {
   if (req.length == 0) {
     return Status::InvalidArgument(name_ + ": " + OpName(req.op) + " of zero length");
   }
-  const uint64_t lb = geometry_.logical_block;
+  const uint64_t lb = Alignment(req);
   if (req.offset % lb != 0 || req.length % lb != 0) {
-    return Status::InvalidArgument(name_ + ": " + OpName(req.op) + " at offset " +
-                                   std::to_string(req.offset) + " length " +
-                                   std::to_string(req.length) + " is not aligned to the " +
-                                   std::to_string(lb) + "-byte logical block");
+    return Status::InvalidArgument(
+        name_ + ": " + OpName(req.op) + " at offset " + std::to_string(req.offset) + " length " +
+        std::to_string(req.length) + " is not aligned to the " + std::to_string(lb) +
+        "-byte logical block" + (req.flags & kDirect ? " (O_DIRECT)" : ""));
   }
   if (req.offset > geometry_.capacity || req.length > geometry_.capacity - req.offset) {
     return Status::OutOfRange(name_ + ": " + OpName(req.op) + " at offset " +

@@ -117,6 +117,12 @@ class Node {
   // Runs `req.done(st)` at now + delay.
   void CompleteAfter(Nanos delay, Request req, Status st = Status());
 
+  // The alignment Validate() asks of `req`'s offset and length: the logical
+  // block. A page cache takes buffered reads and writes at any byte (it
+  // reads and rewrites partial pages itself, as Linux does); O_DIRECT keeps
+  // the block's alignment.
+  virtual uint64_t Alignment(const Request& req) const { return geometry_.logical_block; }
+
   Engine& engine_;
   Geometry geometry_;
   Capabilities caps_;

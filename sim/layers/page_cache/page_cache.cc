@@ -62,6 +62,34 @@ void PageCache::DoSubmit(Request req) {
   }
 }
 
+uint64_t PageCache::Alignment(const Request& req) const {
+  const bool buffered = (req.flags & kDirect) == 0 && (req.op == Op::kRead || req.op == Op::kWrite);
+  return buffered ? 1 : geometry_.logical_block;
+}
+
+// The overlay keeps 512-byte sectors; buffered I/O may start and end
+// anywhere. A range is widened to whole sectors, which are all held: the
+// pages a request covers only in part were read into the cache first.
+void PageCache::PutBytes(uint64_t off, uint64_t len, const uint8_t* data) {
+  const uint64_t lo = off / Overlay::kSector * Overlay::kSector;
+  const uint64_t hi = (off + len + Overlay::kSector - 1) / Overlay::kSector * Overlay::kSector;
+  if (!data || (lo == off && hi == off + len)) return data_.Put(off, len, data);
+  std::vector<uint8_t> sectors(hi - lo);
+  data_.Patch(lo, hi - lo, sectors.data());
+  std::memcpy(sectors.data() + (off - lo), data, len);
+  data_.Put(lo, hi - lo, sectors.data());
+}
+
+void PageCache::PatchBytes(uint64_t off, uint64_t len, uint8_t* buf) const {
+  const uint64_t lo = off / Overlay::kSector * Overlay::kSector;
+  const uint64_t hi = (off + len + Overlay::kSector - 1) / Overlay::kSector * Overlay::kSector;
+  if (lo == off && hi == off + len) return data_.Patch(off, len, buf);
+  std::vector<uint8_t> sectors(hi - lo);
+  std::memcpy(sectors.data() + (off - lo), buf, len);
+  data_.Patch(lo, hi - lo, sectors.data());
+  std::memcpy(buf, sectors.data() + (off - lo), len);
+}
+
 // ---- Writes ----
 
 void PageCache::StartWrite(Request req) {
@@ -112,7 +140,7 @@ void PageCache::FinishWrite(Request req) {
   const Nanos now = engine_.now();
   const uint64_t first = PageOf(req.offset), last = LastPageOf(req.offset, req.length);
   const PageTable::DirtyResult r = pages_.MarkDirty(first, last, req.file_id, now);
-  data_.Put(req.offset, req.length, req.data);
+  PutBytes(req.offset, req.length, req.data);
   counters_.absorbed_bytes += req.length;
   counters_.newly_dirtied_bytes += r.newly_dirty * kPage;
   counters_.rewritten_dirty_bytes += r.rewritten * kPage;

@@ -43,6 +43,10 @@
 // Trim and write-zeroes drop the range from the cache (waiting for writeback
 // in flight there) and pass to the child.
 //
+// Alignment: buffered reads and writes may start and end at any byte (a
+// partly covered page is read first, then written back whole); direct
+// requests, trims and write-zeroes need the child's logical block.
+//
 // Direct I/O: the runner may send O_DIRECT requests straight to the child
 // (fine when a job never mixes buffered and direct I/O on the same range),
 // or here with the kDirect flag, which is coherent the way Linux is: dirty
@@ -152,6 +156,9 @@ class PageCache : public Node {
  protected:
   void DoSubmit(Request req) override;
   void OnPowerCut() override;
+  // Buffered reads and writes at any byte: partial pages are read from the
+  // child first (write_begin) and written back whole.
+  uint64_t Alignment(const Request& req) const override;
 
  private:
   struct WritebackOp {
@@ -203,6 +210,9 @@ class PageCache : public Node {
   void DropRange(uint64_t off, uint64_t len);
   void EvictOverflow();
   void NoteDirtyChange();
+  // data_.Put / Patch for byte ranges (the overlay works in sectors).
+  void PutBytes(uint64_t off, uint64_t len, const uint8_t* data);
+  void PatchBytes(uint64_t off, uint64_t len, uint8_t* buf) const;
   uint64_t dirty_total_bytes() const;
 
   // Reads and read-ahead (page_cache_read.cc).

@@ -49,7 +49,7 @@ void PageCache::ServeRead(Request req, bool first_try) {
   pages_.Touch(first, last);
   // The bytes are taken now (the pages are cached now); the copy to the
   // reader then takes its time.
-  if (req.data) data_.Patch(req.offset, req.length, req.data);
+  if (req.data) PatchBytes(req.offset, req.length, req.data);
   const Nanos end = cpu_.Copy(engine_.now(), req.length);
   CompleteAfter(end - engine_.now(), std::move(req));
 }
