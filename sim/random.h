@@ -50,6 +50,18 @@ class Random {
   // Exponential with the given mean.
   double Exponential(double mean) { return -mean * std::log1p(-UniformDouble()); }
 
+  // An offset of a model's initial state for run seed `seed` (a spindle's
+  // angle, where a head rests, where a write stripe stands), in [0, 1):
+  // the draw of component `name` for `seed` minus its draw for seed 1,
+  // modulo 1. Uniform over seeds, and exactly 0 for seed 1: seed 1 is the
+  // reference run (the golden files, the demo's table), every other seed an
+  // equally likely start relative to it.
+  static double InitialOffset(uint64_t seed, std::string_view name) {
+    const double d = Random(seed, name).UniformDouble() - Random(1, name).UniformDouble();
+    const double r = d < 0 ? d + 1.0 : d;
+    return r < 1.0 ? r : 0.0;  // -1e-17 + 1 rounds to 1
+  }
+
   static uint64_t Fnv1a(std::string_view s) {
     uint64_t h = 1469598103934665603ULL;
     for (unsigned char c : s) {
@@ -68,6 +80,28 @@ class Random {
     return z ^ (z >> 31);
   }
   uint64_t s_[4];
+};
+
+// Jitter: a per-event perturbation for run seed `seed` (a command's firmware
+// time, a NAND program, a network round trip), built like
+// Random::InitialOffset: the component's draw under `seed` minus its draw
+// under seed 1, each uniform in [0, width). So it is exactly 0 in the
+// reference run (seed 1: nothing moves) and, over other seeds, symmetric
+// around 0 — triangular on (−width, width) — so seed 1 sits at the centre
+// of the spread, not at an edge of it. Not thread-safe; a value type.
+class Jitter {
+ public:
+  Jitter(uint64_t seed, std::string_view name, double width)
+      : on_(seed != 1 && width > 0), width_(width), draw_(seed, name), ref_(1, name) {}
+  double Next() {
+    if (!on_) return 0;
+    return (draw_.UniformDouble() - ref_.UniformDouble()) * width_;
+  }
+
+ private:
+  bool on_;
+  double width_;
+  Random draw_, ref_;
 };
 
 }  // namespace storlab

@@ -1,5 +1,6 @@
 #include "sim/devices/hdd.h"
 
+#include <cmath>
 #include <utility>
 
 namespace storlab {
@@ -11,7 +12,8 @@ Hdd::Hdd(Engine& engine, std::string name, const Config& c, HddMechanics mech,
       mech_(std::move(mech)),
       store_(std::move(store)),
       cache_(c.cache_size, c.cache_segments, store_->keeps_data()),
-      read_ahead_(&mech_.layout(), c.read_ahead / ZonedLayout::kSector) {
+      read_ahead_(&mech_.layout(), c.read_ahead / ZonedLayout::kSector),
+      seek_jitter_(c.seed, this->name() + "/seek", static_cast<double>(c.seek_jitter.count())) {
   geometry_.capacity = c.capacity;
   geometry_.logical_block = c.logical_block;
   geometry_.physical_block = c.physical_block;
@@ -156,7 +158,12 @@ void Hdd::Dispatch() {
     job.offset = pieces_[ch.index - host].offset;
     job.length = pieces_[ch.index - host].length;
   }
-  const HddMechanics::Access& a = ch.access;
+  HddMechanics::Access a = ch.access;
+  if (a.distance > 0) {
+    // The seek as it happens: the scheduler chose by the curve's time.
+    const double jitter = seek_jitter_.Next();
+    if (jitter != 0) a = mech_.Jittered(a, candidates_[ch.index].lba, Nanos(std::llround(jitter)));
+  }
   n_.aged_picks += ch.aged ? 1 : 0;
   ++n_.media_ops;
   if (a.distance > 0) ++n_.seeks;

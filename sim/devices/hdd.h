@@ -50,6 +50,7 @@
 #include "sim/devices/hdd_scheduler.h"
 #include "sim/devices/hdd_write_cache.h"
 #include "sim/node.h"
+#include "sim/random.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -76,8 +77,14 @@ class Hdd : public Node {
                                   Nanos(600'000)};
     Nanos command_overhead = Nanos(100'000);  // IBM Ultrastar 146Z10 spec: < 400 µs (miss)
     Nanos hit_overhead = Nanos(30'000);       // same spec: < 30 µs (cache hit)
-    double interface_rate = 600e6;            // bytes/s; SATA 6 Gb/s, 8b/10b
-    uint32_t queue_depth = 32;                // NCQ tags (SATA/AHCI)
+    // With a --seed other than 1, each seek takes up to this much longer or
+    // shorter than its curve says (Jitter): assumed, inside rpo_guard, the
+    // margin the drive's scheduler keeps for seek-time variation. Enough to
+    // make a sector just caught or just missed by a revolution.
+    Nanos seek_jitter = Nanos(300'000);
+    uint64_t seed = 1;              // not a profile key: the run's --seed
+    double interface_rate = 600e6;  // bytes/s; SATA 6 Gb/s, 8b/10b
+    uint32_t queue_depth = 32;      // NCQ tags (SATA/AHCI)
     // Age limit assumed (1 s); guard fitted to measurements (hdd-7200.toml).
     SchedulerPolicy scheduler{Nanos(1'000'000'000), Nanos(500'000)};
     bool write_cache = true;                    // drives ship with WCE on
@@ -144,6 +151,7 @@ class Hdd : public Node {
   std::unique_ptr<Store> store_;
   HddWriteCache cache_;
   HddReadAhead read_ahead_;
+  Jitter seek_jitter_;
 
   std::deque<Request> host_queue_;  // waiting for a tag, in arrival order
   uint32_t tags_ = 0;               // commands in the drive

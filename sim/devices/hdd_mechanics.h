@@ -39,9 +39,16 @@ class HddMechanics {
   // The access to `sectors` sectors from `lba` if the arm starts at `start`.
   // REQUIRES: sectors > 0, lba + sectors <= layout().sectors().
   Access Plan(Nanos start, uint64_t lba, uint64_t sectors, bool write) const;
+  // `planned` (an access to `lba`) with a seek `extra` longer (or shorter):
+  // the rotational wait follows, a revolution more if the sector is missed.
+  Access Jittered(const Access& planned, uint64_t lba, Nanos extra) const;
   // The head is over the track holding sector next_lba − 1, and would read
   // next_lba next.
   void MoveHead(uint64_t next_lba);
+  // The state at time 0 (--seed): the spindle's angle, in revolutions
+  // [0, 1), and where the head rests, as a fraction [0, 1) of the sectors.
+  // (0, 0): at angle 0 over sector 0, the default.
+  void SetStart(double angle, double head);
 
   uint64_t head_lba() const { return head_lba_; }
   uint64_t head_cylinder() const { return head_cyl_; }
@@ -54,6 +61,7 @@ class HddMechanics {
   SeekCurve read_, write_;
   uint64_t head_lba_ = 0;
   uint64_t head_cyl_ = 0;
+  Nanos spindle_offset_;  // the spindle is this far into a revolution at time 0
 };
 
 }  // namespace storlab

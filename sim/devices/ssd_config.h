@@ -64,6 +64,16 @@ struct SsdConfig {
   Nanos idle_delay = Nanos(500'000'000);  // quiet time before folding / idle GC
   double gc_idle_target = 0.5;            // idle GC frees this fraction of the reclaimable space
   double prefill = 0;                     // fraction of the LBA space mapped at power-on
+  // With a --seed other than 1, each program takes up to this fraction of
+  // its time longer or shorter (Jitter): assumed — NAND program times vary
+  // from page to page with the ISPP loops a page needs (datasheets give a
+  // typical and a maximum tPROG).
+  double program_jitter = 0.10;
+  // Not profile keys: the run's --seed, and where the controller's write
+  // stripe stands at the start as a fraction of the dies (the die the first
+  // program goes to; Random::InitialOffset, 0: die 0).
+  uint64_t seed = 1;
+  double stripe_start = 0;
 
   // --- Mapping table ------------------------------------------------------
   // Bytes of the L2P table the controller holds (SRAM or HMB); 0: all of it

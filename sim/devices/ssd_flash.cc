@@ -1,6 +1,7 @@
 #include "sim/devices/ssd_flash.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace storlab {
 
@@ -18,6 +19,8 @@ SsdFlashArray::SsdFlashArray(const SsdConfig& c)
       slc_program_time_(c.slc_program_time),
       plane_free_(static_cast<size_t>(c.dies()) * c.planes),
       channel_(c.channels),
+      next_die_(std::min(c.dies() - 1, static_cast<uint32_t>(c.stripe_start * c.dies()))),
+      program_jitter_(c.seed, "flash/program", c.program_jitter),
       paid_(c.dies()) {}
 
 Nanos SsdFlashArray::ReadPage(Nanos now, uint64_t page, uint64_t bytes, bool slc, Nanos ready) {
@@ -55,7 +58,10 @@ Nanos SsdFlashArray::Program(Nanos now, uint64_t bytes, bool slc, Nanos ready) {
   paid_[die] += pay;
   paid_total_ += pay;
   const Nanos start = Max(in_controller, Max(die_free(die), now) + pay);
-  const Nanos t = slc ? slc_program_time_ : program_time_;
+  Nanos t = slc ? slc_program_time_ : program_time_;
+  if (const double j = program_jitter_.Next(); j != 0) {
+    t = t + Nanos(std::llround(j * static_cast<double>(t.count())));
+  }
   HoldDie(die, start + t);
   die_busy_ += t + pay;
   return start + t;

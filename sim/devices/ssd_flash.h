@@ -23,6 +23,7 @@
 
 #include "sim/devices/ssd_config.h"
 #include "sim/devices/ssd_pipe.h"
+#include "sim/random.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -88,6 +89,7 @@ class SsdFlashArray {
   std::vector<Nanos> plane_free_;  // [die * planes + plane]
   std::vector<SsdPipe> channel_;
   uint32_t next_die_ = 0;
+  Jitter program_jitter_;  // in units of a program's time
   Nanos debt_per_die_;
   std::vector<Nanos> paid_;
   Nanos paid_total_;

@@ -10,7 +10,8 @@ Nfs::Nfs(Engine& engine, const std::string& name, const Config& cfg, Node& backi
     : Node(engine, name),
       cfg_(cfg),
       backing_(backing),
-      link_(cfg.line_bytes_per_s, cfg.mtu, cfg.rtt) {
+      link_(cfg.line_bytes_per_s, cfg.mtu, cfg.rtt,
+            Jitter(cfg.seed, name + "/network", static_cast<double>(cfg.rtt_jitter.count()))) {
   if (cfg_.server_cache) {
     cache_ = std::make_unique<CacheCore>(engine, name + "/server_cache", cfg_.cache, nullptr,
                                          backing, keeps_data);

@@ -38,7 +38,12 @@ class Nfs : public Node {
     double line_bytes_per_s = 125e6;  // 1000BASE-T: 1 Gb/s on the wire
     uint32_t mtu = 1500;              // Ethernet default
     Nanos rtt = Nanos(200'000);       // a switched LAN: ping ~0.1-0.3 ms
-    uint64_t rsize = 1 << 20;         // nfs(5): Linux negotiates up to 1 MiB
+    // With a --seed other than 1, each message's one-way latency is up to
+    // this much longer or shorter (Jitter; never overtaking the message
+    // before it): assumed, a switched LAN's ping varies by tens of µs.
+    Nanos rtt_jitter = Nanos(50'000);
+    uint64_t seed = 1;         // not a profile key: the run's --seed
+    uint64_t rsize = 1 << 20;  // nfs(5): Linux negotiates up to 1 MiB
     uint64_t wsize = 1 << 20;
     uint32_t nconnect = 1;  // nfs(5): 1..16 TCP connections
     uint32_t slots = 64;    // RPCs in flight per connection (sunrpc slot table)

@@ -7,12 +7,14 @@
 // (Ethernet header 14, FCS 4, preamble 8, inter-frame gap 12). For 1GbE with
 // a 1500-byte MTU: 1448 of 1538 bytes, 117.7 MB/s. Every message queues
 // behind the ones sent before it in the same direction, then takes half the
-// round-trip time to arrive. Not thread-safe.
+// round-trip time to arrive — give or take a jitter (--seed), never before
+// the message sent ahead of it (TCP keeps the order). Not thread-safe.
 #ifndef STORLAB_SIM_LAYERS_NFS_NFS_LINK_H_
 #define STORLAB_SIM_LAYERS_NFS_NFS_LINK_H_
 
 #include <cstdint>
 
+#include "sim/random.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -22,7 +24,7 @@ class NfsLink {
   enum Direction { kToServer = 0, kToClient = 1 };
 
   // `line_bytes_per_s`: the line rate (1 Gb/s = 125e6 bytes/s).
-  NfsLink(double line_bytes_per_s, uint32_t mtu, Nanos rtt);
+  NfsLink(double line_bytes_per_s, uint32_t mtu, Nanos rtt, Jitter jitter);
 
   // Payload bytes per second in each direction.
   double payload_bytes_per_s() const { return payload_rate_; }
@@ -38,11 +40,13 @@ class NfsLink {
  private:
   struct Pipe {
     Nanos free_at;
+    Nanos arrived;  // when the last message sent arrives
     Nanos busy;
     uint64_t bytes = 0;
   };
   double payload_rate_;
   Nanos rtt_;
+  Jitter jitter_;
   Pipe pipes_[2];
 };
 

@@ -5,6 +5,7 @@
 
 #include "sim/devices/hdd.h"
 #include "sim/profile/factories/factories.h"
+#include "sim/random.h"
 
 namespace storlab {
 namespace {
@@ -33,6 +34,8 @@ Result<std::unique_ptr<Node>> MakeHdd(Params& p, BuildContext& ctx) {
   ReadSeek(p, "write_", &c.write_seek);
   p.Duration("command_overhead", &c.command_overhead);
   p.Duration("hit_overhead", &c.hit_overhead);
+  p.Duration("seek_jitter", &c.seek_jitter);
+  c.seed = ctx.seed;
   p.Rate("interface_rate", &c.interface_rate);
   p.Int("queue_depth", &c.queue_depth, 1, 256);
   p.Duration("ncq_age_limit", &c.scheduler.age_limit);
@@ -78,6 +81,9 @@ Result<std::unique_ptr<Node>> MakeHdd(Params& p, BuildContext& ctx) {
 
   ASSIGN_OR_RETURN(auto store, ctx.MakeStore(c.capacity));
   HddMechanics mech(std::move(layout).value(), read.value(), write.value());
+  // --seed: the spindle's angle and the head's place when the run starts.
+  mech.SetStart(Random::InitialOffset(ctx.seed, ctx.node_name + "/spindle"),
+                Random::InitialOffset(ctx.seed, ctx.node_name + "/head"));
   return std::unique_ptr<Node>(
       new Hdd(ctx.engine, ctx.node_name, c, std::move(mech), std::move(store)));
 }

@@ -16,6 +16,8 @@ Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx) {
   params.Rate("link_rate", &c.line_bytes_per_s);
   params.Int("mtu", &c.mtu, 576, 9216);
   params.Duration("rtt", &c.rtt);
+  params.Duration("rtt_jitter", &c.rtt_jitter);
+  c.seed = ctx.seed;
   params.Size("rsize", &c.rsize, 4096, uint64_t{1} << 20);
   params.Size("wsize", &c.wsize, 4096, uint64_t{1} << 20);
   params.Int("nconnect", &c.nconnect, 1, 16);

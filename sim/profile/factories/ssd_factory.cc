@@ -6,6 +6,7 @@
 #include "sim/devices/ssd.h"
 #include "sim/devices/ssd_config.h"
 #include "sim/profile/factories/factories.h"
+#include "sim/random.h"
 
 namespace storlab {
 namespace {
@@ -50,6 +51,7 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
   p.Duration("idle_delay", &c->idle_delay);
   p.Fraction("gc_idle_target", &c->gc_idle_target);
   p.Fraction("prefill", &c->prefill);
+  p.Fraction("program_jitter", &c->program_jitter);
 
   p.Size("map_cache", &c->map_cache);
 
@@ -92,6 +94,9 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
 Result<std::unique_ptr<Node>> MakeSsd(Params& params, BuildContext& ctx) {
   SsdConfig config;
   RETURN_IF_ERROR(ParseSsdConfig(params, &config));
+  // --seed: where the write stripe stands when the run starts; programs.
+  config.seed = ctx.seed;
+  config.stripe_start = Random::InitialOffset(ctx.seed, ctx.node_name + "/stripe");
   ASSIGN_OR_RETURN(auto store, ctx.MakeStore(config.capacity));
   return std::unique_ptr<Node>(
       new Ssd(ctx.engine, ctx.node_name, config, std::move(store), ctx.keeps_data()));
