@@ -31,7 +31,7 @@ const Column kColumns[] = {
 
 std::string Cell(const Column& c, const ProbeResult& r) {
   char buf[32];
-  if (r.ios == 0) return "error";
+  if (r.ios == 0 || !r.status.ok()) return "error";
   if (r.elapsed == Nanos(0)) return c.latency ? "0" : "no limit";
   if (c.latency) {
     double us = r.mean_latency_us;
@@ -59,6 +59,7 @@ int ProbeStacks(const std::vector<std::string>& stacks, const ProbeOptions& o) {
   for (const auto& name : stacks) {
     std::printf("%-22s", name.c_str());
     std::fflush(stdout);
+    std::vector<std::string> why;  // each failed cell's reason, after the row
     for (const auto& c : kColumns) {
       // A fresh stack per measurement: no cache or SLC state carries over.
       Engine engine;
@@ -80,11 +81,19 @@ int ProbeStacks(const std::vector<std::string>& stacks, const ProbeOptions& o) {
       spec.span = c.random ? o.span : 0;
       spec.duration = Nanos::FromSeconds(o.seconds);
       spec.seed = o.seed;
-      ProbeResult r = RunProbe(engine, loaded->stack->root(), spec);
+      ProbeResult r = RunProbe(engine, loaded->stack->root(), spec, loaded->stack.get());
+      if (r.ios == 0 || !r.status.ok()) {
+        why.push_back(std::string(c.header) + ": " +
+                      (r.status.ok() ? "no I/O completed" : r.status.message()));
+        status = 1;
+      }
       std::printf(" %13s", Cell(c, r).c_str());
       std::fflush(stdout);
     }
     std::printf("\n");
+    std::fflush(stdout);
+    for (const auto& w : why)
+      std::fprintf(stderr, "storlab stacks probe: %s: %s\n", name.c_str(), w.c_str());
   }
   return status;
 }

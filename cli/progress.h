@@ -1,6 +1,8 @@
 // Progress: the progress line `storlab sim` writes on stderr once a run
 // has taken more than a second of wall time (refreshed 4 times a second,
-// erased at the end). Not thread-safe.
+// erased at the end), or never, or from the start (fio's --eta), refreshed
+// in place or on a new line every so often (fio's --eta-newline).
+// Not thread-safe.
 #ifndef STORLAB_CLI_PROGRESS_H_
 #define STORLAB_CLI_PROGRESS_H_
 
@@ -11,30 +13,48 @@
 
 namespace storlab::cli {
 
+struct ProgressOptions {
+  enum class Eta { kAuto, kAlways, kNever };
+  Eta eta = Eta::kAuto;
+  Nanos newline_every;  // of wall time; 0: refresh the line in place
+};
+
 class Progress {
  public:
+  using Options = ProgressOptions;
+
   // `total`: the simulated time the run is expected to take (0: unknown).
-  explicit Progress(Nanos total) : total_(total), start_(Clock::now()), last_(start_) {}
+  explicit Progress(Nanos total, Options options = Options())
+      : total_(total), options_(options), start_(Clock::now()), last_(start_), line_(start_) {}
   ~Progress() {
-    if (shown_) std::fprintf(stderr, "\r%70s\r", "");
+    if (shown_ && options_.newline_every == Nanos(0)) std::fprintf(stderr, "\r%70s\r", "");
+    if (shown_ && options_.newline_every > Nanos(0)) std::fprintf(stderr, "\n");
   }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
   // `sim`: simulated time done so far.
   void operator()(Nanos sim) {
+    using Eta = Options::Eta;
+    if (options_.eta == Eta::kNever) return;
     auto now = Clock::now();
-    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(250)) {
-      return;
-    }
+    const bool started = options_.eta == Eta::kAlways || now - start_ >= std::chrono::seconds(1);
+    if (!started || now - last_ < std::chrono::milliseconds(250)) return;
     last_ = now;
+    const char* lead = "\r";
+    if (options_.newline_every > Nanos(0)) {
+      if (shown_ && now - line_ < std::chrono::nanoseconds(options_.newline_every.count())) return;
+      line_ = now;
+      lead = shown_ ? "\n" : "";
+    }
     shown_ = true;
     double wall = std::chrono::duration<double>(now - start_).count();
     if (total_ > Nanos(0)) {
-      std::fprintf(stderr, "\rstorlab sim: %.1f of ~%.0f s simulated, %.1f s wall ", sim.seconds(),
-                   total_.seconds(), wall);
+      std::fprintf(stderr, "%sstorlab sim: %.1f of ~%.0f s simulated, %.1f s wall ", lead,
+                   sim.seconds(), total_.seconds(), wall);
     } else {
-      std::fprintf(stderr, "\rstorlab sim: %.1f s simulated, %.1f s wall ", sim.seconds(), wall);
+      std::fprintf(stderr, "%sstorlab sim: %.1f s simulated, %.1f s wall ", lead, sim.seconds(),
+                   wall);
     }
     std::fflush(stderr);
   }
@@ -42,7 +62,8 @@ class Progress {
  private:
   using Clock = std::chrono::steady_clock;
   Nanos total_;
-  Clock::time_point start_, last_;
+  Options options_;
+  Clock::time_point start_, last_, line_;
   bool shown_ = false;
 };
 

@@ -3,19 +3,26 @@
 //
 //   storlab sim --stack STACK [--seed N] [--output-format=normal|json]
 //               [--host-mem SIZE] [--host-cores N] [--timestamp]
+//               [--repeat N [--seed-step[=K]]] [--output FILE] [--eta WHEN]
 //               [JOBFILE ...] [--fio-option=value ...]
 //   storlab sim --stack STACK --iozone "-T -t 4 -s 256m ..." [--repeat N]
 //   storlab sim --cmdhelp[=OPTION]
 //
-// Options that are not storlab's are fio's, taken exactly as fio takes them.
+// Options that are not storlab's are fio's, taken exactly as fio takes them
+// (cli/sim_args.h).
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
-#include "sim/profile/host.h"
-#include "sim/profile/units.h"
+#include "cli/sim_args.h"
+#include "sim/quoted.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
@@ -24,189 +31,212 @@
 namespace storlab::cli {
 namespace {
 
-const char kUsage[] =
-    "usage: storlab sim --stack STACK [options] [JOBFILE ...] [--fio-option=value ...]\n"
-    "       storlab sim --stack STACK --iozone \"IOZONE ARGS\" [--repeat N]\n"
-    "       storlab sim --cmdhelp[=OPTION]\n"
-    "\n"
-    "Runs fio jobs in virtual time on a simulated stack and prints fio's output.\n"
-    "\n"
-    "  --stack STACK          catalog name or stack file (required)\n"
-    "  --seed N               run seed (default 1)\n"
-    "  --output-format F      normal (default) or json\n"
-    "  --host-mem SIZE        override the stack's [host] mem (e.g. 32GiB)\n"
-    "  --host-cores N         override the stack's [host] cores\n"
-    "  --timestamp            print the wall-clock time where fio does (default: the epoch)\n"
-    "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
-    "  --repeat N             run the iozone command N times in a row (files persist)\n"
-    "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
-    "  --help                 this text\n"
-    "\n"
-    "Every other --option is a fio option (--name=x starts a job, as in fio).\n";
+// The option's name as the table knows it ("timeout" is "runtime").
+std::string Canonical(const std::string& key) {
+  const fio::OptionDef* d = fio::FindOption(key);
+  return d ? std::string(d->name) : key;
+}
 
-struct SimArgs {
-  HostOptions host;
-  bool json = false;
-  bool real_time = false;
-  std::string iozone;
-  int repeat = 1;
-  std::vector<std::string> job_files;
-  std::vector<std::string> fio_args;
+// fio's order — command-line globals, the job files, command-line jobs —
+// and a note for each command-line global a job file sets again (fio's
+// precedence: the file's value wins, silently in fio).
+Result<std::vector<fio::RawSection>> ReadSections(const SimArgs& a,
+                                                  std::vector<std::string>* notes) {
+  ASSIGN_OR_RETURN(auto cmd, fio::ParseCommandLine(a.fio_args));
+  std::vector<fio::RawSection> sections = {cmd.front()};
+  std::map<std::string, const fio::RawEntry*> given;
+  for (const auto& e : cmd.front().entries) given[Canonical(e.key)] = &e;
+  for (const auto& f : a.job_files) {
+    ASSIGN_OR_RETURN(auto parsed, fio::ParseJobFile(f, fio::ProcessEnv()));
+    for (auto& s : parsed) {
+      for (const auto& e : s.entries) {
+        auto it = given.find(Canonical(e.key));
+        if (it == given.end() || !it->second) continue;
+        const fio::RawEntry& c = *it->second;
+        notes->push_back("storlab sim: note: --" + c.key + (c.has_value ? "=" + c.value : "") +
+                         " is overridden by " + e.where + " (" + e.key +
+                         (e.has_value ? "=" + e.value : "") +
+                         "): job files come after the command line's global options, as in fio");
+        it->second = nullptr;  // once per option
+      }
+      sections.push_back(std::move(s));
+    }
+  }
+  for (size_t i = 1; i < cmd.size(); ++i) sections.push_back(cmd[i]);
+  return sections;
+}
+
+// Each group's bandwidth per direction in one run, for --repeat's summary.
+using GroupFigures = std::map<std::pair<int, int>, double>;  // (group, dir) -> bytes/s
+
+struct Output {
+  FILE* f = stdout;
+  ~Output() {
+    if (f != stdout && f) std::fclose(f);
+  }
 };
 
-int Fail(const std::string& msg) {
-  std::fprintf(stderr, "storlab sim: %s\n", msg.c_str());
-  return 1;
-}
-
-// Splits "--key=value" / "--key value" for storlab's own options.
-bool TakeValue(const Args& args, size_t* i, const std::string& key, std::string* value) {
-  const std::string& a = args[*i];
-  if (a == "--" + key) {
-    if (*i + 1 >= args.size()) return false;
-    *value = args[++*i];
-    return true;
-  }
-  if (a.rfind("--" + key + "=", 0) == 0) {
-    *value = a.substr(key.size() + 3);
-    return true;
-  }
-  return false;
-}
-
-// Parses the command line; returns -1 to go on, else an exit status.
-int ParseArgs(const Args& args, SimArgs* out) {
-  bool have_stack = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string v;
-    if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (a == "--cmdhelp" || a.rfind("--cmdhelp=", 0) == 0) {
-      std::string opt = a.size() > 10 ? a.substr(10) : "";
-      std::fputs(fio::OptionHelp(opt).c_str(), stdout);
-      return fio::FindOption(opt) || opt.empty() || opt == "all" ? 0 : 1;
-    }
-    if (TakeValue(args, &i, "stack", &v)) {
-      out->host.stack = v;
-      have_stack = true;
-    } else if (TakeValue(args, &i, "seed", &v)) {
-      try {
-        out->host.seed = std::stoull(v);
-      } catch (...) {
-        return Fail("--seed: '" + v + "' is not a number");
-      }
-    } else if (TakeValue(args, &i, "output-format", &v)) {
-      if (v != "normal" && v != "json") {
-        return Fail("--output-format: '" + v + "' (expected normal or json)");
-      }
-      out->json = v == "json";
-    } else if (TakeValue(args, &i, "host-mem", &v)) {
-      HostSpec h;
-      Status st = OverrideHost("mem", v, "--host-mem", &h);
-      if (!st.ok()) return Fail(st.message());
-      out->host.mem_bytes = h.mem_bytes;
-    } else if (TakeValue(args, &i, "host-cores", &v)) {
-      HostSpec h;
-      Status st = OverrideHost("cores", v, "--host-cores", &h);
-      if (!st.ok()) return Fail(st.message());
-      out->host.cores = h.cores;
-    } else if (a == "--timestamp") {
-      out->real_time = true;
-    } else if (TakeValue(args, &i, "iozone", &v)) {
-      out->iozone = v;
-    } else if (TakeValue(args, &i, "repeat", &v)) {
-      try {
-        out->repeat = std::stoi(v);
-      } catch (...) {
-        out->repeat = 0;
-      }
-      if (out->repeat < 1) return Fail("--repeat: '" + v + "' (expected a positive count)");
-    } else if (a.rfind("--", 0) == 0) {
-      // A fio option; "--key value" takes the next word when the option
-      // needs a value, as fio's getopt does.
-      out->fio_args.push_back(a);
-      if (a.find('=') == std::string::npos) {
-        const fio::OptionDef* d = fio::FindOption(a.substr(2));
-        if (d && d->type != fio::OptType::kSet && i + 1 < args.size() &&
-            args[i + 1].rfind("--", 0) != 0) {
-          out->fio_args.push_back(args[++i]);
-        }
-      }
-    } else {
-      out->job_files.push_back(a);
-    }
-  }
-  if (!have_stack) return Fail("--stack is required\n" + std::string(kUsage));
-  return -1;
-}
-
-int RunFioJobs(const SimArgs& a) {
-  std::vector<fio::RawSection> sections;
-  auto cmd = fio::ParseCommandLine(a.fio_args);
-  if (!cmd.ok()) return Fail(cmd.status().message());
-  // Command-line globals first, then job files, then command-line jobs.
-  sections.push_back(cmd->front());
-  for (const auto& f : a.job_files) {
-    auto parsed = fio::ParseJobFile(f, fio::ProcessEnv());
-    if (!parsed.ok()) return Fail(parsed.status().message());
-    for (auto& s : *parsed) sections.push_back(std::move(s));
-  }
-  for (size_t i = 1; i < cmd->size(); ++i) sections.push_back((*cmd)[i]);
-  auto jobs = fio::BuildJobs(sections, a.host.seed);
-  if (!jobs.ok()) return Fail(jobs.status().message());
-  auto host = SimHost::Create(a.host);
-  if (!host.ok()) return Fail(host.status().message());
-  Nanos expect;
-  for (const auto& j : jobs->jobs) {
-    expect = Max(expect, j.opts.startdelay + j.opts.ramp_time + j.opts.runtime);
-  }
+// One run of the jobs on a fresh host with `seed`; the report goes to
+// `out` (JSON documents are returned in *json instead). Returns 0, 1 when
+// a job failed, or -1 when the run could not start or got stuck (the
+// error is printed).
+int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint64_t seed,
+            FILE* out, std::string* json, GroupFigures* figures) {
+  auto jobs = fio::BuildJobs(sections, seed);
+  if (!jobs.ok()) return -SimFail(jobs.status().message());
+  HostOptions ho = a.host;
+  ho.seed = seed;
+  auto host = SimHost::Create(ho);
+  if (!host.ok()) return -SimFail(host.status().message());
+  const Nanos expect = fio::ExpectedTime(*jobs);
   fio::FioRun run(**host, std::move(*jobs));
   Status st = run.Prepare();
   for (const auto& m : run.Messages()) std::fprintf(stderr, "%s\n", m.c_str());
-  if (!st.ok()) return Fail(st.message());
-  fio::OutputOptions out;
-  out.real_time = a.real_time;
+  if (!st.ok()) return -SimFail(st.message());
+  fio::OutputOptions opts;
+  opts.real_time = a.real_time;
   if (!a.json) {
-    std::fputs(fio::FioNormalHeader(run).c_str(), stdout);
-    std::fflush(stdout);
+    std::fputs(fio::FioNormalHeader(run).c_str(), out);
+    std::fflush(out);
   }
   size_t before = run.Messages().size();
   {
     // The layout ran in Prepare(): count the jobs' time from here.
     const Nanos t0 = (*host)->engine().now();
-    Progress progress(expect);
+    Progress progress(expect, a.progress);
     st = run.Run([&](Nanos t) { progress(t - t0); });
   }
-  if (!st.ok()) return Fail(st.message());
+  if (!st.ok()) return -SimFail(st.message());
   auto messages = run.Messages();
   for (size_t i = before; i < messages.size(); ++i) {
     std::fprintf(stderr, "%s\n", messages[i].c_str());
   }
-  std::fputs(a.json ? fio::FioJsonText(run, out).c_str() : fio::FioNormalReport(run, out).c_str(),
-             stdout);
+  if (a.json) {
+    *json = fio::FioJsonText(run, opts);
+  } else {
+    std::fputs(fio::FioNormalReport(run, opts).c_str(), out);
+  }
+  for (const auto& g : run.Groups(run.Reports())) {
+    for (int d = 0; d < 2; ++d) {
+      if (g.iobytes[d]) (*figures)[{g.groupid, d}] = static_cast<double>(g.agg[d]);
+    }
+  }
   for (const auto& r : run.runners()) {
     if (r->stat().error) return 1;
   }
   return 0;
 }
 
+// The spread of --repeat's runs: each group's bandwidth, mean, min, max,
+// standard deviation (over the runs, n - 1).
+std::string Summary(const SimArgs& a, const std::vector<GroupFigures>& runs) {
+  char buf[256];
+  const uint64_t last = a.host.seed + static_cast<uint64_t>(a.repeat - 1) * a.seed_step;
+  std::snprintf(buf, sizeof buf,
+                "\nstorlab sim: %d runs, seeds %llu to %llu (step %llu): group bandwidth, MB/s "
+                "(10^6 bytes/s)\n",
+                a.repeat, static_cast<unsigned long long>(a.host.seed),
+                static_cast<unsigned long long>(last),
+                static_cast<unsigned long long>(a.seed_step));
+  std::string s = buf;
+  std::map<std::pair<int, int>, std::vector<double>> by;
+  for (const auto& r : runs) {
+    for (const auto& [k, v] : r) by[k].push_back(v / 1e6);
+  }
+  for (const auto& [k, v] : by) {
+    double sum = 0, lo = v[0], hi = v[0];
+    for (double x : v) {
+      sum += x;
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    const double mean = sum / static_cast<double>(v.size());
+    double ss = 0;
+    for (double x : v) ss += (x - mean) * (x - mean);
+    const double sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0;
+    std::snprintf(buf, sizeof buf,
+                  "  group %d %-5s mean %.5g, min %.5g, max %.5g, stdev %.3g (%.2f %%) over %zu "
+                  "runs\n",
+                  k.first, k.second == fio::kRead ? "READ" : "WRITE", mean, lo, hi, sd,
+                  mean > 0 ? 100 * sd / mean : 0.0, v.size());
+    s += buf;
+  }
+  return s;
+}
+
+int RunFioJobs(const SimArgs& a) {
+  std::vector<std::string> notes;
+  auto sections = ReadSections(a, &notes);
+  if (!sections.ok()) return SimFail(sections.status().message());
+  // Everything that can be checked is, before the simulation runs.
+  auto check = fio::BuildJobs(*sections, a.host.seed);
+  if (!check.ok()) return SimFail(check.status().message());
+  Output out;
+  if (!a.output.empty()) {
+    out.f = std::fopen(a.output.c_str(), "w");
+    if (!out.f) {
+      return SimFail("--output: cannot write " + Quoted(a.output, 256) + ": " +
+                     std::strerror(errno));
+    }
+  }
+  for (const auto& n : notes) std::fprintf(stderr, "%s\n", n.c_str());
+  std::vector<GroupFigures> figures(static_cast<size_t>(a.repeat));
+  std::vector<std::string> docs;
+  int rc = 0;
+  for (int r = 0; r < a.repeat; ++r) {
+    const uint64_t seed = a.host.seed + static_cast<uint64_t>(r) * a.seed_step;
+    if (a.repeat > 1 && !a.json) {
+      std::fprintf(out.f, "%sRun %d of %d (seed %llu)\n", r ? "\n" : "", r + 1, a.repeat,
+                   static_cast<unsigned long long>(seed));
+    }
+    std::string json;
+    const int one = RunOnce(a, *sections, seed, out.f, &json, &figures[static_cast<size_t>(r)]);
+    if (one < 0) return 1;
+    rc = std::max(rc, one);
+    if (a.json) docs.push_back(std::move(json));
+  }
+  if (a.json) {
+    if (docs.size() == 1) {
+      std::fputs(docs[0].c_str(), out.f);
+    } else {
+      std::string all = "[\n";
+      for (size_t i = 0; i < docs.size(); ++i) all += (i ? ",\n" : "") + docs[i];
+      std::fputs((all + "]\n").c_str(), out.f);
+    }
+  }
+  if (a.repeat > 1) {
+    std::string s = Summary(a, figures);
+    std::fputs(s.c_str(), a.json ? stderr : out.f);
+  }
+  if (std::fflush(out.f) != 0 || std::ferror(out.f)) {
+    return SimFail("--output: cannot write " + Quoted(a.output, 256));
+  }
+  return rc;
+}
+
 }  // namespace
 
 int SimCommand(const Args& args) {
   SimArgs a;
-  int rc = ParseArgs(args, &a);
+  int rc = ParseSimArgs(args, &a);
   if (rc >= 0) return rc;
-  if (!a.iozone.empty()) {
-    if (!a.job_files.empty() || !a.fio_args.empty()) {
-      return Fail("--iozone runs alone: no fio options or job files with it");
+  if (a.iozone) {
+    if (a.iozone->find_first_not_of(" \t") == std::string::npos) {
+      return SimFail("--iozone: give iozone's arguments, e.g. --iozone \"-t 4 -s 256m -r 4k -i0\"");
     }
-    return RunIozoneCommand(a.host, a.iozone, a.repeat, a.json);
+    if (!a.job_files.empty() || !a.fio_args.empty()) {
+      return SimFail("--iozone runs alone: no fio options or job files with it");
+    }
+    if (a.seed_step || !a.output.empty()) {
+      return SimFail(
+          "--iozone: --seed-step and --output are for fio jobs (iozone's --repeat "
+          "runs on one stack)");
+    }
+    return RunIozoneCommand(a.host, *a.iozone, a.repeat, a.json);
   }
   if (a.job_files.empty() && a.fio_args.empty()) {
-    return Fail("no jobs: give a job file or fio options (--name=...)\n" + std::string(kUsage));
+    return SimFail("no jobs: give a job file or fio options (--name=...)\n" +
+                   std::string(kSimUsage));
   }
   return RunFioJobs(a);
 }

@@ -11,6 +11,7 @@
 #include "sim/profile/loader.h"
 #include "sim/profile/node_types.h"
 #include "sim/profile/units.h"
+#include "sim/quoted.h"
 
 namespace po = boost::program_options;
 
@@ -103,6 +104,14 @@ int StacksCommand(const Args& args) {
     if (!span.ok() || !(o.seconds > 0)) {
       std::fprintf(stderr, "storlab stacks probe: %s\n",
                    span.ok() ? "--seconds must be positive" : span.status().ToString().c_str());
+      return 2;
+    }
+    // Random tests use 4 KiB blocks: a span must hold at least one.
+    if (*span != 0 && *span < 4096) {
+      std::fprintf(stderr,
+                   "storlab stacks probe: --span %s holds no 4 KiB block of the random tests "
+                   "(give at least 4k, or 0 for the whole device)\n",
+                   Quoted(vm["span"].as<std::string>()).c_str());
       return 2;
     }
     o.span = *span;

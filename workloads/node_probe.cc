@@ -5,19 +5,24 @@
 
 #include "sim/random.h"
 #include "sim/virtual_driver.h"
+#include "sim/watchdog.h"
 
 namespace storlab {
 namespace {
 constexpr uint64_t kMaxIos = 20'000'000;
 }  // namespace
 
-ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec) {
+ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec, const Stack* watched) {
   ProbeResult res;
   const uint64_t bs = spec.block_size;
   const uint64_t cap = node.geometry().capacity;
   const uint64_t span = spec.span ? std::min(spec.span, cap - spec.offset) : cap - spec.offset;
   const uint64_t blocks = span / bs;
-  if (blocks == 0) return res;
+  if (blocks == 0) {
+    res.status = Status::InvalidArgument("the span (" + std::to_string(span) + " bytes) holds no " +
+                                         std::to_string(bs) + "-byte block");
+    return res;
+  }
   Random rng(spec.seed, "probe");
   const Nanos start = engine.now();
   const Nanos stop = start + spec.duration;
@@ -44,6 +49,7 @@ ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec) {
       auto finish = [&, t0](Status s2) {
         --in_flight;
         if (!s2.ok()) {
+          if (res.status.ok()) res.status = s2;
           ++res.errors;
         } else {
           ++res.ios;
@@ -68,7 +74,18 @@ ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec) {
   for (uint32_t q = 0; q < spec.queue_depth; ++q) issue();
   // Requests issued within the window count, so run until the last one is
   // done (not until idle: a model may have background work of its own).
-  VirtualDriver(engine).RunWhile([&] { return in_flight > 0; });
+  // Probes run on the node's own stack only if one is given.
+  if (watched) {
+    Watchdog watchdog(*watched);
+    Status st = VirtualDriver(engine).RunWatched([&] { return in_flight > 0; }, watchdog);
+    if (!st.ok()) {
+      res.status = st;
+      engine.Clear();  // the stuck requests' callbacks point into this frame
+      return res;
+    }
+  } else {
+    VirtualDriver(engine).RunWhile([&] { return in_flight > 0; });
+  }
   if (res.elapsed > Nanos(0)) {
     res.iops = static_cast<double>(res.ios) / res.elapsed.seconds();
     res.bytes_per_s = static_cast<double>(res.bytes) / res.elapsed.seconds();

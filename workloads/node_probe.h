@@ -11,6 +11,8 @@
 
 #include "sim/engine.h"
 #include "sim/node.h"
+#include "sim/stack.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -30,6 +32,9 @@ struct ProbeSpec {
 };
 
 struct ProbeResult {
+  // The first error: a spec the node cannot run (a span smaller than a
+  // block), a run that got stuck (sim/watchdog.h), or a failed request.
+  Status status;
   uint64_t ios = 0;
   uint64_t bytes = 0;
   uint64_t errors = 0;
@@ -40,8 +45,11 @@ struct ProbeResult {
 };
 
 // Runs `spec` against `node` on `engine` (virtual time) and returns the
-// figures. The engine's clock advances by about spec.duration.
-ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec);
+// figures. The engine's clock advances by about spec.duration. With
+// `watched` (the node's stack), a stuck run ends with an error in
+// ProbeResult::status instead of spinning (sim/watchdog.h).
+ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec,
+                     const Stack* watched = nullptr);
 
 }  // namespace storlab
 

@@ -112,7 +112,7 @@ TEST(JobFileTest, ErrorsNameFileAndLine) {
   auto outside = ParseJobText("size=1m\n", "o.fio", ".", Env({}));
   EXPECT_EQ(outside.status().message(),
             "o.fio:1: not a job file (the first line that is not a comment is neither a "
-            "[section] nor an include)");
+            "[section], an include nor an option)");
   auto inc = ParseJobText("[x]\ninclude nothere.fio\n", "i.fio", "/nonexistent", Env({}));
   EXPECT_EQ(inc.status().message(), "i.fio:2: cannot open job file '/nonexistent/nothere.fio'");
 }

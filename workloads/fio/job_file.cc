@@ -93,11 +93,14 @@ struct Parser {
     std::istringstream in{std::string(text)};
     std::string raw;
     int lineno = 0;
+    bool first = true;  // the file's first line that is not a comment
     while (std::getline(in, raw)) {
       ++lineno;
       std::string where = label + ":" + std::to_string(lineno);
       std::string line = Trim(StripComment(raw));
       if (line.empty()) continue;
+      const bool first_line = first;
+      first = false;
       if (line[0] == '[') {
         if (line.back() != ']' || line.size() < 3) {
           return Status::InvalidArgument(where + ": bad section header " + Quoted(line));
@@ -117,24 +120,30 @@ struct Parser {
         RETURN_IF_ERROR(Parse(*text2, Printable(path, kMaxPathShown), DirOf(path), depth + 1));
         continue;
       }
-      if (sections.empty()) {
-        // An option before any [section]: not fio's format at all (an
-        // `include /etc/shadow`). Quote nothing of it.
-        return Status::InvalidArgument(where +
-                                       ": not a job file (the first line that is not a "
-                                       "comment is neither a [section] nor an include)");
-      }
       RawEntry e;
       e.where = where;
       size_t eq = line.find('=');
-      if (eq == std::string::npos) {
-        e.key = line;
-      } else {
-        e.key = Trim(line.substr(0, eq));
+      e.key = Trim(eq == std::string::npos ? line : line.substr(0, eq));
+      // Not fio's format at all (an `include /etc/shadow`): an option before
+      // any [section], or a first line that is no option. Quote nothing.
+      const bool option_like =
+          !e.key.empty() && e.key.find_first_not_of(
+                                "abcdefghijklmnopqrstuvwxyz"
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
+      if (sections.empty() || (first_line && !option_like)) {
+        return Status::InvalidArgument(where +
+                                       ": not a job file (the first line that is not a comment "
+                                       "is neither a [section], an include nor an option)");
+      }
+      if (e.key.empty()) return Status::InvalidArgument(where + ": missing option name");
+      if (!option_like) {
+        return Status::InvalidArgument(where + ": " + Quoted(e.key) +
+                                       " is not an option name (letters, digits, '_', '-')");
+      }
+      if (eq != std::string::npos) {
         ASSIGN_OR_RETURN(e.value, ExpandEnv(Trim(line.substr(eq + 1)), where, env));
         e.has_value = true;
       }
-      if (e.key.empty()) return Status::InvalidArgument(where + ": missing option name");
       sections.back().entries.push_back(std::move(e));
     }
     return Status();

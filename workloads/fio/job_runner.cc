@@ -162,17 +162,18 @@ void JobRunner::FsyncNext(size_t index, Nanos t) {
 
 // fio prints an empty report for a job that counted no I/O; say why.
 std::string JobRunner::NoIoReason() const {
+  const JobOptions& o = spec_.opts;
   std::string why;
-  if (!ramp_over_) {
-    why = "all of its I/O ended (after " + FormatDuration(extras_.io_end - extras_.start) +
-          ") within ramp_time=" + FormatDuration(spec_.opts.ramp_time) +
-          ", whose I/O fio does not count: make the job longer (size, time_based) or the ramp "
-          "shorter";
-  } else if (spec_.opts.runtime > Nanos(0) && extras_.io_end - epoch_ >= spec_.opts.runtime) {
-    why = "its runtime=" + FormatDuration(spec_.opts.runtime) +
-          " ended before its first I/O completed";
+  if (o.ramp_time > Nanos(0) && extras_.epoch > extras_.start) {
+    why = "after ramp_time=" + FormatDuration(o.ramp_time) + " (whose I/O fio does not count)";
   } else {
-    why = "it had no I/O to do (size, io_size and the files' sizes leave nothing)";
+    why = "from its start";
+  }
+  why += ", its " + (o.runtime > Nanos(0) ? "runtime=" + FormatDuration(o.runtime) : "run") +
+         " ended before it issued an I/O";
+  if (o.thinktime > Nanos(0)) why += " (thinktime=" + FormatDuration(o.thinktime) + ")";
+  if (o.rate[kRead] || o.rate[kWrite] || o.rate_iops[kRead] || o.rate_iops[kWrite]) {
+    why += " (rate limits)";
   }
   return "storlab sim: job " + Quoted(spec_.name) + " completed no I/O: " + why;
 }
@@ -187,7 +188,8 @@ void JobRunner::Finish(Nanos t) {
   ts_.usr_time_ms = static_cast<uint64_t>(usr_ns_.count() / 1000000);
   ts_.sys_time_ms = static_cast<uint64_t>(sys_ns_.count() / 1000000);
   extras_.end = t;
-  if (!failed_ && ts_.dir[kRead].io_bytes + ts_.dir[kWrite].io_bytes == 0) {
+  if (!failed_ && !spec_.opts.create_only &&
+      ts_.dir[kRead].io_bytes + ts_.dir[kWrite].io_bytes == 0) {
     messages_.push_back(NoIoReason());
   }
   // The thread exits at `t`: let the clock reach it before reporting done.

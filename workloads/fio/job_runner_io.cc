@@ -26,7 +26,12 @@ bool JobRunner::ShouldStop(Nanos t) const {
       loops_done_ + 1 >= static_cast<uint64_t>(o.loops)) {
     return true;
   }
-  return false;
+  // number_ios: I/Os counted as fio's io_blocks (reset by ramp_time).
+  if (o.number_ios &&
+      issued_ios_[kRead] + issued_ios_[kWrite] >= static_cast<uint64_t>(o.number_ios)) {
+    return true;
+  }
+  return o.create_only;
 }
 
 void JobRunner::RestartFiles() {
@@ -152,9 +157,12 @@ void JobRunner::Issue(int dir, Nanos t) {
     u->offset = 0;
     u->length = 0;
   } else if (!PickOffset(dir, u)) {
-    // Every file went through a pass: start over if the job goes on.
-    if (spec_.opts.time_based || loops_done_ + 1 < static_cast<uint64_t>(spec_.opts.loops)) {
-      if (!spec_.opts.time_based) {
+    // Every file went through a pass: start over if the job goes on. An
+    // io_size beyond the files wraps around within the loop, as in fio.
+    const bool wrap = spec_.opts.io_size && issued_loop_bytes_ < io_size_;
+    if (wrap || spec_.opts.time_based ||
+        loops_done_ + 1 < static_cast<uint64_t>(spec_.opts.loops)) {
+      if (!spec_.opts.time_based && !wrap) {
         ++loops_done_;
         issued_loop_bytes_ = 0;
       }

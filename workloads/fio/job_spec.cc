@@ -1,5 +1,7 @@
 #include "workloads/fio/job_spec.h"
 
+#include <map>
+
 #include "sim/random.h"
 
 namespace storlab::fio {
@@ -94,6 +96,17 @@ const char* EngineName(EngineKind e) {
   return "?";
 }
 
+Nanos ExpectedTime(const JobSet& jobs) {
+  std::map<int, Nanos> segments;
+  for (const auto& j : jobs.jobs) {
+    Nanos& s = segments[j.segment];
+    s = Max(s, j.opts.startdelay + j.opts.ramp_time + j.opts.runtime);
+  }
+  Nanos total;
+  for (const auto& [segment, t] : segments) total = total + t;
+  return total;
+}
+
 namespace {
 constexpr int kMaxJobs = 4096;
 constexpr uint64_t kMaxFiles = uint64_t{1} << 20;
@@ -170,6 +183,8 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
         j.file_size = o.size / nfiles;
         j.io_size = o.size;
       }
+      // io_size: that much I/O, wrapping over the files (fio's io_size).
+      if (o.io_size) j.io_size = o.io_size;
       // Offsets repeat run after run (randrepeat=1, fio's default) from the
       // job's number alone, as fio seeds them; randrepeat=0 takes them from
       // --seed instead, so they change when the seed does.

@@ -57,6 +57,11 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
 
 const char* EngineName(EngineKind e);
 
+// The simulated time `jobs` should take, for a progress estimate: stonewall
+// segments one after another, the jobs of a segment side by side (each its
+// startdelay + ramp_time + runtime; 0 when none has a runtime).
+Nanos ExpectedTime(const JobSet& jobs);
+
 }  // namespace storlab::fio
 
 #endif  // STORLAB_WORKLOADS_FIO_JOB_SPEC_H_

@@ -106,6 +106,15 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
         return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) +
                                        " requires a value");
       }
+      // A colon list that names nothing ("::::") would silently become
+      // fio's default file names.
+      if ((d->name == "filename" || d->name == "directory") &&
+          value.find_first_not_of(':') == std::string_view::npos) {
+        return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) + ": " +
+                                       Quoted(value) + " names no " +
+                                       (d->name == "filename" ? "file" : "directory") +
+                                       " (a list is separated by ':')");
+      }
       opts->*std::get<std::string JobOptions::*>(d->target) = std::string(value);
       break;
     case OptType::kEnum: {

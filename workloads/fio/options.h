@@ -33,9 +33,13 @@ struct JobOptions {
   std::string rw = "read";
   int64_t rwmixread = 50;
   DirValues bs = {4096, 4096, 4096};
-  uint64_t size = 0;         // bytes of I/O per job (0: the file's size)
-  int64_t size_percent = 0;  // size=N%: percent of the file system
-  uint64_t filesize = 0;     // size of each file (0: size)
+  uint64_t size = 0;          // bytes of I/O per job (0: the file's size)
+  int64_t size_percent = 0;   // size=N%: percent of the file system
+  uint64_t filesize = 0;      // size of each file (0: size)
+  uint64_t io_size = 0;       // bytes of I/O per loop, wrapping over the files (0: size)
+  int64_t number_ios = 0;     // stop after this many I/Os (0: no limit)
+  bool create_only = false;   // lay the files out, do no I/O
+  bool bs_unaligned = false;  // accepted: only bsrange/bssplit sizes would change
   int64_t nrfiles = 1;
   int64_t numjobs = 1;
   int64_t iodepth = 1;

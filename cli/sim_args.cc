@@ -1,0 +1,193 @@
+#include "cli/sim_args.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+#include "sim/profile/host.h"
+#include "sim/quoted.h"
+#include "workloads/fio/fio_known_options.h"
+#include "workloads/fio/fio_units.h"
+#include "workloads/fio/options.h"
+
+namespace storlab::cli {
+
+const char kSimUsage[] =
+    "usage: storlab sim --stack STACK [options] [JOBFILE ...] [--fio-option=value ...]\n"
+    "       storlab sim --stack STACK --iozone \"IOZONE ARGS\" [--repeat N]\n"
+    "       storlab sim --cmdhelp[=OPTION]\n"
+    "\n"
+    "Runs fio jobs in virtual time on a simulated stack and prints fio's output.\n"
+    "\n"
+    "  --stack STACK          catalog name or stack file (required)\n"
+    "  --seed N               run seed (default 1): the same seed gives the same bytes every\n"
+    "                         time. Seed 1 is the reference run; another seed varies what\n"
+    "                         varies between runs on real hardware: an HDD's spindle angle\n"
+    "                         and resting head at the start and each seek (seek_jitter), an\n"
+    "                         SSD's write stripe and each NAND program (program_jitter), an\n"
+    "                         NFS network's latency (rtt_jitter), and the offsets of jobs\n"
+    "                         with randrepeat=0 (docs/sim.md, \"Seeds\")\n"
+    "  --repeat N             run the jobs N times, each on a fresh stack (iozone: N times\n"
+    "                         in a row on one stack, files persist)\n"
+    "  --seed-step[=K]        with --repeat: run i uses seed + i*K (K = 1 if not given), and\n"
+    "                         a summary gives each group's mean, min, max and stdev\n"
+    "  --output-format F      normal (default) or json\n"
+    "  --output FILE          fio's --output: the report goes to FILE (checked first)\n"
+    "  --eta WHEN             fio's --eta: auto (default), always or never show the progress\n"
+    "                         line (stderr)\n"
+    "  --eta-newline T        fio's --eta-newline: a new progress line every T of wall time\n"
+    "  --host-mem SIZE        override the stack's [host] mem (e.g. 32GiB)\n"
+    "  --host-cores N         override the stack's [host] cores\n"
+    "  --timestamp            print the wall-clock time where fio does (default: the epoch)\n"
+    "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
+    "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
+    "  --help                 this text\n"
+    "\n"
+    "Every other --option is a fio option (--name=x starts a job, as in fio).\n";
+
+namespace {
+
+// Splits "--key=value" / "--key value" for storlab's own options.
+bool TakeValue(const Args& args, size_t* i, const std::string& key, std::string* value) {
+  const std::string& a = args[*i];
+  if (a == "--" + key) {
+    if (*i + 1 >= args.size()) return false;
+    *value = args[++*i];
+    return true;
+  }
+  if (a.rfind("--" + key + "=", 0) == 0) {
+    *value = a.substr(key.size() + 3);
+    return true;
+  }
+  return false;
+}
+
+// A positive count: "4", not "4x", "0" or "-1".
+bool ParseCount(const std::string& v, uint64_t max, uint64_t* out) {
+  if (v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != std::string::npos) {
+    return false;
+  }
+  *out = std::strtoull(v.c_str(), nullptr, 10);
+  return *out >= 1 && *out <= max;
+}
+
+// fio's command-line options that are not job options, and what we say.
+int UnsupportedFioFlag(const std::string& key) {
+  const bool output = key == "minimal" || key == "terse-version" || key == "status-interval" ||
+                      key == "bandwidth-log";
+  return SimFail("--" + key + " is a " + std::string(fio::FioVersion()) +
+                 " command-line option that storlab sim does not support" +
+                 (output ? " (its outputs are normal and json, --output and --eta)" : ""));
+}
+
+}  // namespace
+
+int SimFail(const std::string& msg) {
+  std::fprintf(stderr, "storlab sim: %s\n", msg.c_str());
+  return 1;
+}
+
+int ParseSimArgs(const Args& args, SimArgs* out) {
+  bool have_stack = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string v;
+    if (a == "--help" || a == "-h") {
+      std::fputs(kSimUsage, stdout);
+      return 0;
+    }
+    if (a == "--cmdhelp" || a.rfind("--cmdhelp=", 0) == 0) {
+      std::string opt = a.size() > 10 ? a.substr(10) : "";
+      std::fputs(fio::OptionHelp(opt).c_str(), stdout);
+      return fio::FindOption(opt) || opt.empty() || opt == "all" ? 0 : 1;
+    }
+    if (TakeValue(args, &i, "stack", &v)) {
+      out->host.stack = v;
+      have_stack = true;
+    } else if (TakeValue(args, &i, "seed", &v)) {
+      if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
+        return SimFail("--seed: " + Quoted(v) + " is not a number (0 to 2^64 - 1)");
+      }
+      errno = 0;
+      out->host.seed = std::strtoull(v.c_str(), nullptr, 10);
+      if (errno) return SimFail("--seed: " + Quoted(v) + " is not a number (0 to 2^64 - 1)");
+    } else if (TakeValue(args, &i, "output-format", &v)) {
+      if (v != "normal" && v != "json") {
+        return SimFail("--output-format: " + Quoted(v) +
+                       (v == "terse" || v == "json+" ? " is a fio output format storlab sim does "
+                                                       "not print yet"
+                                                     : "") +
+                       " (expected normal or json)");
+      }
+      out->json = v == "json";
+    } else if (TakeValue(args, &i, "output", &v)) {
+      if (v.empty()) return SimFail("--output needs a file name");
+      out->output = v;
+    } else if (TakeValue(args, &i, "eta", &v)) {
+      using Eta = ProgressOptions::Eta;
+      if (v == "auto")
+        out->progress.eta = Eta::kAuto;
+      else if (v == "always")
+        out->progress.eta = Eta::kAlways;
+      else if (v == "never")
+        out->progress.eta = Eta::kNever;
+      else
+        return SimFail("--eta: " + Quoted(v) + " (expected auto, always or never)");
+    } else if (TakeValue(args, &i, "eta-newline", &v)) {
+      auto t = fio::ParseFioTime(v, fio::TimeUnit::kSeconds);
+      if (!t.ok() || *t <= Nanos(0)) {
+        return SimFail("--eta-newline: " +
+                       (t.ok() ? Quoted(v) + " must be more than 0" : t.status().message()));
+      }
+      out->progress.newline_every = *t;
+    } else if (TakeValue(args, &i, "host-mem", &v)) {
+      HostSpec h;
+      Status st = OverrideHost("mem", v, "--host-mem", &h);
+      if (!st.ok()) return SimFail(st.message());
+      out->host.mem_bytes = h.mem_bytes;
+    } else if (TakeValue(args, &i, "host-cores", &v)) {
+      HostSpec h;
+      Status st = OverrideHost("cores", v, "--host-cores", &h);
+      if (!st.ok()) return SimFail(st.message());
+      out->host.cores = h.cores;
+    } else if (a == "--timestamp") {
+      out->real_time = true;
+    } else if (TakeValue(args, &i, "iozone", &v)) {
+      out->iozone = v;
+    } else if (TakeValue(args, &i, "repeat", &v)) {
+      uint64_t n = 0;
+      if (!ParseCount(v, 100000, &n)) {
+        return SimFail("--repeat: " + Quoted(v) + " (expected a count from 1 to 100000)");
+      }
+      out->repeat = static_cast<int>(n);
+    } else if (a == "--seed-step" || a.rfind("--seed-step=", 0) == 0) {
+      v = a.size() > 12 ? a.substr(12) : "1";
+      if (!ParseCount(v, UINT64_MAX / 2, &out->seed_step)) {
+        return SimFail("--seed-step: " + Quoted(v) + " (expected a positive step)");
+      }
+    } else if (a.rfind("--", 0) == 0) {
+      const std::string key =
+          a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+      if (!fio::FindOption(key) && !fio::IsFioJobOption(key) && fio::IsFioCommandLineOption(key)) {
+        return UnsupportedFioFlag(key);
+      }
+      // A fio option; "--key value" takes the next word when the option
+      // needs a value, as fio's getopt does.
+      out->fio_args.push_back(a);
+      if (a.find('=') == std::string::npos) {
+        const fio::OptionDef* d = fio::FindOption(key);
+        if (d && d->type != fio::OptType::kSet && i + 1 < args.size() &&
+            args[i + 1].rfind("--", 0) != 0) {
+          out->fio_args.push_back(args[++i]);
+        }
+      }
+    } else {
+      out->job_files.push_back(a);
+    }
+  }
+  if (!have_stack) return SimFail("--stack is required\n" + std::string(kSimUsage));
+  if (out->seed_step && out->repeat < 2) return SimFail("--seed-step needs --repeat N (N > 1)");
+  return -1;
+}
+
+}  // namespace storlab::cli

@@ -1,0 +1,42 @@
+// The command line of `storlab sim`: storlab's own options, fio's
+// command-line options (--output, --eta, ...), and the fio job options and
+// job files to pass on. Thread-compatible.
+#ifndef STORLAB_CLI_SIM_ARGS_H_
+#define STORLAB_CLI_SIM_ARGS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "workloads/host/sim_host.h"
+
+namespace storlab::cli {
+
+struct SimArgs {
+  HostOptions host;
+  bool json = false;
+  bool real_time = false;
+  std::optional<std::string> iozone;  // --iozone ARGS (set, possibly empty)
+  int repeat = 1;
+  uint64_t seed_step = 0;    // --seed-step: run i of --repeat uses seed + i * step
+  std::string output;        // --output FILE ("" : stdout)
+  ProgressOptions progress;  // --eta, --eta-newline
+  std::vector<std::string> job_files;
+  std::vector<std::string> fio_args;
+};
+
+extern const char kSimUsage[];
+
+// Parses `args` into *out; returns -1 to go on, else an exit status (after
+// printing help, or an error on stderr).
+int ParseSimArgs(const Args& args, SimArgs* out);
+
+// "storlab sim: MESSAGE" on stderr; returns 1.
+int SimFail(const std::string& msg);
+
+}  // namespace storlab::cli
+
+#endif  // STORLAB_CLI_SIM_ARGS_H_
