@@ -145,6 +145,13 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
                                          ": use letters, digits, '-', '_', '.' and '/' (not "
                                          "first)");
         }
+        // They also become file names and go into every message about
+        // the node: keep them short.
+        if (nname.size() > kMaxNodeName) {
+          return Status::InvalidArgument(where(nval) + ": node name " + Quoted(nname) +
+                                         ": longer than " + std::to_string(kMaxNodeName) +
+                                         " characters");
+        }
         NodeSpec n;
         n.name = nname;
         n.where = where(nval);

@@ -19,6 +19,8 @@ namespace storlab::stack_file {
 
 // The largest `count` one node may have.
 constexpr int kMaxCount = 1024;
+// The longest node name a file may give.
+constexpr size_t kMaxNodeName = 64;
 // The largest stack file read (the catalog's are a few KiB).
 constexpr uint64_t kMaxFileBytes = uint64_t{16} << 20;
 

@@ -4,7 +4,8 @@
 // Input: a job file, or, when it starts with "--", a command line with one
 // argument per line. Parsing and building the jobs must return jobs or an
 // error (one that names the file, "fuzz.fio", for job files), never crash or
-// hit undefined behaviour. Jobs that build must round-trip through the
+// hit undefined behaviour; errors quote the input only short and printable.
+// Jobs that build must round-trip through the
 // option echo (fio's "global options" / "job options"): the job file written
 // back from the echo builds the same jobs (names, directions, block sizes,
 // engine, depth, files, sizes, seeds, groups) with the same echo.
@@ -136,11 +137,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string& msg = sections.status().message();
     FUZZ_CHECK(command_line || msg.find(kLabel) != std::string::npos,
                "a job-file error does not name the file: " + msg);
+    FUZZ_CHECK_MESSAGE(msg);
     return 0;
   }
   auto set = BuildJobs(*sections, 1);
   if (!set.ok()) {
     FUZZ_CHECK(!set.status().message().empty(), "an error without a message");
+    FUZZ_CHECK_MESSAGE(set.status().message());
     return 0;
   }
   if (!GlobalsFirst(*sections)) return 0;

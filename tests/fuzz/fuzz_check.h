@@ -29,6 +29,20 @@ std::string Join(const Container& values) {
 
 }  // namespace storlab::fuzz
 
+// An error message about hostile input quotes it only short and printable
+// (sim/quoted.h): no control characters but newlines, and bounded however
+// large the input (a 1 MB value was once echoed whole, a line of
+// /etc/shadow printed, a list of 20,000 names given in full).
+#define FUZZ_CHECK_MESSAGE(msg)                                                                 \
+  do {                                                                                          \
+    const std::string& m_ = (msg);                                                              \
+    FUZZ_CHECK(m_.size() <= 4096, "an error message of " + std::to_string(m_.size()) +          \
+                                      " bytes: " + m_.substr(0, 300));                          \
+    for (unsigned char c_ : m_) {                                                               \
+      FUZZ_CHECK(c_ >= 0x20 || c_ == '\n', "an error message with a control character: " + m_); \
+    }                                                                                           \
+  } while (0)
+
 // REQUIRES: `msg` is an expression convertible to std::string; evaluated only
 // on failure.
 #define FUZZ_CHECK(cond, msg)                                                    \

@@ -37,6 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto spec = ParseIozoneCommand(text);
   if (!spec.ok()) {
     FUZZ_CHECK(!spec.status().message().empty(), "an error without a message");
+    FUZZ_CHECK_MESSAGE(spec.status().message());
     return 0;
   }
   const IozoneSpec& s = *spec;

@@ -2,7 +2,8 @@
 // can build.
 //
 // Input: the text of a stack file. Loading must return a built stack or an
-// error that names the file ("fuzz.toml"), never crash, leak or hit undefined
+// error that names the file ("fuzz.toml") and quotes the input only short
+// and printable (FUZZ_CHECK_MESSAGE), never crash, leak or hit undefined
 // behaviour. A stack that loads is built three times, timing-only (DataMode
 // kNone, as terabyte runs are) and twice with data in RAM, and each gets the
 // short conformance run of stack_check.h (the RAM ones must return what was
@@ -61,6 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(run == 0, "loads timing-only but not with data in RAM: " + msg);
       FUZZ_CHECK(msg.find(kLabel) != std::string::npos,
                  "a load error does not name the file: " + msg);
+      FUZZ_CHECK_MESSAGE(msg);
       return 0;
     }
     for (const auto& node : loaded->stack->nodes()) {

@@ -1,7 +1,8 @@
 // Fuzz target: the size, duration and rate parsers (sim/profile/units.h).
 //
-// Input: any text. Each parser must return a value or an error, never crash
-// or hit undefined behaviour, and what it accepts must satisfy:
+// Input: any text. Each parser must return a value or an error (quoting the
+// text only short and printable), never crash or hit undefined behaviour,
+// and what it accepts must satisfy:
 //   sizes      the value re-parses from its decimal form;
 //   durations  non-negative, and FormatDuration's text parses back to the
 //              same nanosecond count (units.h promises exactness);
@@ -22,6 +23,7 @@ void CheckSize(std::string_view text) {
   auto v = ParseSize(text);
   if (!v.ok()) {
     FUZZ_CHECK(!v.status().message().empty(), "an error without a message");
+    FUZZ_CHECK_MESSAGE(v.status().message());
     return;
   }
   auto again = ParseSize(std::to_string(*v));
@@ -32,7 +34,10 @@ void CheckSize(std::string_view text) {
 
 void CheckDuration(std::string_view text) {
   auto d = ParseDuration(text);
-  if (!d.ok()) return;
+  if (!d.ok()) {
+    FUZZ_CHECK_MESSAGE(d.status().message());
+    return;
+  }
   FUZZ_CHECK(d->count() >= 0, "negative duration from '" + std::string(text) + "'");
   std::string printed = FormatDuration(*d);
   auto again = ParseDuration(printed);
@@ -44,7 +49,10 @@ void CheckDuration(std::string_view text) {
 
 void CheckRate(std::string_view text) {
   auto r = ParseRate(text);
-  if (!r.ok()) return;
+  if (!r.ok()) {
+    FUZZ_CHECK_MESSAGE(r.status().message());
+    return;
+  }
   FUZZ_CHECK(std::isfinite(*r) && *r >= 0,
              "rate '" + std::string(text) + "' = " + std::to_string(*r) + " B/s");
   std::string printed = FormatRate(*r);

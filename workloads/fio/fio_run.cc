@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/quoted.h"
 #include "sim/status_errno.h"
 #include "sim/virtual_driver.h"
 
@@ -98,12 +99,13 @@ Status FioRun::Prepare() {
       uint64_t have = id ? fs.file(id).size : 0;
       uint64_t want = spec.file_size ? spec.file_size : have;
       if (want == 0) {
-        return Status::InvalidArgument("job '" + spec.name + "': need size= or filesize= (file '" +
-                                       path + "' does not exist yet)");
+        return Status::InvalidArgument("job " + Quoted(spec.name) +
+                                       ": need size= or filesize= (file " + Quoted(path) +
+                                       " does not exist yet)");
       }
       if (want < max_bs) {
-        return Status::InvalidArgument("job '" + spec.name + "': file '" + path + "' (" +
-                                       std::to_string(want) + " bytes) is smaller than bs");
+        return Status::InvalidArgument("job " + Quoted(spec.name) + ": file " + Quoted(path) +
+                                       " (" + std::to_string(want) + " bytes) is smaller than bs");
       }
       if (!id || have < want) {
         ++extend_files;
@@ -131,7 +133,7 @@ Status FioRun::Prepare() {
           if (st.code() == Status::Code::kNoSpace) {
             messages_.emplace_back("fio: ENOSPC on laying out file, stopping");
           } else if (!st.ok()) {
-            return st.WithContext("laying out '" + path + "'");
+            return st.WithContext("laying out " + Quoted(path));
           }
         }
       }

@@ -117,7 +117,8 @@ struct Parser {
         auto text2 = ReadFile(path);
         if (!text2.ok()) return text2.status().WithContext(where);
         // The label goes into messages: the path comes from the file.
-        RETURN_IF_ERROR(Parse(*text2, Printable(path, kMaxPathShown), DirOf(path), depth + 1));
+        Status st = Parse(*text2, Printable(path, kMaxPathShown), DirOf(path), depth + 1);
+        if (!st.ok()) return st.WithContext(where + ": in the include");
         continue;
       }
       RawEntry e;

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "sim/quoted.h"
 #include "sim/random.h"
 
 namespace storlab::fio {
@@ -62,16 +63,16 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
   }
   j.rand_gen = ToRandGen(o.random_generator);
   if (o.time_based && o.runtime == Nanos(0)) {
-    return Status::InvalidArgument(where + ": job '" + j.name +
-                                   "': time_based needs runtime= (fio would run forever)");
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": time_based needs runtime= (fio would run forever)");
   }
   if (o.fsync_blocks && o.fdatasync_blocks) {
-    return Status::InvalidArgument(where + ": job '" + j.name +
-                                   "': fsync= and fdatasync= cannot both be set");
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": fsync= and fdatasync= cannot both be set");
   }
   if (o.rate[0] && o.rate_iops[0]) {
-    return Status::InvalidArgument(where + ": job '" + j.name +
-                                   "': rate= and rate_iops= cannot both be set");
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": rate= and rate_iops= cannot both be set");
   }
   return Status();
 }

@@ -220,7 +220,7 @@ std::string OptionHelp(std::string_view name) {
     return s;
   }
   const OptionDef* d = FindOption(name);
-  if (!d) return "No such option '" + std::string(name) + "'\n";
+  if (!d) return "No such option " + Quoted(name) + "\n";
   return one(*d, true);
 }
 

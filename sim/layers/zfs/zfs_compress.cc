@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "sim/quoted.h"
+
 namespace storlab {
 
 namespace {
@@ -74,8 +76,8 @@ Result<ZfsCompression> ParseZfsCompression(std::string_view name) {
   if (name == "off") return ZfsCompression::kOff;
   if (name == "lz4" || name == "on") return ZfsCompression::kLz4;
   if (name == "zstd") return ZfsCompression::kZstd;
-  return Status::InvalidArgument("unknown compression '" + std::string(name) +
-                                 "' (expected off, lz4, on or zstd)");
+  return Status::InvalidArgument("unknown compression " + Quoted(name) +
+                                 " (expected off, lz4, on or zstd)");
 }
 
 const char* ZfsCompressionName(ZfsCompression c) {

@@ -15,6 +15,7 @@
 #include "sim/layers/faults/faults_node.h"
 #include "sim/profile/factories/factories.h"
 #include "sim/profile/units.h"
+#include "sim/quoted.h"
 
 namespace storlab {
 namespace {
@@ -23,13 +24,13 @@ namespace {
 Result<std::pair<uint64_t, uint64_t>> ParseRange(const std::string& text) {
   const size_t plus = text.find('+');
   if (plus == std::string::npos) {
-    return Status::InvalidArgument("'" + text + "': expected OFFSET+LENGTH, like \"1MiB+4KiB\"");
+    return Status::InvalidArgument(Quoted(text) + ": expected OFFSET+LENGTH, like \"1MiB+4KiB\"");
   }
   auto off = ParseSize(text.substr(0, plus));
   auto len = ParseSize(text.substr(plus + 1));
-  if (!off.ok()) return Status::InvalidArgument("'" + text + "': " + off.status().message());
-  if (!len.ok()) return Status::InvalidArgument("'" + text + "': " + len.status().message());
-  if (*len == 0) return Status::InvalidArgument("'" + text + "': empty range");
+  if (!off.ok()) return Status::InvalidArgument(Quoted(text) + ": " + off.status().message());
+  if (!len.ok()) return Status::InvalidArgument(Quoted(text) + ": " + len.status().message());
+  if (*len == 0) return Status::InvalidArgument(Quoted(text) + ": empty range");
   return std::make_pair(*off, *len);
 }
 
@@ -60,7 +61,7 @@ Result<std::unique_ptr<Node>> MakeFaults(Params& params, BuildContext& ctx) {
     }
     if (range->first > child.geometry().capacity ||
         range->second > child.geometry().capacity - range->first) {
-      params.Fail("media_errors", "'" + r + "' ends beyond the device (" +
+      params.Fail("media_errors", Quoted(r) + " ends beyond the device (" +
                                       std::to_string(child.geometry().capacity) + " bytes)");
     }
     c.media_errors.push_back(*range);

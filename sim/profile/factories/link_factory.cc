@@ -5,6 +5,7 @@
 
 #include "sim/layers/link/link.h"
 #include "sim/profile/factories/factories.h"
+#include "sim/quoted.h"
 
 namespace storlab {
 
@@ -15,7 +16,8 @@ Result<std::unique_ptr<Node>> MakeLink(Params& params, BuildContext& ctx) {
   const LinkPreset* preset = FindLinkPreset(kind);
   if (!preset) {
     // Require() has already recorded a missing key; name the known kinds.
-    params.Fail("kind", "unknown link kind '" + kind + "' (known: " + LinkPresetNames() + ")");
+    params.Fail("kind",
+                "unknown link kind " + Quoted(kind) + " (known: " + LinkPresetNames() + ")");
     return params.Finish();
   }
   LinkConfig c = preset->config;

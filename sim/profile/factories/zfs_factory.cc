@@ -8,6 +8,7 @@
 
 #include "sim/layers/zfs/zfs.h"
 #include "sim/profile/factories/factories.h"
+#include "sim/quoted.h"
 
 namespace storlab {
 
@@ -65,7 +66,7 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
     for (uint32_t i = 0; i < regions; ++i) members.push_back({n, i * part, part});
   }
   if (!slog_name.empty() && !slog) {
-    p.Fail("slog", "no child is named '" + slog_name + "'");
+    p.Fail("slog", "no child is named " + Quoted(slog_name));
     return p.Finish();
   }
   if (members.empty() || (c.vdevs.layout == ZfsLayout::kMirror && members.size() < 2) ||
