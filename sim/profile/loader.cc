@@ -229,12 +229,12 @@ Result<std::vector<std::string>> ResolveExports(const FileSpec& spec, const Stac
     }
     for (const std::string& n : names) {
       if (stack.Find(n) == nullptr) {
-        return Status::InvalidArgument(spec.exports_where + ": [stack] exports: no node '" + n +
-                                       "' in the stack");
+        return Status::InvalidArgument(spec.exports_where + ": [stack] exports: no node " +
+                                       Quoted(n) + " in the stack");
       }
       if (std::find(out.begin(), out.end(), n) != out.end()) {
-        return Status::InvalidArgument(spec.exports_where + ": [stack] exports: '" + n +
-                                       "' is listed twice");
+        return Status::InvalidArgument(spec.exports_where + ": [stack] exports: " + Quoted(n) +
+                                       " is listed twice");
       }
       out.push_back(n);
     }
