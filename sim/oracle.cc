@@ -236,10 +236,14 @@ void Oracle::Verify(Callback<void(OracleReport)> done) {
     engine_.After(Nanos(0), [st] { st->done(OracleReport()); });
     return;
   }
-  // Issues reads while there is room; it holds itself (through the reads'
-  // completions) until the last read completes, which breaks the cycle.
+  // Issues reads while there is room. It holds itself only weakly; the
+  // reads in flight hold it, until the last one completes, or until a power
+  // cut drops them (a strong self-reference leaked then).
   auto issue = std::make_shared<std::function<void()>>();
-  *issue = [this, st, issue] {
+  std::weak_ptr<std::function<void()>> self = issue;
+  *issue = [this, st, self] {
+    const auto issue = self.lock();
+    if (!issue) return;
     while (st->in_flight < 16 && st->next < st->runs.size()) {
       auto [first, count] = st->runs[st->next++];
       ++st->in_flight;

@@ -39,7 +39,7 @@ TEST(IozoneArgsTest, ErrorsNameTheOption) {
             "iozone: option '-a' is not supported by storlab sim (use -i, -t, -s, -r, -I, -O, "
             "-w, -T, -e, -o)");
   EXPECT_EQ(ParseIozoneCommand("-t 2 -i 5").status().message(),
-            "iozone -i 5: storlab sim runs tests 0 (write/rewrite), 1 (read/re-read) and 2 "
+            "iozone -i '5': storlab sim runs tests 0 (write/rewrite), 1 (read/re-read) and 2 "
             "(random read/write)");
   EXPECT_EQ(ParseIozoneCommand("-i 0 -s 1m").status().message(),
             "iozone: storlab sim runs throughput mode only: give -t N");

@@ -184,7 +184,7 @@ Result<std::vector<RawSection>> ParseCommandLine(const std::vector<std::string>&
     RawEntry e;
     size_t eq = a.find('=');
     e.key = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    e.where = "command line (--" + e.key + ")";
+    e.where = "command line (--" + Printable(e.key) + ")";
     if (eq != std::string::npos) {
       e.value = a.substr(eq + 1);
       e.has_value = true;
@@ -200,7 +200,7 @@ Result<std::vector<RawSection>> ParseCommandLine(const std::vector<std::string>&
       if (!e.has_value || e.value.empty()) {
         return Status::InvalidArgument("command line: --name requires a value");
       }
-      out.push_back({e.value, "command line (--name=" + e.value + ")", {}});
+      out.push_back({e.value, "command line (--name=" + Printable(e.value) + ")", {}});
     }
     out.back().entries.push_back(std::move(e));
   }

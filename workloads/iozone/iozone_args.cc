@@ -69,7 +69,7 @@ Result<IozoneSpec> ParseIozoneArgs(const std::vector<std::string>& args) {
       case 'i': {
         RETURN_IF_ERROR(value(&v));
         if (v != "0" && v != "1" && v != "2") {
-          return Status::InvalidArgument("iozone -i " + v +
+          return Status::InvalidArgument("iozone -i " + Quoted(v) +
                                          ": storlab sim runs tests 0 (write/rewrite), 1 "
                                          "(read/re-read) and 2 (random read/write)");
         }
@@ -84,7 +84,7 @@ Result<IozoneSpec> ParseIozoneArgs(const std::vector<std::string>& args) {
         } catch (...) {
         }
         if (n < 1 || n > 256) {
-          return Status::InvalidArgument("iozone -t " + v + ": expected 1 to 256 children");
+          return Status::InvalidArgument("iozone -t " + Quoted(v) + ": expected 1 to 256 children");
         }
         s.children = static_cast<uint32_t>(n);
         break;
