@@ -37,7 +37,8 @@ Params::Params(std::string node, std::string where, std::map<std::string, Raw> v
       where_(std::move(where)),
       values_(std::move(values)) {}
 
-Params Params::ForTable(std::string table, std::string where, std::map<std::string, Raw> values) {
+Params Params::ForTable(const std::string& table, std::string where,
+                        std::map<std::string, Raw> values) {
   Params p(table, std::move(where), std::move(values));
   p.subject_ = "[" + table + "]";
   return p;

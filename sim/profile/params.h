@@ -56,7 +56,8 @@ class Params {
   // `where` names the table ("file.toml:10"); `node` names the node.
   Params(std::string node, std::string where, std::map<std::string, Raw> values);
   // The keys of a table that is not a node ("host" for [host]).
-  static Params ForTable(std::string table, std::string where, std::map<std::string, Raw> values);
+  static Params ForTable(const std::string& table, std::string where,
+                         std::map<std::string, Raw> values);
 
   bool Has(std::string_view key) const { return values_.count(std::string(key)) != 0; }
 
