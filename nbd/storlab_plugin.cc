@@ -22,6 +22,7 @@
 
 #include "sim/profile/catalog.h"
 #include "sim/profile/units.h"
+#include "sim/quoted.h"
 #include "sim/serve/control_socket.h"
 #include "sim/serve/service.h"
 #include "sim/status_errno.h"
@@ -123,8 +124,8 @@ int storlab_config(const char* key, const char* value) {
       if (b == -1) return -1;
       options.oracle = b == 1;
     } else {
-      return Fail(
-          Status::InvalidArgument("unknown parameter '" + k + "' (see nbdkit storlab --help)"));
+      return Fail(Status::InvalidArgument("unknown parameter " + storlab::Quoted(k) +
+                                          " (see nbdkit storlab --help)"));
     }
     return 0;
   });

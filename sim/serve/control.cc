@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "sim/quoted.h"
+
 namespace storlab {
 namespace {
 
@@ -18,18 +20,6 @@ std::vector<std::string_view> Words(std::string_view s) {
     i = j;
   }
   return out;
-}
-
-// A word as it may appear in a message: at most 40 bytes, and every byte
-// that is not printable ASCII shown as '?'.
-std::string Quote(std::string_view w) {
-  std::string out = "'";
-  for (size_t i = 0; i < w.size() && i < 40; ++i) {
-    unsigned char c = static_cast<unsigned char>(w[i]);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  if (w.size() > 40) out += "...";
-  return out + "'";
 }
 
 }  // namespace
@@ -76,12 +66,12 @@ Result<ControlCommand> ParseControl(std::string_view line) {
       cmd.node = std::string(w[1]);
     } else if (w.size() != 1) {
       return Status::InvalidArgument("control: " + std::string(e.name) +
-                                     " takes no argument, got " + Quote(w[1]));
+                                     " takes no argument, got " + Quoted(w[1]));
     }
     cmd.kind = e.kind;
     return cmd;
   }
-  return Status::InvalidArgument("control: unknown command " + Quote(w[0]) + " (" + ControlHelp() +
+  return Status::InvalidArgument("control: unknown command " + Quoted(w[0]) + " (" + ControlHelp() +
                                  ")");
 }
 

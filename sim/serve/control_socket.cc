@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "sim/quoted.h"
 #include "sim/serve/control.h"
 
 namespace storlab {
@@ -53,11 +54,12 @@ Status ControlSocket::Start() {
   struct stat st;
   if (::lstat(path_.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode)) {
-      return Status::InvalidArgument("control socket: " + path_ +
+      return Status::InvalidArgument("control socket: " + Quoted(path_, 256) +
                                      " exists and is not a socket (not replaced)");
     }
     if (Listening(addr)) {
-      return Status::InvalidArgument("control socket: " + path_ + " is in use by another server");
+      return Status::InvalidArgument("control socket: " + Quoted(path_, 256) +
+                                     " is in use by another server");
     }
     ::unlink(path_.c_str());
   }

@@ -1,6 +1,7 @@
 #include "sim/serve/model_speed.h"
 
 #include "sim/profile/loader.h"
+#include "sim/quoted.h"
 #include "sim/random.h"
 #include "sim/virtual_driver.h"
 
@@ -45,7 +46,7 @@ Result<ModelSpeed> MeasureModelSpeed(std::string_view stack, std::string_view no
   bo.data_mode.kind = DataMode::Kind::kNone;
   ASSIGN_OR_RETURN(LoadedStack loaded, LoadStack(stack, engine, bo));
   Node* n = loaded.stack->Find(node);
-  if (n == nullptr) return Status::NotFound("model speed: no node '" + std::string(node) + "'");
+  if (n == nullptr) return Status::NotFound("model speed: no node " + Quoted(node));
   ModelSpeed out;
   constexpr uint64_t kQd1 = 200, kQd32 = 2000;
   Nanos t1 = RandomReads(engine, *n, 1, kQd1, seed);

@@ -3,33 +3,17 @@
 #include <algorithm>
 
 #include "sim/oracle.h"
+#include "sim/quoted.h"
 
 namespace storlab {
 
-std::string QuoteName(std::string_view s) {
-  std::string out = "'";
-  for (size_t i = 0; i < s.size() && i < 60; ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  if (s.size() > 60) out += "...";
-  return out + "'";
-}
-
-std::string SomeNodeNames(const Stack& stack, size_t most) {
-  std::string out;
-  const auto& nodes = stack.nodes();
-  size_t shown = 0;
-  for (const auto& n : nodes) {
+std::string SomeNodeNames(const Stack& stack) {
+  std::vector<std::string> names;
+  for (const auto& n : stack.nodes()) {
     if (dynamic_cast<const Oracle*>(n.get()) != nullptr) continue;  // the service's own
-    if (shown == most) {
-      out += " and more";
-      break;
-    }
-    out += (shown ? ", " : "") + QuoteName(n->name());
-    ++shown;
+    names.push_back(n->name());
   }
-  return out;
+  return QuotedList(names);
 }
 
 Result<std::vector<std::string>> ResolveNodeNames(const Stack& stack,
@@ -48,13 +32,13 @@ Result<std::vector<std::string>> ResolveNodeNames(const Stack& stack,
       }
     }
     if (found.empty()) {
-      return Status::NotFound(std::string(what) + " " + QuoteName(name) + ": stack '" +
-                              stack.name() +
-                              "' has no such node (its nodes: " + SomeNodeNames(stack) + ")");
+      return Status::NotFound(std::string(what) + " " + Quoted(name) + ": stack " +
+                              Quoted(stack.name()) +
+                              " has no such node (its nodes: " + SomeNodeNames(stack) + ")");
     }
     for (auto& f : found) {
       if (std::find(out.begin(), out.end(), f) != out.end()) {
-        return Status::InvalidArgument(std::string(what) + " " + QuoteName(f) + " is named twice");
+        return Status::InvalidArgument(std::string(what) + " " + Quoted(f) + " is named twice");
       }
       out.push_back(std::move(f));
     }

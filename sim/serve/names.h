@@ -1,5 +1,6 @@
 // Node names as the service takes them from a user (an export list, a
-// control command) and quotes them back in messages. Thread-safe (pure).
+// control command). Messages quote them with Quoted()/QuotedList()
+// (sim/quoted.h), as every other message does. Thread-safe (pure).
 #ifndef STORLAB_SIM_SERVE_NAMES_H_
 #define STORLAB_SIM_SERVE_NAMES_H_
 
@@ -12,9 +13,6 @@
 
 namespace storlab {
 
-// `s` quoted for a message: at most 60 bytes, non-printable bytes as '?'.
-std::string QuoteName(std::string_view s);
-
 // Each name as a node of `stack`: a node's own name, or the base name of
 // copies ("disk" for disk.0 ... disk.3, a node with count = 4). `what`
 // names the list in errors ("export"), which list a few of the stack's
@@ -23,8 +21,9 @@ Result<std::vector<std::string>> ResolveNodeNames(const Stack& stack,
                                                   const std::vector<std::string>& names,
                                                   std::string_view what);
 
-// "'a', 'b', 'c' and 7 more": the stack's node names, at most `most`.
-std::string SomeNodeNames(const Stack& stack, size_t most = 8);
+// "'a', 'b', 'c', 'd', 'e', 'f' and 7 more": the stack's nodes (not the
+// service's own oracles) as QuotedList() names them.
+std::string SomeNodeNames(const Stack& stack);
 
 }  // namespace storlab
 

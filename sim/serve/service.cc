@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "sim/quoted.h"
 #include "sim/serve/names.h"
 
 namespace storlab {
@@ -38,8 +39,7 @@ Result<DataMode> ParseStore(std::string_view text) {
     m.directory = std::string(text.substr(5));
     return m;
   }
-  return Status::InvalidArgument("store: expected memory, none or file:DIR, got " +
-                                 QuoteName(text));
+  return Status::InvalidArgument("store: expected memory, none or file:DIR, got " + Quoted(text));
 }
 
 Service::Service(const ServiceOptions& options)
@@ -63,7 +63,8 @@ Status Service::Load() {
     const auto& dir = options_.store.directory;
     fresh = !std::filesystem::exists(dir, ec) || std::filesystem::is_empty(dir, ec);
     std::filesystem::create_directories(dir, ec);
-    if (ec) return Status::IoError("store: cannot create " + QuoteName(dir) + ": " + ec.message());
+    if (ec)
+      return Status::IoError("store: cannot create " + Quoted(dir, 256) + ": " + ec.message());
   }
   BuildOptions bo;
   bo.seed = options_.seed;
@@ -86,7 +87,7 @@ Status Service::Load() {
     const Geometry& g = e.node->geometry();
     const Capabilities& c = e.node->caps();
     if (!IsPowerOfTwo(g.logical_block) || g.logical_block > 65536) {
-      return Status::InvalidArgument("export " + QuoteName(names[i]) + ": logical block " +
+      return Status::InvalidArgument("export " + Quoted(names[i]) + ": logical block " +
                                      std::to_string(g.logical_block) +
                                      " is not a power of two up to 64 KiB (NBD needs one)");
     }

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "sim/quoted.h"
 #include "sim/serve/names.h"
 #include "sim/serve/service.h"
 
@@ -152,20 +153,20 @@ std::string Service::FailOrReplace(const ControlCommand& cmd) {
   Stack& stack = *loaded_.stack;
   Node* n = stack.Find(cmd.node);
   if (n == nullptr || dynamic_cast<Oracle*>(n) != nullptr) {
-    return std::string("error: ") + verb + ": no node " + QuoteName(cmd.node) + " in stack '" +
-           stack.name() + "' (its nodes: " + SomeNodeNames(stack) + ")";
+    return std::string("error: ") + verb + ": no node " + Quoted(cmd.node) + " in stack " +
+           Quoted(stack.name()) + " (its nodes: " + SomeNodeNames(stack) + ")";
   }
   if (fail == n->failed()) {
-    return std::string("error: ") + verb + ": '" + n->name() +
-           (fail ? "' has already failed" : "' has not failed (fail it first)");
+    return std::string("error: ") + verb + ": " + Quoted(n->name()) +
+           (fail ? " has already failed" : " has not failed (fail it first)");
   }
   n->SetFailed(fail);
-  std::string s = std::string(verb) + ": '" + n->name() +
-                  (fail ? "' has failed: every request to it gets EIO"
-                        : "' is back in its slot, with the contents it had");
+  std::string s = std::string(verb) + ": " + Quoted(n->name()) +
+                  (fail ? " has failed: every request to it gets EIO"
+                        : " is back in its slot, with the contents it had");
   if (Node* p = ParentOf(stack, *n)) {
     Status st = fail ? p->OnChildFailed(*n) : p->OnChildReplaced(*n);
-    s += st.ok() ? "; '" + p->name() + "' above it was told" : "; " + st.message();
+    s += st.ok() ? "; " + Quoted(p->name()) + " above it was told" : "; " + st.message();
   }
   return s;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "sim/quoted.h"
 #include "sim/serve/model_speed.h"
 #include "sim/serve/service.h"
 #include "sim/stats_json.h"
@@ -108,11 +109,12 @@ Status Service::WriteStats() {
     std::ofstream out(tmp, std::ios::trunc);
     out << text;
     out.flush();
-    if (!out) return Status::IoError("stats: cannot write " + tmp);
+    if (!out) return Status::IoError("stats: cannot write " + Quoted(tmp, 256));
   }
   if (std::rename(tmp.c_str(), options_.stats_path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    return Status::IoError("stats: cannot rename " + tmp + " to " + options_.stats_path);
+    return Status::IoError("stats: cannot rename " + Quoted(tmp, 256) + " to " +
+                           Quoted(options_.stats_path, 256));
   }
   return Status();
 }

@@ -6,6 +6,7 @@
 // parse; and a bad command must change nothing: data written with FUA
 // before the commands reads back the same after them — unless a `fail` was
 // accepted, in which case the mirror may answer EIO, but never wrong data.
+// An answer quotes the line only short and printable (FUZZ_CHECK_MESSAGE).
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -61,6 +62,7 @@ void Run(std::string_view input) {
       continue;
     }
     FUZZ_CHECK(KnownAnswer(a), "an unknown answer: " + a);
+    FUZZ_CHECK_MESSAGE(a);  // what it quotes of the line, Quoted()
     if (a.rfind("fail: '", 0) == 0) failed_any = true;
   }
   ExportRequest r = w;

@@ -50,6 +50,9 @@ TEST(ControlParse, AnOffendingWordIsQuotedShortAndPrintable) {
   EXPECT_EQ(m.find('\x1b'), std::string::npos);
   EXPECT_EQ(m.find(std::string(41, 'A')), std::string::npos);
   EXPECT_NE(m.find("..."), std::string::npos);
+  // Quoted() (sim/quoted.h), as every message quotes user text.
+  EXPECT_NE(m.find("unknown command '\\x1B[31mAAA"), std::string::npos) << m;
+  EXPECT_NE(m.find("...' (205 bytes)"), std::string::npos) << m;
 }
 
 }  // namespace
