@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "sim/quoted.h"
+
 namespace storlab {
 namespace {
 
@@ -16,13 +18,6 @@ struct timespec Now() {
   return t;
 }
 
-std::string Q(std::string_view name) {
-  std::string s = "'";
-  for (char c : name.substr(0, 60)) s += (c >= 32 && c < 127) ? c : '?';
-  if (name.size() > 60) s += "...";
-  return s + "'";
-}
-
 Status CheckName(std::string_view name) {
   if (name.empty()) return Status::InvalidArgument("an empty name");
   if (name.size() > TreeFs::kNameMax) {
@@ -30,7 +25,7 @@ Status CheckName(std::string_view name) {
                                std::to_string(TreeFs::kNameMax) + ")");
   }
   if (name.find('/') != std::string_view::npos || name.find('\0') != std::string_view::npos)
-    return Status::InvalidArgument("name " + Q(name) + " holds '/' or NUL");
+    return Status::InvalidArgument("name " + Quoted(name) + " holds '/' or NUL");
   return Status();
 }
 
@@ -119,7 +114,7 @@ Result<struct stat> TreeFs::Lookup(uint64_t parent, std::string_view name) {
   } else {
     RETURN_IF_ERROR(CheckName(name));
     auto it = dir->names.find(name);
-    if (it == dir->names.end()) return Status::NotFound("no entry " + Q(name));
+    if (it == dir->names.end()) return Status::NotFound("no entry " + Quoted(name));
     ino = it->second.first;
   }
   Node& n = *nodes_.at(ino);
@@ -154,10 +149,10 @@ struct statvfs TreeFs::StatFs() const {
 Result<struct stat> TreeFs::Make(uint64_t parent, std::string_view name, uint32_t mode,
                                  uint32_t uid, uint32_t gid, std::string_view target) {
   ASSIGN_OR_RETURN(Node * dir, GetDir(parent));
-  if (name == "." || name == "..") return Status::Exists(Q(name));
+  if (name == "." || name == "..") return Status::Exists(Quoted(name));
   RETURN_IF_ERROR(CheckName(name));
   if (dir->attr.st_nlink == 0) return Status::NotFound("the directory was removed");
-  if (dir->names.count(name)) return Status::Exists("entry " + Q(name) + " exists");
+  if (dir->names.count(name)) return Status::Exists("entry " + Quoted(name) + " exists");
   const uint32_t type = mode & S_IFMT;
   if (type != S_IFREG && type != S_IFDIR && type != S_IFLNK && type != S_IFIFO &&
       type != S_IFSOCK) {
@@ -202,10 +197,10 @@ Status TreeFs::Unlink(uint64_t parent, std::string_view name) {
   ASSIGN_OR_RETURN(Node * dir, GetDir(parent));
   RETURN_IF_ERROR(CheckName(name));
   auto it = dir->names.find(name);
-  if (it == dir->names.end()) return Status::NotFound("no entry " + Q(name));
+  if (it == dir->names.end()) return Status::NotFound("no entry " + Quoted(name));
   const uint64_t ino = it->second.first;
   Node& n = *nodes_.at(ino);
-  if (IsDir(n)) return Status::IsDirectory(Q(name) + " is a directory (rmdir)");
+  if (IsDir(n)) return Status::IsDirectory(Quoted(name) + " is a directory (rmdir)");
   DropName(*dir, name);
   --n.attr.st_nlink;
   Touch(n, false, true);
@@ -219,11 +214,11 @@ Status TreeFs::Rmdir(uint64_t parent, std::string_view name) {
   if (name == "..") return Status::NotEmpty("rmdir of '..'");
   RETURN_IF_ERROR(CheckName(name));
   auto it = dir->names.find(name);
-  if (it == dir->names.end()) return Status::NotFound("no entry " + Q(name));
+  if (it == dir->names.end()) return Status::NotFound("no entry " + Quoted(name));
   const uint64_t ino = it->second.first;
   Node& n = *nodes_.at(ino);
-  if (!IsDir(n)) return Status::NotDirectory(Q(name) + " is not a directory");
-  if (!n.names.empty()) return Status::NotEmpty(Q(name) + " is not empty");
+  if (!IsDir(n)) return Status::NotDirectory(Quoted(name) + " is not a directory");
+  if (!n.names.empty()) return Status::NotEmpty(Quoted(name) + " is not empty");
   DropName(*dir, name);
   --dir->attr.st_nlink;
   n.attr.st_nlink = 0;
@@ -235,10 +230,10 @@ Result<struct stat> TreeFs::Link(uint64_t ino, uint64_t new_parent, std::string_
   ASSIGN_OR_RETURN(Node * n, Get(ino));
   if (IsDir(*n)) return Status::NotPermitted("a hard link to a directory");
   ASSIGN_OR_RETURN(Node * dir, GetDir(new_parent));
-  if (new_name == "." || new_name == "..") return Status::Exists(Q(new_name));
+  if (new_name == "." || new_name == "..") return Status::Exists(Quoted(new_name));
   RETURN_IF_ERROR(CheckName(new_name));
   if (dir->attr.st_nlink == 0) return Status::NotFound("the directory was removed");
-  if (dir->names.count(new_name)) return Status::Exists("entry " + Q(new_name) + " exists");
+  if (dir->names.count(new_name)) return Status::Exists("entry " + Quoted(new_name) + " exists");
   if (n->attr.st_nlink == 0) return Status::NotFound("the file was removed");
   ++n->attr.st_nlink;
   ++n->lookups;
@@ -256,11 +251,11 @@ Status TreeFs::Rename(uint64_t parent, std::string_view name, uint64_t new_paren
   ASSIGN_OR_RETURN(Node * from, GetDir(parent));
   ASSIGN_OR_RETURN(Node * to, GetDir(new_parent));
   for (std::string_view n : {name, new_name}) {
-    if (n == "." || n == "..") return Status::InvalidArgument("rename of " + Q(n));
+    if (n == "." || n == "..") return Status::InvalidArgument("rename of " + Quoted(n));
     RETURN_IF_ERROR(CheckName(n));
   }
   auto src = from->names.find(name);
-  if (src == from->names.end()) return Status::NotFound("no entry " + Q(name));
+  if (src == from->names.end()) return Status::NotFound("no entry " + Quoted(name));
   const uint64_t ino = src->second.first;
   Node& n = *nodes_.at(ino);
   auto dst = to->names.find(new_name);
@@ -268,7 +263,7 @@ Status TreeFs::Rename(uint64_t parent, std::string_view name, uint64_t new_paren
   if (IsDir(n) && IsAncestor(ino, new_parent))
     return Status::InvalidArgument("moving a directory into itself");
   if (flags & RENAME_EXCHANGE) {
-    if (!old) return Status::NotFound("no entry " + Q(new_name) + " to exchange with");
+    if (!old) return Status::NotFound("no entry " + Quoted(new_name) + " to exchange with");
     Node& o = *nodes_.at(old);
     if (IsDir(o) && IsAncestor(old, parent))
       return Status::InvalidArgument("moving a directory into itself");
@@ -284,13 +279,15 @@ Status TreeFs::Rename(uint64_t parent, std::string_view name, uint64_t new_paren
     Touch(*to, true, true);
     return Status();
   }
-  if (old && (flags & RENAME_NOREPLACE)) return Status::Exists("entry " + Q(new_name) + " exists");
+  if (old && (flags & RENAME_NOREPLACE))
+    return Status::Exists("entry " + Quoted(new_name) + " exists");
   if (old == ino) return Status();  // two names of one file: nothing to do
   if (old) {
     Node& o = *nodes_.at(old);
-    if (IsDir(n) && !IsDir(o)) return Status::NotDirectory(Q(new_name) + " is not a directory");
-    if (!IsDir(n) && IsDir(o)) return Status::IsDirectory(Q(new_name) + " is a directory");
-    if (IsDir(o) && !o.names.empty()) return Status::NotEmpty(Q(new_name) + " is not empty");
+    if (IsDir(n) && !IsDir(o))
+      return Status::NotDirectory(Quoted(new_name) + " is not a directory");
+    if (!IsDir(n) && IsDir(o)) return Status::IsDirectory(Quoted(new_name) + " is a directory");
+    if (IsDir(o) && !o.names.empty()) return Status::NotEmpty(Quoted(new_name) + " is not empty");
     DropName(*to, new_name);
     if (IsDir(o)) {
       o.attr.st_nlink = 0;
