@@ -10,6 +10,7 @@ Ssd::Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
       config_(config),
       store_(std::move(store)),
       overlay_(keeps_data),
+      cut_rng_(config.seed, name + "/power_cut"),
       keeps_data_(keeps_data),
       // A map page holds page_size / 4 entries of 4 bytes, each mapping 4 KiB.
       map_segment_bytes_(config.page_size / 4 * 4096),
@@ -130,7 +131,7 @@ void Ssd::Finish(uint32_t slot) {
       }
       break;
     case Op::kWrite:
-      if (r.data) overlay_.Put(r.offset, r.length, r.data);
+      // The data entered the overlay as the buffer took it (AdmitWrite).
       if (r.fua() && config_.flush_programs()) {
         st = overlay_.DrainTo(*store_, r.offset, r.length);
       }
@@ -156,7 +157,8 @@ void Ssd::OnPowerCut() {
     Status st = overlay_.DrainAllTo(*store_);
     if (!st.ok()) media_error_ = st;
   } else {
-    overlay_.Clear();
+    auto landed = LosePower(overlay_, *store_, config_.power_cut, config_.logical_block, cut_rng_);
+    if (!landed.ok()) media_error_ = landed.status();
   }
   queue_.Clear();
   write_waiters_.clear();

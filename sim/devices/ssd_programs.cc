@@ -17,6 +17,10 @@ bool Ssd::AdmitWrite(uint32_t slot) {
     const uint64_t n = buffer_.HasRoom(left) ? left : std::min(left, config_.slc_unit_bytes());
     if (!buffer_.HasRoom(n)) return false;
     const uint64_t off = r.offset + c.admitted;
+    // The data is in the drive's buffer from here: a unit it joins may be
+    // programmed (ProgramDone moves it to the store) before the command
+    // completes, when a write is admitted one unit at a time.
+    if (r.data) overlay_.Put(off, n, r.data + c.admitted);
     buffer_.Hold(n);
     c.ready = host_.FromHost(now, Max(c.ready, now), n);
     MapLookup(off, n, true, now);
