@@ -11,6 +11,7 @@ Hdd::Hdd(Engine& engine, std::string name, const Config& c, HddMechanics mech,
       c_(c),
       mech_(std::move(mech)),
       store_(std::move(store)),
+      cut_rng_(c.seed, this->name() + "/power_cut"),
       cache_(c.cache_size, c.cache_segments, store_->keeps_data()),
       read_ahead_(&mech_.layout(), c.read_ahead / ZonedLayout::kSector),
       seek_jitter_(c.seed, this->name() + "/seek", static_cast<double>(c.seek_jitter.count())) {
@@ -289,6 +290,10 @@ void Hdd::OnPowerCut() {
   queue_.clear();
   blocked_.clear();
   current_.reset();
+  if (c_.power_cut != PowerCutMode::kDrop) {
+    // A store error has no command to report it to, as for a destage.
+    (void)cache_.LosePower(*store_, c_.power_cut, c_.logical_block, cut_rng_);
+  }
   cache_.Clear();
   read_ahead_.Clear();
   interface_free_ = engine_.now();

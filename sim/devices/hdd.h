@@ -51,6 +51,7 @@
 #include "sim/devices/hdd_write_cache.h"
 #include "sim/node.h"
 #include "sim/random.h"
+#include "sim/store/power_loss.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -93,6 +94,9 @@ class Hdd : public Node {
     uint32_t destage_window = 32;               // fitted (hdd-7200.toml)
     uint64_t destage_max = uint64_t{1} << 20;   // assumed
     uint64_t read_ahead = uint64_t{2} << 20;    // assumed
+    // What a power cut leaves of the write cache (sim/store/power_loss.h):
+    // not a datasheet figure, a choice of what to test.
+    PowerCutMode power_cut = PowerCutMode::kDrop;
   };
 
   Hdd(Engine& engine, std::string name, const Config& c, HddMechanics mech,
@@ -149,6 +153,7 @@ class Hdd : public Node {
   Config c_;
   HddMechanics mech_;
   std::unique_ptr<Store> store_;
+  Random cut_rng_;  // power_cut = any-subset / torn
   HddWriteCache cache_;
   HddReadAhead read_ahead_;
   Jitter seek_jitter_;

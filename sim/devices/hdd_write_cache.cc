@@ -93,6 +93,13 @@ void HddWriteCache::Discard(uint64_t offset, uint64_t length) {
   overlay_.Erase(offset, length);
 }
 
+Result<uint64_t> HddWriteCache::LosePower(Store& store, PowerCutMode mode, uint32_t unit,
+                                          Random& rng) {
+  auto landed = storlab::LosePower(overlay_, store, mode, unit, rng);
+  Clear();
+  return landed;
+}
+
 void HddWriteCache::Clear() {
   overlay_.Clear();
   dirty_.clear();

@@ -16,8 +16,10 @@
 #include <map>
 #include <vector>
 
+#include "sim/random.h"
 #include "sim/status.h"
 #include "sim/store/overlay.h"
+#include "sim/store/power_loss.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -60,6 +62,10 @@ class HddWriteCache {
   void Discard(uint64_t offset, uint64_t length);
   // Power cut: everything held is lost.
   void Clear();
+  // Power cut with a mode other than drop: part of what is held reaches
+  // `store` (sim/store/power_loss.h), the rest is lost. Returns the bytes
+  // that landed.
+  Result<uint64_t> LosePower(Store& store, PowerCutMode mode, uint32_t unit, Random& rng);
 
   bool empty() const { return dirty_.empty(); }
   uint64_t dirty_bytes() const { return dirty_bytes_; }

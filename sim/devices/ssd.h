@@ -54,6 +54,7 @@
 #include "sim/devices/ssd_wear.h"
 #include "sim/devices/ssd_write_buffer.h"
 #include "sim/node.h"
+#include "sim/random.h"
 #include "sim/store/overlay.h"
 #include "sim/store/store.h"
 
@@ -128,6 +129,7 @@ class Ssd : public Node {
   SsdConfig config_;
   std::unique_ptr<Store> store_;
   Overlay overlay_;
+  Random cut_rng_;  // power_cut = any-subset / torn
   bool keeps_data_;
   uint64_t map_segment_bytes_;
   SsdDivisor page_div_;

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "sim/status.h"
+#include "sim/store/power_loss.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -89,6 +90,9 @@ struct SsdConfig {
   // fsync per write, 18,000 once Linux is told the cache is write-through).
   bool flush_despite_plp = false;
   Nanos flush_commit_time = Nanos(1'450'000);  // journal commit after a FLUSH / FUA
+  // What a power cut leaves of the buffer without PLP (sim/store/power_loss.h):
+  // not a datasheet figure, a choice of what to test.
+  PowerCutMode power_cut = PowerCutMode::kDrop;
 
   // --- Wear ---------------------------------------------------------------
   uint32_t rated_pe_cycles = 3000;

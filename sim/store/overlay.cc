@@ -119,12 +119,16 @@ Status Overlay::DrainTo(Store& store, uint64_t off, uint64_t len) {
   return Status();
 }
 
-Status Overlay::DrainAllTo(Store& store) {
+std::vector<uint64_t> Overlay::HeldPages() const {
   std::vector<uint64_t> idx;
   idx.reserve(pages_.size());
   for (const auto& [i, p] : pages_) idx.push_back(i);
-  std::sort(idx.begin(), idx.end());  // a deterministic write order
-  for (uint64_t i : idx) RETURN_IF_ERROR(DrainTo(store, i * kPage, kPage));
+  std::sort(idx.begin(), idx.end());  // a deterministic order
+  return idx;
+}
+
+Status Overlay::DrainAllTo(Store& store) {
+  for (uint64_t i : HeldPages()) RETURN_IF_ERROR(DrainTo(store, i * kPage, kPage));
   return Status();
 }
 

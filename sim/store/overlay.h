@@ -59,6 +59,10 @@ class Overlay {
     held_sectors_ = 0;
   }
 
+  // The indexes of the pages holding any sector, ascending (a power cut
+  // that lets some of them reach the media walks them: power_loss.h).
+  std::vector<uint64_t> HeldPages() const;
+
   uint64_t held_bytes() const { return held_sectors_ * kSector; }
   bool empty() const { return pages_.empty(); }
 

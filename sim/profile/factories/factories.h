@@ -13,6 +13,7 @@
 #include "sim/profile/node_types.h"
 #include "sim/profile/params.h"
 #include "sim/status.h"
+#include "sim/store/power_loss.h"
 
 namespace storlab {
 
@@ -32,6 +33,10 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx);      
 Result<std::unique_ptr<Node>> MakeFaults(Params& params, BuildContext& ctx);     // "faults"
 Result<std::unique_ptr<Node>> MakeRmw(Params& params, BuildContext& ctx);        // "rmw"
 Result<std::unique_ptr<Node>> MakeThin(Params& params, BuildContext& ctx);       // "thin"
+
+// The `power_cut` key of a device with a volatile write cache: what a power
+// cut leaves of it ("drop", "any-subset", "torn"; sim/store/power_loss.h).
+void ReadPowerCut(Params& params, PowerCutMode* mode);
 
 }  // namespace storlab
 

@@ -46,6 +46,7 @@ Result<std::unique_ptr<Node>> MakeHdd(Params& p, BuildContext& ctx) {
   p.Int("destage_window", &c.destage_window, 1, 1024);
   p.Size("destage_max", &c.destage_max, 4096);
   p.Size("read_ahead", &c.read_ahead);
+  ReadPowerCut(p, &c.power_cut);
   RETURN_IF_ERROR(p.Finish());
   if (c.logical_block != 512 && c.logical_block != 4096) {
     p.Fail("logical_block", "must be 512 or 4096");

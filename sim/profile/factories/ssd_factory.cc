@@ -60,6 +60,7 @@ Status ParseSsdConfig(Params& p, SsdConfig* c) {
   p.Bool("plp", &c->plp);
   p.Bool("flush_despite_plp", &c->flush_despite_plp);
   p.Duration("flush_commit_time", &c->flush_commit_time);
+  ReadPowerCut(p, &c->power_cut);
 
   p.Int("rated_pe_cycles", &c->rated_pe_cycles, 1, 1000000);
   RETURN_IF_ERROR(p.Finish());
