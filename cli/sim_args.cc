@@ -39,6 +39,13 @@ const char kSimUsage[] =
     "  --host-mem SIZE        override the stack's [host] mem (e.g. 32GiB)\n"
     "  --host-cores N         override the stack's [host] cores\n"
     "  --timestamp            print the wall-clock time where fio does (default: the epoch)\n"
+    "  --power-cut-at TIME    cut the power TIME after the jobs start (fio's time units,\n"
+    "                         seconds by default): the stack powers up with what its media\n"
+    "                         hold, the oracle reads back every block written and reports\n"
+    "                         what was kept, lost as allowed, or lost against the promise;\n"
+    "                         the jobs' own report is the run's without the cut\n"
+    "  --power-cuts N         N cuts at seeded times over the jobs' run, each verified\n"
+    "                         (one run: each cut is checked in a copy of the process)\n"
     "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
@@ -152,6 +159,14 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       out->host.cores = h.cores;
     } else if (a == "--timestamp") {
       out->real_time = true;
+    } else if (TakeValue(args, &i, "power-cut-at", &v)) {
+      auto t = fio::ParseFioTime(v, fio::TimeUnit::kSeconds);
+      if (!t.ok()) return SimFail("--power-cut-at: " + t.status().message());
+      out->power_cut_at = *t;
+    } else if (TakeValue(args, &i, "power-cuts", &v)) {
+      if (!ParseCount(v, 10'000'000, &out->power_cuts)) {
+        return SimFail("--power-cuts: " + Quoted(v) + " (expected a count from 1 to 10000000)");
+      }
     } else if (TakeValue(args, &i, "iozone", &v)) {
       out->iozone = v;
     } else if (TakeValue(args, &i, "repeat", &v)) {
@@ -187,6 +202,15 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
   }
   if (!have_stack) return SimFail("--stack is required\n" + std::string(kSimUsage));
   if (out->seed_step && out->repeat < 2) return SimFail("--seed-step needs --repeat N (N > 1)");
+  const bool cuts = out->power_cut_at || out->power_cuts;
+  if (out->power_cut_at && out->power_cuts) {
+    return SimFail("--power-cut-at and --power-cuts: give one of them");
+  }
+  if (cuts && (out->repeat > 1 || out->iozone)) {
+    return SimFail(
+        "--power-cut-at / --power-cuts: one run of fio jobs (not with --repeat or --iozone)");
+  }
+  out->host.oracle = cuts;
   return -1;
 }
 

@@ -24,6 +24,10 @@ struct SimArgs {
   uint64_t seed_step = 0;    // --seed-step: run i of --repeat uses seed + i * step
   std::string output;        // --output FILE ("" : stdout)
   ProgressOptions progress;  // --eta, --eta-newline
+  // Power cuts (workloads/power_cuts.h): one at a time after the jobs
+  // start, or N at seeded times over the jobs' run; 0: none.
+  std::optional<Nanos> power_cut_at;
+  uint64_t power_cuts = 0;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };

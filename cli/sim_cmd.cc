@@ -16,13 +16,17 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/sim_args.h"
+#include "cli/sim_cuts.h"
 #include "sim/quoted.h"
+#include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
@@ -100,21 +104,33 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     std::fflush(out);
   }
   size_t before = run.Messages().size();
+  std::optional<PowerCuts> cuts;
+  if ((*host)->oracle()) {
+    auto times = CutTimes(a, sections, seed, (*host)->engine().now());
+    if (!times.ok()) return -SimFail(times.status().message());
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    cuts.emplace((*host)->stack(), *(*host)->oracle(), cores, (*host)->engine().now());
+    run.SetCuts(std::move(*times), [&] { return cuts->CutHere(); });
+  }
   {
     // The layout ran in Prepare(): count the jobs' time from here.
     const Nanos t0 = (*host)->engine().now();
     Progress progress(expect, a.progress);
     st = run.Run([&](Nanos t) { progress(t - t0); });
   }
+  if (st.ok() && cuts) st = cuts->Finish();
   if (!st.ok()) return -SimFail(st.message());
   auto messages = run.Messages();
   for (size_t i = before; i < messages.size(); ++i) {
     std::fprintf(stderr, "%s\n", messages[i].c_str());
   }
   if (a.json) {
-    *json = fio::FioJsonText(run, opts);
+    auto doc = fio::FioJson(run, opts);
+    if (cuts) doc["storlab"]["oracle"] = CutsJson(cuts->summary());
+    *json = fio::FioJsonDump(doc);
   } else {
     std::fputs(fio::FioNormalReport(run, opts).c_str(), out);
+    if (cuts) std::fputs(("\n" + cuts->summary().Paragraph()).c_str(), out);
   }
   for (const auto& g : run.Groups(run.Reports())) {
     for (int d = 0; d < 2; ++d) {
@@ -124,6 +140,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   for (const auto& r : run.runners()) {
     if (r->stat().error) return 1;
   }
+  // A durable write lost is a failure, as a job's error is.
+  if (cuts && !cuts->summary().ok()) return 1;
   return 0;
 }
 

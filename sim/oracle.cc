@@ -75,7 +75,11 @@ void Oracle::DoSubmit(Request req) {
       uint64_t seq = next_seq_++;
       RecordSubmit(req, seq);
       // What RecordAck needs, without the data or callback.
-      Request copy{.op = req.op, .offset = req.offset, .length = req.length, .done = {}};
+      Request copy{.op = req.op,
+                   .offset = req.offset,
+                   .length = req.length,
+                   .file_id = req.file_id,
+                   .done = {}};
       bool fua = req.fua() && req.op != Op::kTrim;
       req.done = [this, seq, fua, copy = std::move(copy),
                   done = std::move(req.done)](Status st) mutable {
@@ -86,8 +90,9 @@ void Oracle::DoSubmit(Request req) {
     }
     case Op::kFlush: {
       uint64_t mark = acks_;
-      req.done = [this, mark, done = std::move(req.done)](Status st) mutable {
-        if (st.ok()) OnFlushDone(mark);
+      uint32_t file = req.file_id;
+      req.done = [this, mark, file, done = std::move(req.done)](Status st) mutable {
+        if (st.ok()) OnFlushDone(mark, file);
         done(std::move(st));
       };
       break;
@@ -104,7 +109,7 @@ void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
     if (fresh_block) {
       versions.push_back({0, fresh_ ? zero_hash_ : kUnknown, 0, 0, false, !fresh_});
     }
-    Version v{seq, zero_hash_, acks_, kInFlight, req.op == Op::kTrim, false};
+    Version v{seq, zero_hash_, acks_, kInFlight, req.op == Op::kTrim, false, req.file_id};
     if (req.op == Op::kWrite) {
       if (req.data) {
         v.hash = HashBlock(req.data + i * block_);
@@ -140,7 +145,7 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
   }
 }
 
-void Oracle::OnFlushDone(uint64_t mark) {
+void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
   ++flushes_;
   std::vector<uint64_t> done_blocks;
   for (uint64_t b : multi_) {
@@ -149,7 +154,8 @@ void Oracle::OnFlushDone(uint64_t mark) {
     // them, one submitted after another was acknowledged supersedes it.
     int64_t max_submit = -1;
     for (const auto& v : versions) {
-      if (v.seq != 0 && v.ack_no != kInFlight && v.ack_no <= mark && !v.trim && !v.unknown) {
+      if (v.seq != 0 && v.ack_no != kInFlight && v.ack_no <= mark && !v.trim && !v.unknown &&
+          (file == 0 || v.file == file)) {
         max_submit = std::max(max_submit, static_cast<int64_t>(v.submit_mark));
       }
     }

@@ -3,9 +3,11 @@
 //
 // For every logical block it records the XXH3-64 hash of each version
 // written through it: in flight, acknowledged, and made durable by a FLUSH
-// (which covers writes acknowledged before the flush was submitted) or by
-// FUA. After a power cut, Verify() reads every block it knows back through
-// the stack and checks that the content is an acceptable version:
+// (which covers writes acknowledged before the flush was submitted — of its
+// file, when the FLUSH names one: fsync(2) through a host page cache, whose
+// Request.file_id the writes carry too; file 0 is every file) or by FUA. After a power cut,
+// Verify() reads every block it knows back through the stack and checks that the content is an
+// acceptable version:
 //   - a durable version, or any version written after it (acknowledged or
 //     still in flight at the cut: those may or may not have landed);
 //   - never a version that a durable one superseded, and never anything else.
@@ -85,10 +87,11 @@ class Oracle : public NodeWrapper {
     uint64_t ack_no;       // its ack number, or kInFlight
     bool trim;             // zeros, or the previous content
     bool unknown;          // initial content of a non-fresh device
+    uint32_t file = 0;     // Request.file_id of the write
   };
   void RecordSubmit(const Request& req, uint64_t seq);
   void RecordAck(const Request& req, uint64_t seq, bool fua);
-  void OnFlushDone(uint64_t mark);
+  void OnFlushDone(uint64_t mark, uint32_t file);
   void CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, uint64_t mark);
   // Whether `found` is an acceptable content given `versions`, when the
   // writes acknowledged by `mark` (ack number) supersede what they replaced;

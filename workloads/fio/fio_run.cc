@@ -6,6 +6,7 @@
 #include "sim/quoted.h"
 #include "sim/status_errno.h"
 #include "sim/virtual_driver.h"
+#include "workloads/fio/io_buffers.h"
 
 // The tables below use designated initializers and rely on member defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -21,6 +22,7 @@ struct LayoutWriter {
   uint64_t size;
   uint64_t chunk;
   bool direct;
+  IoBuffers* bufs;  // empty: timing only
   uint64_t pos = 0;
   uint64_t written = 0;
   bool done = false;
@@ -36,16 +38,24 @@ struct LayoutWriter {
     }
     uint64_t len = std::min(chunk, size - pos);
     len = (len + 4095) / 4096 * 4096;
-    host->FileIo(id, Op::kWrite, pos, len, direct, [this, len](Status st) {
-      if (!st.ok()) {
-        status = st;
-        done = true;
-        return;
-      }
-      pos += len;
-      written += len;
-      Next();
-    });
+    uint8_t* data = nullptr;
+    if (!bufs->empty()) {
+      bufs->Scramble(0, len, pos, host->engine().now());
+      data = bufs->slot(0);
+    }
+    host->FileIo(
+        id, Op::kWrite, pos, len, direct,
+        [this, len](Status st) {
+          if (!st.ok()) {
+            status = st;
+            done = true;
+            return;
+          }
+          pos += len;
+          written += len;
+          Next();
+        },
+        0, data);
   }
 };
 
@@ -61,7 +71,10 @@ Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
   // it with 1 MiB direct writes, what writeback would send: the same bytes
   // reach the device, and nothing of the file is left in the cache.
   uint64_t chunk = std::max<uint64_t>(spec.bs[kWrite], 1 << 20);
-  LayoutWriter w{&host_, id, size, chunk, /*direct=*/true};
+  chunk = (chunk + 4095) / 4096 * 4096;
+  IoBuffers bufs;
+  if (host_.keeps_data()) bufs = IoBuffers(1, chunk, spec.rand_seed ^ id);
+  LayoutWriter w{&host_, id, size, chunk, /*direct=*/true, &bufs};
   w.Next();
   Watchdog watchdog(host_.stack());
   RETURN_IF_ERROR(VirtualDriver(host_.engine()).RunWatched([&] { return !w.done; }, watchdog));
@@ -172,14 +185,30 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
   StartSegment(0);
   uint64_t n = 0;
   Watchdog watchdog(host_.stack());
+  Status cut;
+  auto cut_due = [&] {
+    return next_cut_ < cuts_.size() && (engine.empty() || engine.next_time() > cuts_[next_cut_]);
+  };
   Status st = VirtualDriver(engine).RunWatched(
       [&] {
         if (progress && (++n & 0x3ffff) == 0) progress(engine.now());
-        return done_ < runners_.size();
+        while (cut.ok() && done_ < runners_.size() && cut_due()) {
+          engine.AdvanceTo(Max(engine.now(), cuts_[next_cut_++]));
+          cut = cut_hook_();
+        }
+        return cut.ok() && done_ < runners_.size();
       },
       watchdog);
   end_ = engine.now();
-  return st;
+  RETURN_IF_ERROR(cut);
+  RETURN_IF_ERROR(st);
+  // The cuts after the last job: the stack goes on with what it holds.
+  VirtualDriver driver(engine);
+  while (next_cut_ < cuts_.size()) {
+    driver.RunUntil(Max(engine.now(), cuts_[next_cut_++]));
+    RETURN_IF_ERROR(cut_hook_());
+  }
+  return Status();
 }
 
 std::vector<std::string> FioRun::Messages() const {

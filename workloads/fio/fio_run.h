@@ -54,6 +54,14 @@ class FioRun {
   // time; it is for display only and cannot change the run. An error when
   // the run got stuck (sim/watchdog.h: it names the node).
   Status Run(const std::function<void(Nanos)>& progress);
+  // Power cuts during Run(): `hook` runs at each of `times` (engine times,
+  // sorted), between two events, with the clock moved to it. A cut after
+  // the jobs are done runs once the engine has run up to it (the stack goes
+  // on destaging). An error from `hook` ends the run with it.
+  void SetCuts(std::vector<Nanos> times, std::function<Status()> hook) {
+    cuts_ = std::move(times);
+    cut_hook_ = std::move(hook);
+  }
 
   std::vector<Report> Reports() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
@@ -83,6 +91,9 @@ class FioRun {
   size_t done_ = 0;
   int segments_ = 0;
   int current_segment_ = 0;
+  std::vector<Nanos> cuts_;
+  std::function<Status()> cut_hook_;
+  size_t next_cut_ = 0;
 };
 
 }  // namespace storlab::fio

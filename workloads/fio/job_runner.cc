@@ -53,6 +53,9 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
     u.job = this;
     free_.push_back(&u);
   }
+  if (host.keeps_data()) {
+    bufs_ = IoBuffers(units_.size(), std::max(spec.bs[kRead], spec.bs[kWrite]), spec.rand_seed);
+  }
   ts_.name = spec.name;
   ts_.description = spec.opts.description;
   ts_.groupid = spec.groupid;

@@ -26,6 +26,7 @@
 #include "sim/status.h"
 #include "sim/time.h"
 #include "workloads/fio/engines.h"
+#include "workloads/fio/io_buffers.h"
 #include "workloads/fio/job_spec.h"
 #include "workloads/fio/offset_gen.h"
 #include "workloads/fio/thread_stat.h"
@@ -123,6 +124,7 @@ class JobRunner {
   std::vector<FileState> files_;
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_;
+  IoBuffers bufs_;  // one per unit, when the host keeps data
   Callback<void()> on_done_;
   ThreadStat ts_;
   Extras extras_;

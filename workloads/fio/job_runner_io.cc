@@ -257,8 +257,14 @@ void JobRunner::SubmitNow(IoUnit* u) {
   if (u->dir == kSync) {
     host_.Fsync(f.id, spec_.direct, std::move(done));
   } else {
+    uint8_t* data = nullptr;
+    if (!bufs_.empty()) {
+      const size_t slot = static_cast<size_t>(u - units_.data());
+      if (u->dir == kWrite) bufs_.Scramble(slot, u->length, u->offset, u->start);
+      data = bufs_.slot(slot);
+    }
     host_.FileIo(f.id, u->dir == kRead ? Op::kRead : Op::kWrite, u->offset, u->length, spec_.direct,
-                 std::move(done));
+                 std::move(done), 0, data);
   }
 }
 

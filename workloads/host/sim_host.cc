@@ -1,6 +1,7 @@
 #include "workloads/host/sim_host.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "sim/join.h"
 #include "sim/profile/host.h"
@@ -19,7 +20,8 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
   std::unique_ptr<SimHost> h(new SimHost(options));
   BuildOptions bo;
   bo.seed = options.seed;
-  bo.data_mode.kind = DataMode::Kind::kNone;
+  const bool data = options.keep_data || options.oracle;
+  bo.data_mode.kind = data ? DataMode::Kind::kRam : DataMode::Kind::kNone;
   auto loaded = options.stack_text.empty()
                     ? LoadStack(options.stack, h->engine_, bo)
                     : LoadStackText(options.stack_text, options.stack, ".", h->engine_, bo);
@@ -49,37 +51,48 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
     h->root_ = &top;
     PageCacheConfig pc;
     pc.host = h->host_;
-    pc.keeps_data = false;
+    pc.keeps_data = data;
     h->page_cache_ =
         &h->stack_->Adopt(std::make_unique<PageCache>(h->engine_, "host_page_cache", pc, top));
   }
   h->buffered_ = h->page_cache_ ? static_cast<Node*>(h->page_cache_) : h->root_;
+  h->direct_ = h->root_;
   h->cpu_ = CpuPool(h->host_.cores);
   uint32_t block = std::max<uint32_t>(4096, h->root_->geometry().logical_block);
   h->fs_ = std::make_unique<ExtentFs>(h->root_->geometry().capacity, block);
   return h;
 }
 
+void SimHost::set_direct_bypasses_cache(bool bypass) {
+  direct_bypass_ = bypass;
+  if (!options_.oracle || oracle_) return;
+  // On top of whatever the workload's I/O reaches first.
+  Node*& top = bypass ? direct_ : buffered_;
+  oracle_ = &stack_->Adopt(std::make_unique<Oracle>(engine_, *top));
+  top = oracle_;
+}
+
 void SimHost::FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct,
-                     Completion done, uint32_t flags) {
+                     Completion done, uint32_t flags, uint8_t* data) {
   flags |= direct ? kDirect : 0;
-  Node& target = !direct ? *buffered_ : direct_bypass_ ? *root_ : *buffered_;
+  Node& target = !direct ? *buffered_ : direct_bypass_ ? *direct_ : *buffered_;
   uint64_t dev = fs_->MapContiguous(file, offset, length);
   if (dev != ExtentFs::kHole) {
     Request r{.op = op,
               .flags = flags,
               .offset = dev,
               .length = length,
+              .data = data,
               .file_id = file,
               .done = std::move(done)};
     target.Submit(std::move(r));
     return;
   }
-  Split(file, op, offset, length, flags, target, std::move(done));
+  Split(file, op, offset, length, flags, data, target, std::move(done));
 }
 
 void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint32_t flags,
-                    Node& target, Completion done) {
+                    uint8_t* data, Node& target, Completion done) {
   scratch_.clear();
   Status st = fs_->Map(file, offset, length, op == Op::kWrite, &scratch_);
   if (!st.ok()) {
@@ -90,6 +103,7 @@ void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint
   for (const auto& e : scratch_) {
     if (e.device_offset != ExtentFs::kHole) pieces.push_back(e);
   }
+  if (data && op == Op::kRead) std::memset(data, 0, length);  // holes read as zeros
   if (pieces.empty()) {  // a hole reads as zeros without touching the device
     engine_.After(Nanos(0), [d = std::move(done)]() mutable { d(Status()); });
     return;
@@ -100,6 +114,7 @@ void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint
               .flags = flags,
               .offset = e.device_offset,
               .length = e.length,
+              .data = data ? data + (e.file_offset - offset) : nullptr,
               .file_id = file,
               .done = join->Arm()};
     target.Submit(std::move(r));
@@ -109,7 +124,7 @@ void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint
 
 void SimHost::Fsync(uint32_t file, bool direct, Completion done) {
   Request r{.op = Op::kFlush, .file_id = file, .done = std::move(done)};
-  (direct && direct_bypass_ ? *root_ : *buffered_).Submit(std::move(r));
+  (direct && direct_bypass_ ? *direct_ : *buffered_).Submit(std::move(r));
 }
 
 }  // namespace storlab

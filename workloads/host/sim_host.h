@@ -6,7 +6,11 @@
 // built from the HostSpec and put on top of the stack's root), or direct
 // (O_DIRECT) past it.
 //
-// Runs are timing-only (DataMode kNone): no data is kept.
+// Runs are timing-only (DataMode kNone): no data is kept, unless the options
+// ask for it (keep_data: every store in RAM, the page cache's pages too) and
+// for the durability oracle (sim/oracle.h) on top of everything the
+// workload sends: over the page cache, or over the device when O_DIRECT
+// bypasses the cache (power cuts: workloads/power_cuts.h).
 // Not thread-safe.
 #ifndef STORLAB_WORKLOADS_HOST_SIM_HOST_H_
 #define STORLAB_WORKLOADS_HOST_SIM_HOST_H_
@@ -22,6 +26,7 @@
 #include "sim/host_spec.h"
 #include "sim/layers/page_cache/page_cache.h"
 #include "sim/node.h"
+#include "sim/oracle.h"
 #include "sim/request.h"
 #include "sim/stack.h"
 #include "sim/status.h"
@@ -35,6 +40,8 @@ struct HostOptions {
   uint64_t seed = 1;
   std::optional<uint64_t> mem_bytes;  // --host-mem
   std::optional<uint32_t> cores;      // --host-cores
+  bool keep_data = false;             // stores in RAM; FileIo carries data
+  bool oracle = false;                // an Oracle on top (implies keep_data)
 };
 
 class SimHost {
@@ -59,28 +66,35 @@ class SimHost {
   // system that caches for itself (a ZFS dataset: the ARC and its txgs
   // take buffered writes, Linux's page cache is not used).
   PageCache* page_cache() { return page_cache_; }
+  // The oracle on top of everything, when the options asked for one (from
+  // set_direct_bypasses_cache() on).
+  Oracle* oracle() { return oracle_; }
+  bool keeps_data() const { return options_.keep_data || options_.oracle; }
   // Where buffered I/O goes: the page cache, or the caching root.
   Node& buffered_node() { return *buffered_; }
   // Direct (O_DIRECT) I/O goes to the page cache with kDirect, which keeps
   // it coherent with buffered I/O on the same files, unless the workload
   // never mixes them: then straight to the device (less work per I/O).
-  void set_direct_bypasses_cache(bool bypass) { direct_bypass_ = bypass; }
+  // Call once, before the first I/O (it places the oracle).
+  void set_direct_bypasses_cache(bool bypass);
 
   // File I/O: [offset, offset+length) of file `file` (an ExtentFs id).
   // Writes allocate blocks (kNoSpace when the file system is full); reads
   // of holes cost nothing and complete at once. `done` runs exactly once,
   // from an engine event.
-  // `flags` adds request flags (kFua for an O_SYNC write).
+  // `flags` adds request flags (kFua for an O_SYNC write). `data`: the
+  // write's bytes or the read's buffer, `length` of them (nullptr: timing
+  // only; give it when keeps_data()).
   void FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct, Completion done,
-              uint32_t flags = 0);
+              uint32_t flags = 0, uint8_t* data = nullptr);
   // fsync(file): writes the file's dirty pages back and flushes the device.
   // (With direct I/O bypassing the cache, only the device flush.)
   void Fsync(uint32_t file, bool direct, Completion done);
 
  private:
   explicit SimHost(const HostOptions& options);
-  void Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint32_t flags, Node& target,
-             Completion done);
+  void Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint32_t flags, uint8_t* data,
+             Node& target, Completion done);
 
   HostOptions options_;
   Engine engine_;
@@ -90,7 +104,9 @@ class SimHost {
   CpuPool cpu_;
   Node* root_ = nullptr;
   PageCache* page_cache_ = nullptr;
+  Oracle* oracle_ = nullptr;
   Node* buffered_ = nullptr;
+  Node* direct_ = nullptr;  // where bypassing O_DIRECT goes: the device, or the oracle
   bool direct_bypass_ = false;
   std::vector<ExtentFs::Extent> scratch_;
 };

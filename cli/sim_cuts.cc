@@ -1,0 +1,86 @@
+#include "cli/sim_cuts.h"
+
+#include <cstdio>
+
+#include "workloads/fio/fio_run.h"
+
+namespace storlab::cli {
+namespace {
+
+std::string Hex(uint64_t h) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+// How long the jobs run, from their start to the last one's end.
+Result<Nanos> JobsSpan(const SimArgs& a, const std::vector<fio::RawSection>& sections,
+                       uint64_t seed) {
+  ASSIGN_OR_RETURN(auto jobs, fio::BuildJobs(sections, seed));
+  HostOptions ho = a.host;
+  ho.seed = seed;
+  ho.oracle = ho.keep_data = false;
+  ASSIGN_OR_RETURN(auto host, SimHost::Create(ho));
+  fio::FioRun run(*host, std::move(jobs));
+  RETURN_IF_ERROR(run.Prepare());
+  const Nanos t0 = host->engine().now();
+  RETURN_IF_ERROR(run.Run({}));
+  return run.end_time() - t0;
+}
+
+}  // namespace
+
+Result<std::vector<Nanos>> CutTimes(const SimArgs& a, const std::vector<fio::RawSection>& sections,
+                                    uint64_t seed, Nanos t0) {
+  if (a.power_cut_at) return std::vector<Nanos>{t0 + *a.power_cut_at};
+  ASSIGN_OR_RETURN(Nanos span, JobsSpan(a, sections, seed));
+  return SeededCutTimes(seed, a.power_cuts, t0, t0 + Max(span, Nanos(1)));
+}
+
+nlohmann::ordered_json CutsJson(const CutSummary& s) {
+  nlohmann::ordered_json j;
+  j["cuts"] = s.cuts.size();
+  j["blocks_checked"] = s.blocks_checked;
+  j["durable_intact"] = s.durable_intact;
+  j["lost_allowed"] = s.lost_allowed;
+  j["lost_unhonoured"] = s.lost_unhonoured;
+  j["unhonoured_by"] = s.unhonoured_by;
+  j["violations"] = s.violations;
+  j["read_errors"] = s.read_errors;
+  j["failed_checks"] = s.failed_checks;
+  auto details = nlohmann::ordered_json::array();
+  auto per_cut = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < s.cuts.size(); ++i) {
+    const CutResult& c = s.cuts[i];
+    if (s.cuts.size() <= 100) {
+      nlohmann::ordered_json e;
+      e["at_ns"] = (c.at - s.origin).count();
+      e["blocks_checked"] = c.blocks_checked;
+      e["blocks_newest"] = c.blocks_newest;
+      e["blocks_older"] = c.blocks_older;
+      e["violations"] = c.violations;
+      e["read_errors"] = c.read_errors;
+      if (!c.failure.empty()) e["failure"] = c.failure;
+      per_cut.push_back(e);
+    }
+    for (const auto& v : c.first) {
+      if (details.size() >= 20) break;
+      nlohmann::ordered_json e;
+      e["cut"] = i;
+      e["at_ns"] = (c.at - s.origin).count();
+      e["offset"] = v.offset;
+      e["found"] = Hex(v.found);
+      auto acc = nlohmann::ordered_json::array();
+      for (uint64_t h : v.acceptable) acc.push_back(Hex(h));
+      e["expected"] = acc;
+      e["what"] = v.what;
+      e["counted_as"] = s.unhonoured_by.empty() ? "violation" : "lost_unhonoured";
+      details.push_back(e);
+    }
+  }
+  if (s.cuts.size() <= 100) j["per_cut"] = per_cut;
+  j["losses"] = details;
+  return j;
+}
+
+}  // namespace storlab::cli
