@@ -58,6 +58,16 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   ts_.groupid = spec.groupid;
   ts_.members = 1;
   ts_.latency_depth = static_cast<uint32_t>(spec.opts.iodepth);
+  ts_.clat_percentiles = spec.opts.clat_percentiles;
+  ts_.lat_percentiles = spec.opts.lat_percentiles;
+  ts_.slat_percentiles = spec.opts.slat_percentiles;
+  if (!spec.opts.percentile_list.empty()) {
+    // fio's calc_clat_percentiles(): the list ends at its first 0, sorted.
+    const auto& l = spec.opts.percentile_list;
+    ts_.percentile_list.assign(l.begin(), std::find(l.begin(), l.end(), 0.0));
+    std::sort(ts_.percentile_list.begin(), ts_.percentile_list.end());
+    ts_.percentile_precision = static_cast<int>(spec.opts.percentile_precision);
+  }
 }
 
 JobRunner::~JobRunner() = default;
