@@ -25,6 +25,7 @@
 #include "sim/quoted.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
+#include "workloads/fio/job_logs.h"
 #include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 
@@ -112,6 +113,13 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   for (size_t i = before; i < messages.size(); ++i) {
     std::fprintf(stderr, "%s\n", messages[i].c_str());
   }
+  // fio writes its logs (write_bw_log, ...) when the jobs are done, in the
+  // current directory.
+  for (const auto& r : run.runners()) {
+    if (!r->logs()) continue;
+    st = r->logs()->Write();
+    if (!st.ok()) return -SimFail(st.message());
+  }
   // fio's order (stat.c __show_run_stats): terse, JSON, normal. With
   // normal output too, the JSON goes out here; alone it is returned, for
   // --repeat's array.
@@ -177,6 +185,11 @@ int RunFioJobs(const SimArgs& a) {
   // Everything that can be checked is, before the simulation runs.
   auto check = fio::BuildJobs(*sections, a.host.seed);
   if (!check.ok()) return SimFail(check.status().message());
+  for (const auto& spec : check->jobs) {
+    auto logs = fio::JobLogs::Make(spec.opts, spec.name, spec.thread_number);
+    Status st = logs ? logs->CheckWritable() : Status();
+    if (!st.ok()) return SimFail(st.message());
+  }
   Output out;
   if (!a.output.empty()) {
     out.f = std::fopen(a.output.c_str(), "w");
