@@ -34,7 +34,7 @@ const char kSimUsage[] =
     "  --output-format F      normal (default), json, json+ (with the latency bins), terse\n"
     "                         (or minimal, csv), or a comma list (json,normal), as in fio\n"
     "  --minimal              fio's --minimal: terse output only\n"
-    "  --append-terse         fio's --append-terse: terse output after the others\n"
+    "  --append-terse         fio's --append-terse: terse output too, before the others\n"
     "  --terse-version N      fio's --terse-version: 2 to 5 (default 3)\n"
     "  --output FILE          fio's --output: the report goes to FILE (checked first)\n"
     "  --eta WHEN             fio's --eta: auto (default), always or never show the progress\n"
