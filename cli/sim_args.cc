@@ -31,7 +31,11 @@ const char kSimUsage[] =
     "                         in a row on one stack, files persist)\n"
     "  --seed-step[=K]        with --repeat: run i uses seed + i*K (K = 1 if not given), and\n"
     "                         a summary gives each group's mean, min, max and stdev\n"
-    "  --output-format F      normal (default) or json\n"
+    "  --output-format F      normal (default), json, json+ (with the latency bins), terse\n"
+    "                         (or minimal, csv), or a comma list (json,normal), as in fio\n"
+    "  --minimal              fio's --minimal: terse output only\n"
+    "  --append-terse         fio's --append-terse: terse output too, before the others\n"
+    "  --terse-version N      fio's --terse-version: 2 to 5 (default 3)\n"
     "  --output FILE          fio's --output: the report goes to FILE (checked first)\n"
     "  --eta WHEN             fio's --eta: auto (default), always or never show the progress\n"
     "                         line (stderr)\n"
@@ -80,11 +84,37 @@ bool ParseCount(const std::string& v, uint64_t max, uint64_t* out) {
 
 // fio's command-line options that are not job options, and what we say.
 int UnsupportedFioFlag(const std::string& key) {
-  const bool output = key == "minimal" || key == "terse-version" || key == "status-interval" ||
-                      key == "bandwidth-log";
-  return SimFail("--" + key + " is a " + std::string(fio::FioVersion()) +
-                 " command-line option that storlab sim does not support" +
-                 (output ? " (its outputs are normal and json, --output and --eta)" : ""));
+  const bool output = key == "status-interval" || key == "bandwidth-log";
+  return SimFail(
+      "--" + key + " is a " + std::string(fio::FioVersion()) +
+      " command-line option that storlab sim does not support" +
+      (output ? " (its outputs are normal, json, json+ and terse, --output and --eta)" : ""));
+}
+
+// fio's parse_output_format(): a comma list of normal, json, json+, terse
+// (minimal, csv).
+int ParseOutputFormat(const std::string& v, SimArgs* out) {
+  out->normal = out->json = out->json_plus = out->terse = false;
+  size_t start = 0;
+  while (true) {
+    size_t comma = v.find(',', start);
+    std::string f = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (f == "normal") {
+      out->normal = true;
+    } else if (f == "json") {
+      out->json = true;
+    } else if (f == "json+") {
+      out->json = out->json_plus = true;
+    } else if (f == "terse" || f == "minimal" || f == "csv") {
+      out->terse = true;
+    } else {
+      return SimFail("--output-format: " + Quoted(v) + ": " + Quoted(f) +
+                     " is not an output format (expected normal, json, json+ or terse, "
+                     "or a comma list of them)");
+    }
+    if (comma == std::string::npos) return -1;
+    start = comma + 1;
+  }
 }
 
 }  // namespace
@@ -119,14 +149,17 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       out->host.seed = std::strtoull(v.c_str(), nullptr, 10);
       if (errno) return SimFail("--seed: " + Quoted(v) + " is not a number (0 to 2^64 - 1)");
     } else if (TakeValue(args, &i, "output-format", &v)) {
-      if (v != "normal" && v != "json") {
-        return SimFail("--output-format: " + Quoted(v) +
-                       (v == "terse" || v == "json+" ? " is a fio output format storlab sim does "
-                                                       "not print yet"
-                                                     : "") +
-                       " (expected normal or json)");
+      if (int rc = ParseOutputFormat(v, out); rc >= 0) return rc;
+    } else if (a == "--minimal") {
+      out->normal = out->json = out->json_plus = false;
+      out->terse = true;
+    } else if (a == "--append-terse") {
+      out->terse = true;
+    } else if (TakeValue(args, &i, "terse-version", &v)) {
+      if (v.size() != 1 || v[0] < '2' || v[0] > '5') {
+        return SimFail("--terse-version: " + Quoted(v) + " (expected 2, 3, 4 or 5)");
       }
-      out->json = v == "json";
+      out->terse_version = v[0] - '0';
     } else if (TakeValue(args, &i, "output", &v)) {
       if (v.empty()) return SimFail("--output needs a file name");
       out->output = v;
@@ -191,7 +224,7 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       out->fio_args.push_back(a);
       if (a.find('=') == std::string::npos) {
         const fio::OptionDef* d = fio::FindOption(key);
-        if (d && d->type != fio::OptType::kSet && i + 1 < args.size() &&
+        if (d && !fio::TakesNoNextWord(*d) && i + 1 < args.size() &&
             args[i + 1].rfind("--", 0) != 0) {
           out->fio_args.push_back(args[++i]);
         }

@@ -17,7 +17,13 @@ namespace storlab::cli {
 
 struct SimArgs {
   HostOptions host;
+  // fio's --output-format (a comma list), --minimal, --append-terse: which
+  // reports are printed, in fio's order: terse, JSON, normal.
+  bool normal = true;
   bool json = false;
+  bool json_plus = false;  // json+: JSON with the latency "bins"
+  bool terse = false;
+  int terse_version = 3;  // --terse-version (2 to 5)
   bool real_time = false;
   std::optional<std::string> iozone;  // --iozone ARGS (set, possibly empty)
   int repeat = 1;

@@ -1,7 +1,7 @@
 // storlab sim: fio jobs (and iozone's throughput mode) in virtual time on a
 // simulated stack, with fio's output.
 //
-//   storlab sim --stack STACK [--seed N] [--output-format=normal|json]
+//   storlab sim --stack STACK [--seed N] [--output-format=normal|json|json+|terse,...]
 //               [--host-mem SIZE] [--host-cores N] [--timestamp]
 //               [--repeat N [--seed-step[=K]]] [--output FILE] [--eta WHEN]
 //               [JOBFILE ...] [--fio-option=value ...]
@@ -29,6 +29,7 @@
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
+#include "workloads/fio/job_logs.h"
 #include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 
@@ -99,7 +100,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   if (!st.ok()) return -SimFail(st.message());
   fio::OutputOptions opts;
   opts.real_time = a.real_time;
-  if (!a.json) {
+  opts.json_plus = a.json_plus;
+  if (a.normal) {
     std::fputs(fio::FioNormalHeader(run).c_str(), out);
     std::fflush(out);
   }
@@ -124,11 +126,27 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   for (size_t i = before; i < messages.size(); ++i) {
     std::fprintf(stderr, "%s\n", messages[i].c_str());
   }
+  // fio writes its logs (write_bw_log, ...) when the jobs are done, in the
+  // current directory.
+  for (const auto& r : run.runners()) {
+    if (!r->logs()) continue;
+    st = r->logs()->Write();
+    if (!st.ok()) return -SimFail(st.message());
+  }
+  // fio's order (stat.c __show_run_stats): terse, JSON, normal. With
+  // normal output too, the JSON goes out here; alone it is returned, for
+  // --repeat's array.
+  if (a.terse) std::fputs(fio::FioTerseReport(run, a.terse_version).c_str(), out);
   if (a.json) {
     auto doc = fio::FioJson(run, opts);
     if (cuts) doc["storlab"]["oracle"] = CutsJson(cuts->summary());
     *json = fio::FioJsonDump(doc);
-  } else {
+  }
+  if (a.json && a.normal) {
+    std::fputs(json->c_str(), out);
+    json->clear();
+  }
+  if (a.normal) {
     std::fputs(fio::FioNormalReport(run, opts).c_str(), out);
     if (cuts) std::fputs(("\n" + cuts->summary().Paragraph()).c_str(), out);
   }
@@ -189,6 +207,11 @@ int RunFioJobs(const SimArgs& a) {
   // Everything that can be checked is, before the simulation runs.
   auto check = fio::BuildJobs(*sections, a.host.seed);
   if (!check.ok()) return SimFail(check.status().message());
+  for (const auto& spec : check->jobs) {
+    auto logs = fio::JobLogs::Make(spec.opts, spec.name, spec.thread_number);
+    Status st = logs ? logs->CheckWritable() : Status();
+    if (!st.ok()) return SimFail(st.message());
+  }
   Output out;
   if (!a.output.empty()) {
     out.f = std::fopen(a.output.c_str(), "w");
@@ -203,7 +226,7 @@ int RunFioJobs(const SimArgs& a) {
   int rc = 0;
   for (int r = 0; r < a.repeat; ++r) {
     const uint64_t seed = a.host.seed + static_cast<uint64_t>(r) * a.seed_step;
-    if (a.repeat > 1 && !a.json) {
+    if (a.repeat > 1 && a.normal) {
       std::fprintf(out.f, "%sRun %d of %d (seed %llu)\n", r ? "\n" : "", r + 1, a.repeat,
                    static_cast<unsigned long long>(seed));
     }
@@ -211,9 +234,9 @@ int RunFioJobs(const SimArgs& a) {
     const int one = RunOnce(a, *sections, seed, out.f, &json, &figures[static_cast<size_t>(r)]);
     if (one < 0) return 1;
     rc = std::max(rc, one);
-    if (a.json) docs.push_back(std::move(json));
+    if (a.json && !a.normal) docs.push_back(std::move(json));
   }
-  if (a.json) {
+  if (a.json && !a.normal) {
     if (docs.size() == 1) {
       std::fputs(docs[0].c_str(), out.f);
     } else {
@@ -224,7 +247,7 @@ int RunFioJobs(const SimArgs& a) {
   }
   if (a.repeat > 1) {
     std::string s = Summary(a, figures);
-    std::fputs(s.c_str(), a.json ? stderr : out.f);
+    std::fputs(s.c_str(), a.normal ? out.f : stderr);
   }
   if (std::fflush(out.f) != 0 || std::ferror(out.f)) {
     return SimFail("--output: cannot write " + Quoted(a.output, 256));
@@ -249,6 +272,9 @@ int SimCommand(const Args& args) {
       return SimFail(
           "--iozone: --seed-step and --output are for fio jobs (iozone's --repeat "
           "runs on one stack)");
+    }
+    if (a.terse || a.json_plus || (a.json && a.normal)) {
+      return SimFail("--iozone: its output is normal or json (terse and json+ are fio's)");
     }
     return RunIozoneCommand(a.host, *a.iozone, a.repeat, a.json);
   }

@@ -34,10 +34,16 @@ expect_error "demo --csv" "cannot write '/nonexistent/x.csv'" "$storlab" demo --
 expect_error "demo --plot" "cannot create" "$storlab" demo --plot /proc/no/such/dir
 (( SECONDS - start < 5 )) || fail "bad output paths were found only after running the demo"
 expect_error '--iozone ""' "give iozone's arguments" "$storlab" sim --stack ram --iozone ""
-expect_error "--minimal" "command-line option that storlab sim does not support" \
-  "$storlab" sim --stack ram --minimal "${job[@]}"
-expect_error "--output-format=terse" "does not print yet" \
-  "$storlab" sim --stack ram --output-format=terse "${job[@]}"
+expect_error "--status-interval" "command-line option that storlab sim does not support" \
+  "$storlab" sim --stack ram --status-interval=1 "${job[@]}"
+expect_error "--output-format=xml" "'xml' is not an output format" \
+  "$storlab" sim --stack ram --output-format=json,xml "${job[@]}"
+expect_error "--terse-version=6" "--terse-version: '6' (expected 2, 3, 4 or 5)" \
+  "$storlab" sim --stack ram --terse-version=6 "${job[@]}"
+expect_error "--percentile_list=50:x" "option 'percentile_list': '50:x': 'x' is not a number" \
+  "$storlab" sim --stack ram "${job[@]}" --percentile_list=50:x
+expect_error "--write_bw_log into a missing directory" "cannot write log '/nonexistent/l_bw.1.log'" \
+  "$storlab" sim --stack ram "${job[@]}" --write_bw_log=/nonexistent/l
 expect_error "filename=::::" "names no file" "$storlab" sim --stack ram "${job[@]}" --filename=::::
 expect_error "--output" "cannot write '/nonexistent/o.txt'" \
   "$storlab" sim --stack ram --output /nonexistent/o.txt "${job[@]}"

@@ -3,8 +3,6 @@
 // and the layout of the normal output.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -16,29 +14,8 @@ namespace {
 using testing::RamStack;
 using testing::RunArgs;
 
-// ctest sets STORLAB_SOURCE_DIR (__FILE__ may be relative: ccache's base_dir).
-std::string GoldenDir() {
-  const char* src = std::getenv("STORLAB_SOURCE_DIR");
-  if (src) return std::string(src) + "/tests/workloads/golden/";
-  std::string f = __FILE__;
-  return f.substr(0, f.rfind('/')) + "/golden/";
-}
-
-std::string ReadGolden(const std::string& name) {
-  std::ifstream in(GoldenDir() + name);
-  EXPECT_TRUE(in.good()) << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> Split(const std::string& args) {
-  std::istringstream in(args);
-  std::vector<std::string> out;
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
+using testing::ReadGolden;
+using testing::Split;
 
 struct Case {
   const char* golden;

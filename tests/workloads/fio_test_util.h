@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -69,6 +72,32 @@ inline Sim RunArgs(const std::string& stack_text, const std::vector<std::string>
     return s;
   }
   return RunJobs(stack_text, *sections, seed);
+}
+
+// The golden files of real fio 3.33 (tests/workloads/golden/). ctest sets
+// STORLAB_SOURCE_DIR (__FILE__ may be relative: ccache's base_dir).
+inline std::string GoldenDir() {
+  const char* src = std::getenv("STORLAB_SOURCE_DIR");
+  if (src) return std::string(src) + "/tests/workloads/golden/";
+  std::string f = __FILE__;
+  return f.substr(0, f.rfind('/')) + "/golden/";
+}
+
+inline std::string ReadGolden(const std::string& name) {
+  std::ifstream in(GoldenDir() + name);
+  EXPECT_TRUE(in.good()) << name;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Words of a command line.
+inline std::vector<std::string> Split(const std::string& args) {
+  std::istringstream in(args);
+  std::vector<std::string> out;
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
 }
 
 // Every key path of a JSON document ("/jobs[]/read/clat_ns/percentile").

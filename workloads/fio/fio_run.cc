@@ -244,6 +244,11 @@ std::vector<FioRun::Report> FioRun::Reports() const {
       rep.ts.verror = ts.verror;
     }
     rep.ts.latency_depth = ts.latency_depth;
+    rep.ts.percentile_list = ts.percentile_list;
+    rep.ts.percentile_precision = ts.percentile_precision;
+    rep.ts.clat_percentiles = ts.clat_percentiles;
+    rep.ts.lat_percentiles = ts.lat_percentiles;
+    rep.ts.slat_percentiles = ts.slat_percentiles;
     rep.opts = &s.opts;
     rep.members.push_back(r.get());
     last_group = s.groupid;

@@ -190,7 +190,7 @@ Result<std::vector<RawSection>> ParseCommandLine(const std::vector<std::string>&
       e.has_value = true;
     } else {
       const OptionDef* d = FindOption(e.key);
-      bool flag = d && d->type == OptType::kSet;
+      bool flag = d && TakesNoNextWord(*d);
       if (!flag && i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) {
         e.value = args[++i];
         e.has_value = true;

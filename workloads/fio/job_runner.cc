@@ -61,6 +61,26 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   ts_.groupid = spec.groupid;
   ts_.members = 1;
   ts_.latency_depth = static_cast<uint32_t>(spec.opts.iodepth);
+  logs_ = JobLogs::Make(spec.opts, spec.name, spec.thread_number);
+  bw_avg_ = iops_avg_ = kAvgTime;
+  if (logs_) {
+    if (logs_->bw_window_ms())
+      bw_avg_ = Nanos(static_cast<int64_t>(logs_->bw_window_ms()) * 1000000);
+    if (logs_->iops_window_ms())
+      iops_avg_ = Nanos(static_cast<int64_t>(logs_->iops_window_ms()) * 1000000);
+    bw_windows_ = !logs_->bw_per_io();
+    iops_windows_ = !logs_->iops_per_io();
+  }
+  ts_.clat_percentiles = spec.opts.clat_percentiles;
+  ts_.lat_percentiles = spec.opts.lat_percentiles;
+  ts_.slat_percentiles = spec.opts.slat_percentiles;
+  if (!spec.opts.percentile_list.empty()) {
+    // fio's calc_clat_percentiles(): the list ends at its first 0, sorted.
+    const auto& l = spec.opts.percentile_list;
+    ts_.percentile_list.assign(l.begin(), std::find(l.begin(), l.end(), 0.0));
+    std::sort(ts_.percentile_list.begin(), ts_.percentile_list.end());
+    ts_.percentile_precision = static_cast<int>(spec.opts.percentile_precision);
+  }
 }
 
 JobRunner::~JobRunner() = default;
@@ -78,7 +98,8 @@ void JobRunner::Begin() {
   extras_.start = now;
   epoch_ = now;
   thread_free_ = now;
-  next_sample_ = now + kAvgTime;
+  next_bw_sample_ = now + bw_avg_;
+  next_iops_sample_ = now + iops_avg_;
   ramp_over_ = spec_.opts.ramp_time == Nanos(0);
   if (!ramp_over_) host_.engine().At(now + spec_.opts.ramp_time, [this] { OnRampEnd(); });
   extras_.epoch = epoch_;
@@ -97,26 +118,63 @@ void JobRunner::OnRampEnd() {
   issued_bytes_[0] = issued_bytes_[1] = 0;
   issued_ios_[0] = issued_ios_[1] = 0;
   win_bytes_[0] = win_bytes_[1] = win_ios_[0] = win_ios_[1] = 0;
-  next_sample_ = now + kAvgTime;
+  next_bw_sample_ = now + bw_avg_;
+  next_iops_sample_ = now + iops_avg_;
   usr_ns_ = sys_ns_ = Nanos(0);
   Pump();
 }
 
 void JobRunner::Account(int dir, uint64_t bytes, Nanos t) {
-  while (t >= next_sample_) CloseWindow();
+  while (bw_windows_ && t >= next_bw_sample_) CloseBwWindow();
+  while (iops_windows_ && t >= next_iops_sample_) CloseIopsWindow();
   win_bytes_[dir] += bytes;
   ++win_ios_[dir];
 }
 
-void JobRunner::CloseWindow() {
-  // fio's __add_samples(): one sample per direction that moved data.
-  const uint64_t spent_ms = static_cast<uint64_t>(kAvgTime.count() / 1000000);
+// fio's __add_samples(): one sample per direction that moved data.
+void JobRunner::CloseBwWindow() {
+  const uint64_t spent_ms = static_cast<uint64_t>(bw_avg_.count() / 1000000);
+  const uint64_t ms = static_cast<uint64_t>((next_bw_sample_ - epoch_).count() / 1000000);
   for (int d = 0; d < 2; ++d) {
-    if (win_bytes_[d]) ts_.dir[d].bw.Add(win_bytes_[d] * 1000 / spent_ms / 1024);
-    if (win_ios_[d]) ts_.dir[d].iops.Add(win_ios_[d] * 1000 / spent_ms);
-    win_bytes_[d] = win_ios_[d] = 0;
+    if (!win_bytes_[d]) continue;
+    const uint64_t rate = win_bytes_[d] * 1000 / spent_ms / 1024;
+    ts_.dir[d].bw.Add(rate);
+    if (logs_) logs_->OnBwWindow(ms, d, rate);
+    win_bytes_[d] = 0;
   }
-  next_sample_ += kAvgTime;
+  next_bw_sample_ += bw_avg_;
+}
+
+void JobRunner::CloseIopsWindow() {
+  const uint64_t spent_ms = static_cast<uint64_t>(iops_avg_.count() / 1000000);
+  const uint64_t ms = static_cast<uint64_t>((next_iops_sample_ - epoch_).count() / 1000000);
+  for (int d = 0; d < 2; ++d) {
+    if (!win_ios_[d]) continue;
+    const uint64_t rate = win_ios_[d] * 1000 / spent_ms;
+    ts_.dir[d].iops.Add(rate);
+    if (logs_) logs_->OnIopsWindow(ms, d, rate);
+    win_ios_[d] = 0;
+  }
+  next_iops_sample_ += iops_avg_;
+}
+
+// fio's account_io_completion() for the logs: per-I/O lines, and the bw /
+// iops figures per I/O when a log takes them so.
+void JobRunner::LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns) {
+  auto ms = [this](Nanos t) { return static_cast<uint64_t>((t - epoch_).count() / 1000000); };
+  JobLogs::Io io{.ms = ms(reap),
+                 .dir = u.dir,
+                 .bs = u.length,
+                 .offset = u.offset,
+                 .clat_ns = clat_ns,
+                 .lat_ns = lat_ns,
+                 .has_slat = eng_.async && !eng_.no_io,
+                 .slat_ms = u.issue > epoch_ ? ms(u.issue) : 0,
+                 .slat_ns = static_cast<uint64_t>((u.issue - u.start).count()),
+                 .bw_rate = clat_ns ? u.length * 1000000 / clat_ns : 0};
+  if (!bw_windows_) ts_.dir[u.dir].bw.Add(io.bw_rate);
+  if (!iops_windows_) ts_.dir[u.dir].iops.Add(1);
+  logs_->OnIo(io, ts_.dir[u.dir].clat);
 }
 
 void JobRunner::StopIssuing() {
@@ -183,7 +241,9 @@ std::string JobRunner::NoIoReason() const {
 
 void JobRunner::Finish(Nanos t) {
   Nanos elapsed = t - epoch_;
-  while (next_sample_ < t) CloseWindow();
+  while (bw_windows_ && next_bw_sample_ < t) CloseBwWindow();
+  while (iops_windows_ && next_iops_sample_ < t) CloseIopsWindow();
+  if (logs_) logs_->Finish(static_cast<uint64_t>(elapsed.count() / 1000000));
   for (int d = 0; d < 2; ++d) {
     if (ts_.dir[d].io_bytes) ts_.dir[d].runtime_ms = RuntimeMs(elapsed);
   }

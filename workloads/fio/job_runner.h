@@ -27,6 +27,7 @@
 #include "sim/time.h"
 #include "workloads/fio/engines.h"
 #include "workloads/fio/io_buffers.h"
+#include "workloads/fio/job_logs.h"
 #include "workloads/fio/job_spec.h"
 #include "workloads/fio/offset_gen.h"
 #include "workloads/fio/thread_stat.h"
@@ -60,6 +61,8 @@ class JobRunner {
   ThreadStat& stat() { return ts_; }
   const ThreadStat& stat() const { return ts_; }
   const Extras& extras() const { return extras_; }
+  // The job's fio logs (write_bw_log, ...); nullptr when it writes none.
+  const JobLogs* logs() const { return logs_.get(); }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
 
@@ -105,7 +108,9 @@ class JobRunner {
   void OnStackDone(IoUnit* u, Status st);
   void Reap(IoUnit* u, const Status& st, Nanos visible);
   void Account(int dir, uint64_t bytes, Nanos t);
-  void CloseWindow();
+  void CloseBwWindow();
+  void CloseIopsWindow();
+  void LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns);
   void SleepUntil(Nanos t);
   void StopIssuing();
   void FinishIo(Nanos t);
@@ -151,8 +156,13 @@ class JobRunner {
   int last_dir_issued_ = -1;
   uint64_t completed_blocks_ = 0, last_think_blocks_ = 0;
   Nanos usr_ns_, sys_ns_;
-  // Bandwidth / IOPS sampling windows (fio's bw_avg_time, iops_avg_time).
-  Nanos next_sample_;
+  // Bandwidth / IOPS sampling windows (fio's bw_avg_time, iops_avg_time:
+  // 500 ms, or log_avg_msec for a log that averages), or none when a log
+  // takes the figures per I/O.
+  std::unique_ptr<JobLogs> logs_;
+  Nanos bw_avg_, iops_avg_;
+  bool bw_windows_ = true, iops_windows_ = true;
+  Nanos next_bw_sample_, next_iops_sample_;
   uint64_t win_bytes_[2] = {0, 0}, win_ios_[2] = {0, 0};
 };
 

@@ -305,7 +305,10 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
     d.clat.Add(clat);
     d.lat.Add(static_cast<uint64_t>((reap - u->start).count()));
     ts_.MarkLatency(clat);
-    if (ramp_over_) Account(u->dir, u->length, reap);
+    if (ramp_over_) {
+      Account(u->dir, u->length, reap);
+      if (logs_) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
+    }
     d.io_bytes += u->length;
     ++completed_blocks_;
   }

@@ -290,6 +290,7 @@ std::vector<OptionDef> MakeTable() {
        .type = OptType::kSet,
        .target = &O::thread,
        .help = "Use threads instead of processes"});
+  AddStatOptions(&t);
   return t;
 }
 
@@ -298,6 +299,10 @@ std::vector<OptionDef> MakeTable() {
 const std::vector<OptionDef>& OptionTable() {
   static const std::vector<OptionDef> kTable = MakeTable();
   return kTable;
+}
+
+bool TakesNoNextWord(const OptionDef& d) {
+  return d.type == OptType::kSet || d.type == OptType::kLog;
 }
 
 const OptionDef* FindOption(std::string_view name) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "sim/edit_distance.h"
 #include "sim/quoted.h"
@@ -30,6 +31,40 @@ Status BadValue(const OptionDef& d, std::string_view where, std::string_view val
                 const Status& why) {
   return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
                                  why.message());
+}
+
+// fio's FIO_OPT_FLOAT_LIST (parse.c): values separated by ':', each a
+// number in [0, 100], at most 20; *precision is the most decimals written.
+Result<std::vector<double>> ParseFloatList(const OptionDef& d, std::string_view where,
+                                           std::string_view value, int64_t* precision) {
+  std::vector<double> out;
+  auto bad = [&](const std::string& why) {
+    return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
+                                   Quoted(value) + ": " + why);
+  };
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t colon = value.find(':', start);
+    std::string part(value.substr(
+        start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
+    if (out.size() == 20) return bad("at most 20 values");
+    char* end = nullptr;
+    double v = part.empty() ? 0 : std::strtod(part.c_str(), &end);
+    if (part.empty() || *end != '\0' || !(v == v)) {
+      return bad(Quoted(part) + " is not a number (a list is separated by ':')");
+    }
+    if (v < 0 || v > 100) return bad(Quoted(part) + " is not in [0, 100]");
+    size_t dot = part.find('.');
+    if (dot != std::string::npos) {
+      int64_t n = 0;
+      for (size_t i = dot + 1; i < part.size() && part[i] >= '0' && part[i] <= '9'; ++i) ++n;
+      *precision = std::max(*precision, n);
+    }
+    out.push_back(v);
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  return out;
 }
 
 Status ParseDirs(const OptionDef& d, std::string_view where, std::string_view value,
@@ -87,7 +122,7 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
     if (!best.empty()) msg += " (did you mean " + Quoted(best) + "?)";
     return Status::InvalidArgument(msg);
   }
-  if (!has_value && d->type != OptType::kSet) {
+  if (!has_value && d->type != OptType::kSet && d->type != OptType::kLog) {
     return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) +
                                    " requires a value");
   }
@@ -185,6 +220,20 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
       opts->*std::get<Nanos JobOptions::*>(d->target) = *r;
       break;
     }
+    case OptType::kLog: {
+      LogFile& log = opts->*std::get<LogFile JobOptions::*>(d->target);
+      log.on = true;
+      log.prefix = std::string(value);
+      break;
+    }
+    case OptType::kFloatList: {
+      int64_t precision = 0;
+      auto r = ParseFloatList(*d, where, value, &precision);
+      if (!r.ok()) return r.status();
+      opts->*std::get<std::vector<double> JobOptions::*>(d->target) = *r;
+      opts->percentile_precision = precision;
+      break;
+    }
   }
   if (has_value) opts->echo.emplace_back(std::string(name), std::string(value));
   return Status();
@@ -199,8 +248,16 @@ std::string OptionHelp(std::string_view name) {
     s += buf;
     if (!full) return s;
     if (!d.alias.empty()) s += "alias                : " + std::string(d.alias) + "\n";
-    static const char* kTypes[] = {"string", "string (choice)",    "boolean", "flag", "integer",
-                                   "size",   "size[,size][,size]", "time"};
+    static const char* kTypes[] = {"string",
+                                   "string (choice)",
+                                   "boolean",
+                                   "flag",
+                                   "integer",
+                                   "size",
+                                   "size[,size][,size]",
+                                   "time",
+                                   "flag or file name prefix",
+                                   "list of floating point values separated by ':'"};
     s += "type                 : " + std::string(kTypes[static_cast<int>(d.type)]) + "\n";
     if (!d.def.empty()) s += "default              : " + std::string(d.def) + "\n";
     if (d.type == OptType::kInt) {

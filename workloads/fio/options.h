@@ -27,6 +27,13 @@ namespace storlab::fio {
 // Per data direction (read, write, trim), as fio's "bs=4k,64k" gives them.
 using DirValues = std::array<uint64_t, 3>;
 
+// A write_*_log option: given or not, and the log's file name prefix ("":
+// the job's name, fio's make_log_name()).
+struct LogFile {
+  bool on = false;
+  std::string prefix;
+};
+
 struct JobOptions {
   std::string name;
   std::string description;
@@ -70,6 +77,19 @@ struct JobOptions {
   bool stonewall = false;
   bool new_group = false;
   bool thread = false;
+  // Logs and percentiles (option_table_stat.cc).
+  LogFile bw_log, lat_log, iops_log, hist_log;
+  int64_t log_avg_msec = 0;
+  int64_t log_hist_msec = 0;
+  int64_t log_hist_coarseness = 0;
+  bool log_max_value = false;
+  bool log_offset = false;
+  bool per_job_logs = true;
+  bool clat_percentiles = true;
+  bool lat_percentiles = false;
+  bool slat_percentiles = false;
+  std::vector<double> percentile_list;  // empty: fio's default list
+  int64_t percentile_precision = 2;     // decimals the list was written with
 
   // The options as written ("job options" / "global options" in fio's
   // JSON): name and value, in the order given; options given without a
@@ -78,14 +98,16 @@ struct JobOptions {
 };
 
 enum class OptType {
-  kString,    // free text
-  kEnum,      // one of `values`
-  kBool,      // 0/1
-  kSet,       // a flag: no value means 1 (fio's FIO_OPT_STR_SET)
-  kInt,       // integer in [min, max]
-  kSize,      // fio size in [min, max]
-  kSizeDirs,  // "read,write,trim" sizes (one value applies to all)
-  kTime,      // fio time, `unit` when no suffix
+  kString,     // free text
+  kEnum,       // one of `values`
+  kBool,       // 0/1
+  kSet,        // a flag: no value means 1 (fio's FIO_OPT_STR_SET)
+  kInt,        // integer in [min, max]
+  kSize,       // fio size in [min, max]
+  kSizeDirs,   // "read,write,trim" sizes (one value applies to all)
+  kTime,       // fio time, `unit` when no suffix
+  kLog,        // a log: on, with an optional file name prefix (fio's write_bw_log)
+  kFloatList,  // floats separated by ':', in [0, 100], at most 20 (percentile_list)
 };
 
 struct EnumValue {
@@ -96,7 +118,8 @@ struct EnumValue {
 
 struct OptionDef {
   using Target = std::variant<std::string JobOptions::*, bool JobOptions::*, int64_t JobOptions::*,
-                              uint64_t JobOptions::*, Nanos JobOptions::*, DirValues JobOptions::*>;
+                              uint64_t JobOptions::*, Nanos JobOptions::*, DirValues JobOptions::*,
+                              LogFile JobOptions::*, std::vector<double> JobOptions::*>;
   std::string_view name;
   std::string_view alias;  // "" if none
   OptType type;
@@ -112,6 +135,12 @@ struct OptionDef {
 
 // Every option, in the order `--cmdhelp` lists them.
 const std::vector<OptionDef>& OptionTable();
+// The log and percentile options (option_table_stat.cc), appended to the
+// table when it is built.
+void AddStatOptions(std::vector<OptionDef>* table);
+// True for an option that never takes the next command-line word as its
+// value (a flag, or a log whose file name is optional).
+bool TakesNoNextWord(const OptionDef& d);
 const OptionDef* FindOption(std::string_view name);
 
 // Applies `name=value` to `opts`. `has_value` false: written without "=".

@@ -17,10 +17,16 @@ struct OutputOptions {
   // lines' dates). Off by default: output is then a pure function of the
   // stack, the jobs and the seed.
   bool real_time = false;
+  // fio's json+: each latency with percentiles also gets its histogram's
+  // "bins" (bucket value in ns -> count, the buckets that counted).
+  bool json_plus = false;
 };
 
 nlohmann::ordered_json FioJson(const FioRun& run, const OutputOptions& options);
 std::string FioJsonText(const FioRun& run, const OutputOptions& options);
+// fio's terse output, `version` 2 to 5 (--terse-version; fio's default 3):
+// one line per job or group.
+std::string FioTerseReport(const FioRun& run, int version);
 // The header fio prints before the jobs run (job lines, version, "Starting
 // N processes", layout lines).
 std::string FioNormalHeader(const FioRun& run);

@@ -10,7 +10,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json LatJson(const LatencyHistogram& h, bool percentiles) {
+Json LatJson(const LatencyHistogram& h, bool percentiles, const ThreadStat& ts, bool plus) {
   Json j;
   j["min"] = h.min();
   j["max"] = h.max();
@@ -18,20 +18,29 @@ Json LatJson(const LatencyHistogram& h, bool percentiles) {
   j["stddev"] = h.stddev();
   j["N"] = h.samples();
   if (percentiles && h.samples()) {
-    const auto& list = LatencyHistogram::DefaultPercentiles();
+    const auto& list = ts.percentile_list;
     auto values = h.Percentiles(list);
-    Json p;
+    Json p = Json::object();
     for (size_t i = 0; i < list.size(); ++i) {
       char key[32];
       std::snprintf(key, sizeof key, "%f", list[i]);
       p[key] = values[i];
     }
     j["percentile"] = p;
+    if (plus) {
+      // stat.c add_ddir_lat_json(): every bucket that counted, by value.
+      Json bins = Json::object();
+      for (unsigned i = 0; i < LatencyHistogram::kBuckets; ++i) {
+        if (h.bucket(i)) bins[std::to_string(LatencyHistogram::IndexToValue(i))] = h.bucket(i);
+      }
+      j["bins"] = bins;
+    }
   }
   return j;
 }
 
-Json DirJson(const DirStat& d, const GroupStat& rs, int ddir) {
+Json DirJson(const ThreadStat& ts, const GroupStat& rs, int ddir, bool plus) {
+  const DirStat& d = ts.dir[ddir];
   Json j;
   uint64_t bw_bytes = 0, bw = 0;
   double iops = 0;
@@ -49,9 +58,9 @@ Json DirJson(const DirStat& d, const GroupStat& rs, int ddir) {
   j["total_ios"] = d.total_ios;
   j["short_ios"] = d.short_ios;
   j["drop_ios"] = d.drop_ios;
-  j["slat_ns"] = LatJson(d.slat, false);
-  j["clat_ns"] = LatJson(d.clat, true);
-  j["lat_ns"] = LatJson(d.lat, false);
+  j["slat_ns"] = LatJson(d.slat, ts.slat_percentiles, ts, plus);
+  j["clat_ns"] = LatJson(d.clat, ts.clat_percentiles, ts, plus);
+  j["lat_ns"] = LatJson(d.lat, ts.lat_percentiles, ts, plus);
   uint64_t mn = 0, mx = 0;
   double mean = 0, dev = 0, agg = 0;
   if (d.bw.samples) {
@@ -93,7 +102,7 @@ Json Buckets(const std::array<double, N>& v, const char* const* names) {
   return j;
 }
 
-Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s) {
+Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s, bool plus) {
   const ThreadStat& ts = rep.ts;
   Json j;
   j["jobname"] = ts.name;
@@ -103,10 +112,10 @@ Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s)
   j["elapsed"] = elapsed_s;
   if (rep.opts && !rep.opts->echo.empty()) j["job options"] = Echo(rep.opts->echo);
   static const char* const kDirs[] = {"read", "write", "trim"};
-  for (int d = 0; d < 3; ++d) j[kDirs[d]] = DirJson(ts.dir[d], rs, d);
+  for (int d = 0; d < 3; ++d) j[kDirs[d]] = DirJson(ts, rs, d, plus);
   Json sync;
   sync["total_ios"] = ts.sync_total;
-  sync["lat_ns"] = LatJson(ts.sync_lat, true);
+  sync["lat_ns"] = LatJson(ts.sync_lat, ts.lat_percentiles || ts.clat_percentiles, ts, plus);
   j["sync"] = sync;
   double usr = 0, sys = 0;
   if (ts.total_run_time_ms) {
@@ -237,7 +246,8 @@ Json FioJson(const FioRun& run, const OutputOptions& options) {
   uint64_t elapsed_s = static_cast<uint64_t>((run.end_time().count() + 999999999) / 1000000000);
   Json jobs = Json::array();
   for (const auto& rep : reports) {
-    jobs.push_back(JobJson(rep, groups[static_cast<size_t>(rep.ts.groupid)], elapsed_s));
+    jobs.push_back(
+        JobJson(rep, groups[static_cast<size_t>(rep.ts.groupid)], elapsed_s, options.json_plus));
   }
   root["jobs"] = jobs;
   bool any_io = false;

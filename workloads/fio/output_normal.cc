@@ -51,8 +51,9 @@ void DisplayLat(std::string* s, const char* name, const LatencyHistogram& h) {
       Num2Str(mn, 6, 1, false, "").c_str(), Num2Str(mx, 6, 1, false, "").c_str(), mean, dev);
 }
 
-void Percentiles(std::string* s, const char* pre, const LatencyHistogram& h) {
-  const auto& list = LatencyHistogram::DefaultPercentiles();
+void Percentiles(std::string* s, const char* pre, const LatencyHistogram& h, const ThreadStat& ts) {
+  const auto& list = ts.percentile_list;
+  if (list.empty()) return;
   std::vector<uint64_t> v = h.Percentiles(list);
   uint64_t minv = UINT64_MAX, maxv = 0;
   for (uint64_t x : v) {
@@ -75,14 +76,15 @@ void Percentiles(std::string* s, const char* pre, const LatencyHistogram& h) {
   uint64_t scaled = maxv / divisor;
   int width =
       scaled ? std::max(5, static_cast<int>(std::log10(static_cast<double>(scaled)) + 1)) : 5;
-  const int precision = 2;
+  const int precision = ts.percentile_precision;
   int per_line = (80 - 7) / (precision + 10 + width);
   for (size_t j = 0; j < list.size(); ++j) {
     if (j != 0 && j % static_cast<size_t>(per_line) == 0) Out(s, "     |");
     bool last = j == list.size() - 1;
     uint64_t val = v[j];
     for (int i = 0; i < scale; ++i) val = (val + 999) / 1000;
-    Out(s, " %5.2fth=[%*" PRIu64 "]%c", list[j], width, val, last ? '\n' : ',');
+    Out(s, " %*.*fth=[%*" PRIu64 "]%c", precision + 3, precision, list[j], width, val,
+        last ? '\n' : ',');
     if (last) break;
     if (j % static_cast<size_t>(per_line) == static_cast<size_t>(per_line) - 1) Out(s, "\n");
   }
@@ -100,7 +102,9 @@ void DdirStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs, int d
   if (d.slat.samples()) DisplayLat(s, "slat", d.slat);
   if (d.clat.samples()) DisplayLat(s, "clat", d.clat);
   if (d.lat.samples()) DisplayLat(s, " lat", d.lat);
-  if (d.clat.samples()) Percentiles(s, "clat", d.clat);
+  if (ts.slat_percentiles && d.slat.samples()) Percentiles(s, "slat", d.slat, ts);
+  if (ts.clat_percentiles && d.clat.samples()) Percentiles(s, "clat", d.clat, ts);
+  if (ts.lat_percentiles && d.lat.samples()) Percentiles(s, "lat", d.lat, ts);
   if (d.bw.samples) {
     double mean = d.bw.mean, dev = d.bw.stddev();
     uint64_t mn = d.bw.min, mx = d.bw.max;
@@ -174,7 +178,7 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
   if (ts.sync_lat.samples()) {
     Out(s, "  fsync/fdatasync/sync_file_range:\n");
     DisplayLat(s, "sync", ts.sync_lat);
-    Percentiles(s, "sync", ts.sync_lat);
+    Percentiles(s, "sync", ts.sync_lat, ts);
   }
   double usr = 0, sys = 0;
   if (ts.total_run_time_ms) {

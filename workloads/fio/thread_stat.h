@@ -61,6 +61,12 @@ struct ThreadStat {
   uint64_t usr_time_ms = 0, sys_time_ms = 0;
   uint64_t ctx = 0, majf = 0, minf = 0;
   uint32_t latency_depth = 1;
+  // What the reports show (fio's percentile_list, clat_percentiles,
+  // lat_percentiles, slat_percentiles): a sorted list, and which latencies
+  // get percentiles. A group takes its first job's.
+  std::vector<double> percentile_list = LatencyHistogram::DefaultPercentiles();
+  bool clat_percentiles = true, lat_percentiles = false, slat_percentiles = false;
+  int percentile_precision = 2;  // decimals of the list in the normal output
 
   // fio's io_u_mark_depth(): the depth at submit, including this I/O.
   void MarkDepth(uint32_t cur_depth);

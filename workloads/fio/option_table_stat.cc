@@ -1,0 +1,89 @@
+// The option table's log and percentile entries (options.h): fio's
+// write_bw_log, write_lat_log, write_iops_log, write_hist_log and their
+// log_* settings, and the percentile options. Help texts are fio's own
+// (options.c).
+#include "workloads/fio/options.h"
+
+// The table below uses designated initializers and relies on member defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace storlab::fio {
+
+void AddStatOptions(std::vector<OptionDef>* t) {
+  using O = JobOptions;
+  auto add = [&](OptionDef d) { t->push_back(std::move(d)); };
+  add({.name = "per_job_logs",
+       .type = OptType::kBool,
+       .target = &O::per_job_logs,
+       .def = "1",
+       .help = "Include job number in generated log files or not"});
+  add({.name = "write_bw_log",
+       .type = OptType::kLog,
+       .target = &O::bw_log,
+       .help = "Write log of bandwidth during run"});
+  add({.name = "write_lat_log",
+       .type = OptType::kLog,
+       .target = &O::lat_log,
+       .help = "Write log of latency during run"});
+  add({.name = "write_iops_log",
+       .type = OptType::kLog,
+       .target = &O::iops_log,
+       .help = "Write log of IOPS during run"});
+  add({.name = "log_avg_msec",
+       .type = OptType::kInt,
+       .target = &O::log_avg_msec,
+       .def = "0",
+       .max = INT32_MAX,
+       .help = "Average bw/iops/lat logs over this period of time"});
+  add({.name = "log_hist_msec",
+       .type = OptType::kInt,
+       .target = &O::log_hist_msec,
+       .def = "0",
+       .max = INT32_MAX,
+       .help = "Dump completion latency histograms at frequency of this time value"});
+  add({.name = "log_hist_coarseness",
+       .type = OptType::kInt,
+       .target = &O::log_hist_coarseness,
+       .def = "0",
+       .max = 6,
+       .help = "Integer in range [0,6]. Higher coarseness outputs fewer histogram bins per "
+               "sample. The number of bins for these are [1216, 608, 304, 152, 76, 38, 19] "
+               "respectively."});
+  add({.name = "write_hist_log",
+       .type = OptType::kLog,
+       .target = &O::hist_log,
+       .help = "Write log of latency histograms during run"});
+  add({.name = "log_max_value",
+       .type = OptType::kBool,
+       .target = &O::log_max_value,
+       .def = "0",
+       .help = "Log max sample in a window instead of average"});
+  add({.name = "log_offset",
+       .type = OptType::kBool,
+       .target = &O::log_offset,
+       .def = "0",
+       .help = "Include offset of IO for each log entry"});
+  add({.name = "clat_percentiles",
+       .type = OptType::kBool,
+       .target = &O::clat_percentiles,
+       .def = "1",
+       .help = "Enable the reporting of completion latency percentiles"});
+  add({.name = "lat_percentiles",
+       .type = OptType::kBool,
+       .target = &O::lat_percentiles,
+       .def = "0",
+       .help = "Enable the reporting of IO latency percentiles"});
+  add({.name = "slat_percentiles",
+       .type = OptType::kBool,
+       .target = &O::slat_percentiles,
+       .def = "0",
+       .help = "Enable the reporting of submission latency percentiles"});
+  add({.name = "percentile_list",
+       .type = OptType::kFloatList,
+       .target = &O::percentile_list,
+       .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
+       .help = "Specify a custom list of percentiles to report for completion latency and "
+               "block errors"});
+}
+
+}  // namespace storlab::fio
