@@ -95,8 +95,9 @@ const Params::Raw* Params::Take(std::string_view key) {
   return &it->second;
 }
 
-void Params::Log(std::string_view key, std::string value, const Raw* raw) {
-  used_.push_back({std::string(key), std::move(value), raw ? raw->where : "default"});
+void Params::Log(std::string_view key, std::string value, const Raw* raw, std::string bytes) {
+  used_.push_back({std::string(key), std::move(value), raw ? raw->where : "default",
+                   /*comment=*/false, std::move(bytes)});
 }
 
 void Params::Require(std::string_view key) {
@@ -138,7 +139,9 @@ void Params::Size(const Key& k, uint64_t* out, uint64_t min, uint64_t max) {
                                 : " is outside [" + bytes(min) + ", " + bytes(max) + "]"));
     }
   }
-  Log(key, r && r->kind == Raw::Kind::kString ? Quote(r->text) : std::to_string(*out), r);
+  const bool with_unit = r && r->kind == Raw::Kind::kString;
+  Log(key, with_unit ? Quote(r->text) : std::to_string(*out), r,
+      with_unit ? std::to_string(*out) : "");
 }
 
 void Params::Duration(const Key& k, Nanos* out, Bound bound) {
@@ -180,7 +183,7 @@ void Params::Rate(const Key& k, double* out, Zero zero) {
     *out = *v;
   }
   if (!r && *out == 0 && zero == Zero::kInvalid) {
-    used_.push_back({std::string(key), "not set", "default", /*comment=*/true});
+    used_.push_back({std::string(key), "not set", "default", /*comment=*/true, ""});
     return;
   }
   Log(key, Quote(r ? r->text : FormatRate(*out)), r);

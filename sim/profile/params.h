@@ -57,6 +57,7 @@ class Params {
     std::string value;     // TOML text
     std::string where;     // "file:line", or "default"
     bool comment = false;  // a default with no TOML value ("not set"): print as a comment
+    std::string bytes;     // a size written with a unit ("16TB"): its exact byte count
   };
   // What a getter accepts besides its type's own range.
   enum class Bound { kAny, kPositive };
@@ -136,7 +137,8 @@ class Params {
 
  private:
   const Raw* Take(std::string_view key);
-  void Log(std::string_view key, std::string value, const Raw* raw);
+  // `bytes`: a size's exact byte count, where it was written with a unit.
+  void Log(std::string_view key, std::string value, const Raw* raw, std::string bytes = "");
   void IntImpl(const Key& key, int64_t* out, int64_t min, int64_t max);
   // Describe mode: records `key` once; `fallback` is the default's text.
   void Describe(const Key& key, std::string type, std::string unit, std::string fallback,
