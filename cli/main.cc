@@ -1,6 +1,6 @@
 // storlab: simulated storage stacks for real tools.
 //
-//   storlab stacks [show NAME|FILE | types]
+//   storlab stacks [show NAME|FILE | types [TYPE] | probe ...]
 //   storlab sim --stack STACK [fio options | job files]
 //   storlab demo
 //   storlab mount --stack STACK MOUNTPOINT / storlab umount MOUNTPOINT

@@ -54,9 +54,19 @@ const char kSimUsage[] =
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
     "\n"
-    "Every other --option is a fio option (--name=x starts a job, as in fio).\n";
+    "Every other --option is a fio option (--name=x starts a job, as in fio).\n"
+    "\n"
+    "Sizes in job files and fio options follow fio's kb_base=1024: 4k and 4kb are\n"
+    "4096, but 4KiB is 4000 (fio's compatibility mode). Stack files read sizes as\n"
+    "datasheets write them (64KiB = 65536, 6TB = 6000000000000); `storlab stacks\n"
+    "show` prints each with its byte count.\n";
 
 namespace {
+
+const char kSizeNote[] =
+    "\nSizes (bs, size, ...) follow fio's kb_base=1024: 4k and 4kb are 4096 bytes,\n"
+    "but 4KiB is 4000 (fio's compatibility mode). Stack files differ: there KiB is\n"
+    "1024 and KB 1000, as datasheets write them (storlab stacks show prints bytes).\n";
 
 // Splits "--key=value" / "--key value" for storlab's own options.
 bool TakeValue(const Args& args, size_t* i, const std::string& key, std::string* value) {
@@ -136,6 +146,10 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
     if (a == "--cmdhelp" || a.rfind("--cmdhelp=", 0) == 0) {
       std::string opt = a.size() > 10 ? a.substr(10) : "";
       std::fputs(fio::OptionHelp(opt).c_str(), stdout);
+      const fio::OptionDef* def = fio::FindOption(opt);
+      const bool sizes =
+          def && (def->type == fio::OptType::kSize || def->type == fio::OptType::kSizeDirs);
+      if (opt.empty() || opt == "all" || sizes) std::fputs(kSizeNote, stdout);
       return fio::FindOption(opt) || opt.empty() || opt == "all" ? 0 : 1;
     }
     if (TakeValue(args, &i, "stack", &v)) {

@@ -1,5 +1,6 @@
 // storlab stacks: the catalog, one line per stack; `show` prints a stack
-// resolved (every parameter with its source); `types` lists the models.
+// resolved (every parameter with its source); `types` lists the models,
+// `types TYPE` the keys of one.
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "sim/engine.h"
 #include "sim/profile/catalog.h"
 #include "sim/profile/loader.h"
+#include "sim/profile/node_keys.h"
 #include "sim/profile/node_types.h"
 #include "sim/profile/units.h"
 #include "sim/quoted.h"
@@ -22,6 +24,8 @@ const char kUsage[] =
     "usage: storlab stacks                 list the built-in catalog\n"
     "       storlab stacks show NAME|FILE  validate a stack and print it resolved\n"
     "       storlab stacks types           list the node types a stack file can use\n"
+    "       storlab stacks types TYPE      list every key of a node type: type, unit,\n"
+    "                                      default, range and meaning\n"
     "       storlab stacks probe [--all] [--seconds S] [--span SIZE] NAME|FILE...\n"
     "                                      measure headline figures in virtual time\n"
     "                                      (4K random QD1/QD32, 1M sequential QD8)\n";
@@ -64,6 +68,26 @@ int Types() {
   return 0;
 }
 
+int TypeKeys(const std::string& type) {
+  auto keys = DescribeNodeType(type);
+  if (!keys.ok()) {
+    std::fprintf(stderr, "storlab stacks types: %s\n", keys.status().ToString().c_str());
+    return 2;
+  }
+  const NodeType& t = *FindNodeType(type);
+  std::printf("%s: %s\n", std::string(t.name).c_str(), std::string(t.summary).c_str());
+  if (keys->empty()) {
+    std::printf("(no keys of its own)\n");
+    return 0;
+  }
+  std::printf(
+      "Sizes: a number of bytes or \"64KiB\", \"16TB\" (KiB = 1024, KB = 1000);\n"
+      "durations \"4.17ms\", \"500us\", \"2s\"; rates \"117.7MB/s\"; fractions 0.3 or "
+      "\"30%%\".\n\n");
+  std::fputs(FormatNodeKeys(*keys).c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int StacksCommand(const Args& args) {
@@ -96,6 +120,7 @@ int StacksCommand(const Args& args) {
   if (words.empty()) return List();
   if (words[0] == "show" && words.size() == 2) return Show(words[1]);
   if (words[0] == "types" && words.size() == 1) return Types();
+  if (words[0] == "types" && words.size() == 2) return TypeKeys(words[1]);
   if (words[0] == "probe") {
     ProbeOptions o;
     o.seconds = vm["seconds"].as<double>();

@@ -11,14 +11,7 @@ Port::Port(Stack& stack, Node& entry) : stack_(stack), entry_(entry) { stack_.Ad
 Port::~Port() { stack_.RemovePort(this); }
 
 void Port::Submit(Request req) {
-  uint32_t slot;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(slots_.size());
-    slots_.emplace_back();
-  }
+  const uint32_t slot = slots_.Acquire();
   Slot& s = slots_[slot];
   s.done = std::move(req.done);
   s.busy = true;
@@ -33,7 +26,7 @@ void Port::Finish(uint32_t slot, uint32_t generation, Status st) {
   Completion done = std::move(s.done);
   s.busy = false;
   ++s.generation;
-  free_.push_back(slot);
+  slots_.Release(slot);
   --in_flight_;
   done(std::move(st));
 }
@@ -45,7 +38,7 @@ size_t Port::AbortAll(const Status& st) {
     if (!s.busy) continue;
     s.busy = false;
     ++s.generation;
-    free_.push_back(i);
+    slots_.Release(i);
     --in_flight_;
     ++n;
     entry_.engine().After(Nanos(0), [done = std::move(s.done), st]() mutable { done(st); });

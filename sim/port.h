@@ -15,10 +15,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "sim/node.h"
 #include "sim/request.h"
+#include "sim/slot_pool.h"
 #include "sim/status.h"
 
 namespace storlab {
@@ -53,8 +53,7 @@ class Port {
 
   Stack& stack_;
   Node& entry_;
-  std::vector<Slot> slots_;
-  std::vector<uint32_t> free_;
+  SlotPool<Slot> slots_;
   size_t in_flight_ = 0;
 };
 

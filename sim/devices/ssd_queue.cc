@@ -8,14 +8,7 @@ bool SsdCommandQueue::CanStart(const Request& r) const {
 }
 
 uint32_t SsdCommandQueue::Take(Request req) {
-  uint32_t slot;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(slots_.size());
-    slots_.emplace_back();
-  }
+  const uint32_t slot = slots_.Acquire();
   if (flush_drains_ && req.op == Op::kFlush) barrier_ = true;
   SsdCommand& c = slots_[slot];
   c.req = std::move(req);
@@ -38,7 +31,7 @@ bool SsdCommandQueue::Arrive(Request req, uint32_t* slot) {
 Request SsdCommandQueue::Finish(uint32_t slot) {
   Request r = std::move(slots_[slot].req);
   if (flush_drains_ && r.op == Op::kFlush) barrier_ = false;
-  free_.push_back(slot);
+  slots_.Release(slot);
   --active_;
   return r;
 }
@@ -52,8 +45,7 @@ bool SsdCommandQueue::NextStartable(uint32_t* slot) {
 }
 
 void SsdCommandQueue::Clear() {
-  slots_.clear();
-  free_.clear();
+  slots_.Clear();
   waiting_.clear();
   active_ = 0;
   barrier_ = false;

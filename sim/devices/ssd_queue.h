@@ -1,7 +1,8 @@
 // SsdCommandQueue: the commands a drive has accepted — at most
 // `queue_depth` at work (NCQ's 32 tags, an NVMe queue's entries), the rest
-// waiting in arrival order — kept in a slot table so that an engine event
-// refers to a command by a small index instead of carrying the request.
+// waiting in arrival order — kept in a slot table (SlotPool, sim/slot_pool.h)
+// so that an engine event refers to a command by a small index instead of
+// carrying the request.
 //
 // With `flush_drains` (SATA: FLUSH CACHE is not an NCQ command) a FLUSH
 // starts only when nothing else is at work, and nothing starts while it
@@ -12,9 +13,9 @@
 
 #include <cstdint>
 #include <deque>
-#include <vector>
 
 #include "sim/request.h"
+#include "sim/slot_pool.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -55,8 +56,7 @@ class SsdCommandQueue {
   bool flush_drains_;
   uint32_t active_ = 0;
   bool barrier_ = false;  // a draining FLUSH is at work
-  std::vector<SsdCommand> slots_;
-  std::vector<uint32_t> free_;
+  SlotPool<SsdCommand> slots_;
   std::deque<Request> waiting_;
 };
 

@@ -3,16 +3,25 @@
 namespace storlab {
 
 Status ParseHost(Params& p, HostSpec* h) {
-  p.Size("mem", &h->mem_bytes, uint64_t{64} << 20);
-  p.Size("used_mem", &h->used_mem_bytes);
-  p.Int("cores", &h->cores, 1, 1024);
-  p.Rate("copy_rate_per_core", &h->copy_bytes_per_s_per_core);
-  p.Rate("memory_bandwidth", &h->memory_bandwidth);
-  p.Fraction("dirty_background_ratio", &h->dirty_background_ratio);
+  p.Size({"mem", "the host's RAM; dirty limits are fractions of it"}, &h->mem_bytes,
+         uint64_t{64} << 20);
+  p.Size({"used_mem", "RAM held by the kernel and applications, not dirtyable"},
+         &h->used_mem_bytes);
+  p.Int({"cores", "CPU cores copying data"}, &h->cores, 1, 1024);
+  p.Rate({"copy_rate_per_core", "one core copying user data into the page cache"},
+         &h->copy_bytes_per_s_per_core);
+  p.Rate({"memory_bandwidth", "the whole machine's copy ceiling"}, &h->memory_bandwidth);
+  p.Fraction({"dirty_background_ratio",
+              "background writeback starts above this share of memory (vm.dirty_background_ratio)"},
+             &h->dirty_background_ratio);
   // A dirty limit of 0 lets no write in: writers would wait forever.
-  p.Fraction("dirty_ratio", &h->dirty_ratio, Params::Bound::kPositive);
-  p.Duration("dirty_expire", &h->dirty_expire);
-  p.Duration("writeback_interval", &h->writeback_interval);
+  p.Fraction({"dirty_ratio", "writers wait above this share of memory (vm.dirty_ratio)"},
+             &h->dirty_ratio, Params::Bound::kPositive);
+  p.Duration(
+      {"dirty_expire", "dirty data older than this is written back (dirty_expire_centisecs)"},
+      &h->dirty_expire);
+  p.Duration({"writeback_interval", "the flusher wakes this often (dirty_writeback_centisecs)"},
+             &h->writeback_interval);
   RETURN_IF_ERROR(p.Finish());
   if (h->used_mem_bytes >= h->mem_bytes) {
     p.Fail("used_mem", "must be less than mem");

@@ -29,6 +29,12 @@ using stack_file::kMaxNodes;
 
 constexpr int kMaxUseDepth = 16;
 
+// " (16000000000000 bytes)" after a size written with a unit: stack files
+// read KiB as 1024 and KB as 1000 (fio's job files differ: see --cmdhelp).
+std::string BytesNote(const Params::Used& u) {
+  return u.bytes.empty() ? "" : " (" + u.bytes + " bytes)";
+}
+
 class Builder {
  public:
   Builder(Engine& engine, const BuildOptions& options) : engine_(engine), options_(options) {}
@@ -201,7 +207,7 @@ class Builder {
       }
       std::string line = u.key + " = " + u.value;
       if (line.size() < 40) line.resize(40, ' ');
-      resolved_ += line + "  # " + u.where + "\n";
+      resolved_ += line + "  # " + u.where + BytesNote(u) + "\n";
     }
   }
 
@@ -276,7 +282,7 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
     head += "\n[host]\n";
     for (const auto& u : hp.used()) {
       head += (u.comment ? "# " + u.key + ": " + u.value + " (" + u.where + ")"
-                         : u.key + " = " + u.value + "  # " + u.where) +
+                         : u.key + " = " + u.value + "  # " + u.where + BytesNote(u)) +
               "\n";
     }
   }

@@ -21,6 +21,19 @@ std::string Shown(const Params::Raw& r) {
   return r.kind == Params::Raw::Kind::kString ? Quoted(r.text) : r.text;
 }
 
+// Exact, as a stack file would write it: "256MiB", "16TB" (whichever unit
+// leaves the smaller number), else bytes.
+std::string ExactSize(uint64_t b) {
+  static const char* kBinary[] = {"", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  static const char* kDecimal[] = {"", "KB", "MB", "GB", "TB", "PB", "EB"};
+  if (b == 0) return "0";
+  uint64_t bin = b, dec = b;
+  int i = 0, k = 0;
+  for (; i < 6 && bin % 1024 == 0; ++i) bin /= 1024;
+  for (; k < 6 && dec % 1000 == 0; ++k) dec /= 1000;
+  return dec < bin ? std::to_string(dec) + kDecimal[k] : std::to_string(bin) + kBinary[i];
+}
+
 std::string FormatDouble(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -30,6 +43,25 @@ std::string FormatDouble(double v) {
 }
 
 }  // namespace
+
+Params Params::Describing(const std::string& type) {
+  Params p(type, "", {});
+  p.subject_ = "node type " + Quoted(type);
+  p.describing_ = true;
+  return p;
+}
+
+void Params::Describe(const Key& key, std::string type, std::string unit, std::string fallback,
+                      std::string range) {
+  for (const auto& d : described_)
+    if (d.key == key.name) return;
+  if (!defaults_from_.empty() && fallback != "not set") fallback = "per " + defaults_from_;
+  if (std::find(required_.begin(), required_.end(), key.name) != required_.end()) {
+    fallback = "required";
+  }
+  described_.push_back({key.name, std::move(type), std::move(unit), std::move(fallback),
+                        std::move(range), key.meaning});
+}
 
 Params::Params(std::string node, std::string where, std::map<std::string, Raw> values)
     : node_(std::move(node)),
@@ -51,7 +83,7 @@ std::string Params::Where(std::string_view key) const {
 }
 
 void Params::Fail(std::string_view key, std::string_view what) {
-  if (first_error_.ok()) {
+  if (!describing_ && first_error_.ok()) {
     first_error_ = Status::InvalidArgument(Where(key) + ": " + std::string(what));
   }
 }
@@ -63,15 +95,29 @@ const Params::Raw* Params::Take(std::string_view key) {
   return &it->second;
 }
 
-void Params::Log(std::string_view key, std::string value, const Raw* raw) {
-  used_.push_back({std::string(key), std::move(value), raw ? raw->where : "default"});
+void Params::Log(std::string_view key, std::string value, const Raw* raw, std::string bytes) {
+  used_.push_back({std::string(key), std::move(value), raw ? raw->where : "default",
+                   /*comment=*/false, std::move(bytes)});
 }
 
 void Params::Require(std::string_view key) {
+  if (describing_) {
+    required_.emplace_back(key);
+    for (auto& d : described_)
+      if (d.key == key) d.fallback = "required";
+    return;
+  }
   if (!Has(key)) Fail(key, "is required");
 }
 
-void Params::Size(std::string_view key, uint64_t* out, uint64_t min, uint64_t max) {
+void Params::Size(const Key& k, uint64_t* out, uint64_t min, uint64_t max) {
+  const std::string_view key = k.name;
+  if (describing_) {
+    std::string range = max == std::numeric_limits<uint64_t>::max()
+                            ? (min == 0 ? "" : ">= " + ExactSize(min))
+                            : ExactSize(min) + " .. " + ExactSize(max);
+    return Describe(k, "size", "bytes", ExactSize(*out), range);
+  }
   const Raw* r = Take(key);
   if (r) {
     if (r->kind == Raw::Kind::kInteger) {
@@ -93,10 +139,17 @@ void Params::Size(std::string_view key, uint64_t* out, uint64_t min, uint64_t ma
                                 : " is outside [" + bytes(min) + ", " + bytes(max) + "]"));
     }
   }
-  Log(key, r && r->kind == Raw::Kind::kString ? Quote(r->text) : std::to_string(*out), r);
+  const bool with_unit = r && r->kind == Raw::Kind::kString;
+  Log(key, with_unit ? Quote(r->text) : std::to_string(*out), r,
+      with_unit ? std::to_string(*out) : "");
 }
 
-void Params::Duration(std::string_view key, Nanos* out, Bound bound) {
+void Params::Duration(const Key& k, Nanos* out, Bound bound) {
+  const std::string_view key = k.name;
+  if (describing_) {
+    return Describe(k, "duration", "s", FormatDuration(*out),
+                    bound == Bound::kPositive ? "> 0" : ">= 0");
+  }
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kString) {
@@ -111,7 +164,13 @@ void Params::Duration(std::string_view key, Nanos* out, Bound bound) {
   Log(key, Quote(r ? r->text : FormatDuration(*out)), r);
 }
 
-void Params::Rate(std::string_view key, double* out, Zero zero) {
+void Params::Rate(const Key& k, double* out, Zero zero) {
+  const std::string_view key = k.name;
+  if (describing_) {
+    const bool unset = *out == 0 && zero == Zero::kInvalid;
+    return Describe(k, "rate", "B/s", unset ? "not set" : FormatRate(*out),
+                    zero == Zero::kNoLimit ? ">= 0 (0: no limit)" : "> 0");
+  }
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kString) {
@@ -124,13 +183,18 @@ void Params::Rate(std::string_view key, double* out, Zero zero) {
     *out = *v;
   }
   if (!r && *out == 0 && zero == Zero::kInvalid) {
-    used_.push_back({std::string(key), "not set", "default", /*comment=*/true});
+    used_.push_back({std::string(key), "not set", "default", /*comment=*/true, ""});
     return;
   }
   Log(key, Quote(r ? r->text : FormatRate(*out)), r);
 }
 
-void Params::Double(std::string_view key, double* out, double min, double max) {
+void Params::Double(const Key& k, double* out, double min, double max) {
+  const std::string_view key = k.name;
+  if (describing_) {
+    return Describe(k, "number", "", FormatDouble(*out),
+                    FormatDouble(min) + " .. " + FormatDouble(max));
+  }
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kInteger && r->kind != Raw::Kind::kFloat) {
@@ -146,7 +210,12 @@ void Params::Double(std::string_view key, double* out, double min, double max) {
   Log(key, FormatDouble(*out), r);
 }
 
-void Params::Fraction(std::string_view key, double* out, Bound bound) {
+void Params::Fraction(const Key& k, double* out, Bound bound) {
+  const std::string_view key = k.name;
+  if (describing_) {
+    return Describe(k, "fraction", "0..1 or %", FormatDouble(*out),
+                    bound == Bound::kPositive ? "> 0 .. 1" : "0 .. 1");
+  }
   const Raw* r = Take(key);
   if (r) {
     double v;
@@ -172,7 +241,9 @@ void Params::Fraction(std::string_view key, double* out, Bound bound) {
   Log(key, FormatDouble(*out), r);
 }
 
-void Params::Bool(std::string_view key, bool* out) {
+void Params::Bool(const Key& k, bool* out) {
+  const std::string_view key = k.name;
+  if (describing_) return Describe(k, "bool", "", *out ? "true" : "false", "");
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kBool) {
@@ -183,7 +254,9 @@ void Params::Bool(std::string_view key, bool* out) {
   Log(key, *out ? "true" : "false", r);
 }
 
-void Params::String(std::string_view key, std::string* out) {
+void Params::String(const Key& k, std::string* out) {
+  const std::string_view key = k.name;
+  if (describing_) return Describe(k, "string", "", Quote(*out), "");
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kString) return Fail(key, "expected a string, got " + Shown(*r));
@@ -192,8 +265,13 @@ void Params::String(std::string_view key, std::string* out) {
   Log(key, Quote(*out), r);
 }
 
-void Params::Enum(std::string_view key, std::string* out,
-                  std::initializer_list<std::string_view> allowed) {
+void Params::Enum(const Key& k, std::string* out, std::initializer_list<std::string_view> allowed) {
+  const std::string_view key = k.name;
+  if (describing_) {
+    std::string range;
+    for (auto a : allowed) range += (range.empty() ? "" : " | ") + Quote(std::string(a));
+    return Describe(k, "enum", "", Quote(*out), range);
+  }
   const Raw* r = Take(key);
   if (r) {
     std::string choices;
@@ -209,7 +287,9 @@ void Params::Enum(std::string_view key, std::string* out,
   Log(key, Quote(*out), r);
 }
 
-void Params::StringList(std::string_view key, std::vector<std::string>* out) {
+void Params::StringList(const Key& k, std::vector<std::string>* out) {
+  const std::string_view key = k.name;
+  if (describing_) return Describe(k, "string list", "", "[]", "");
   const Raw* r = Take(key);
   if (r) {
     if (r->kind == Raw::Kind::kString) {
@@ -225,7 +305,12 @@ void Params::StringList(std::string_view key, std::vector<std::string>* out) {
   Log(key, v + "]", r);
 }
 
-void Params::IntImpl(std::string_view key, int64_t* out, int64_t min, int64_t max) {
+void Params::IntImpl(const Key& k, int64_t* out, int64_t min, int64_t max) {
+  const std::string_view key = k.name;
+  if (describing_) {
+    return Describe(k, "integer", "", std::to_string(*out),
+                    std::to_string(min) + " .. " + std::to_string(max));
+  }
   const Raw* r = Take(key);
   if (r) {
     if (r->kind != Raw::Kind::kInteger) {
@@ -243,6 +328,8 @@ void Params::IntImpl(std::string_view key, int64_t* out, int64_t min, int64_t ma
 }
 
 Status Params::Finish() const {
+  // Describe mode: the factory has read its keys; stop it here.
+  if (describing_) return Status::InvalidArgument(subject_ + ": described, not built");
   if (!first_error_.ok()) return first_error_;
   for (const auto& [k, v] : values_) {
     if (read_.count(k)) continue;

@@ -22,6 +22,20 @@ while read -r name _; do
   "$storlab" stacks show "$tmp/$name.toml" > /dev/null || fail "resolved $name does not load back"
 done <<< "$list"
 
+# A size written with a unit shows its exact byte count.
+"$storlab" stacks show hdd-7200 | grep -q '^capacity = "16TB" .*(16000000000000 bytes)$' ||
+  fail "show hdd-7200 lacks the capacity's byte count"
+
+# types: the node types; types TYPE: every key with its meaning.
+"$storlab" stacks types | grep -q "^hdd " || fail "types lacks hdd"
+"$storlab" stacks types hdd > "$tmp/hdd-keys" || fail "types hdd"
+grep -q "^rpm  *integer .*7200 .*spindle speed" "$tmp/hdd-keys" || fail "types hdd: no rpm in: $(cat "$tmp/hdd-keys")"
+grep -q "KiB = 1024, KB = 1000" "$tmp/hdd-keys" || fail "types hdd does not say what KiB means"
+"$storlab" sim --cmdhelp | grep -q "4KiB is 4000" || fail "sim --cmdhelp does not say what KiB means"
+"$storlab" sim --cmdhelp=bs | grep -q "kb_base=1024" || fail "sim --cmdhelp=bs does not give the size rule"
+if "$storlab" stacks types hdx 2> "$tmp/err"; then fail "unknown node type accepted"; fi
+grep -q "unknown node type 'hdx'.*hdd" "$tmp/err" || fail "unknown type: $(cat "$tmp/err")"
+
 "$storlab" stacks probe --seconds 0.2 ram | grep -q "^ram" || fail "probe ram"
 
 # Bad input: non-zero exit, message on stderr naming file, line and key.

@@ -51,7 +51,7 @@ latency = "1ms"
   EXPECT_EQ(s.stack->root().name(), "disk");
   EXPECT_EQ(s.stack->root().geometry().capacity, uint64_t{32} << 20);
   EXPECT_NE(s.resolved.find("capacity = \"32MiB\""), std::string::npos) << s.resolved;
-  EXPECT_NE(s.resolved.find("test.toml:4"), std::string::npos) << s.resolved;
+  EXPECT_NE(s.resolved.find("test.toml:4 (33554432 bytes)"), std::string::npos) << s.resolved;
   EXPECT_NE(s.resolved.find("# default"), std::string::npos) << s.resolved;
 }
 

@@ -14,24 +14,40 @@ namespace storlab {
 void ReadCacheParams(Params& params, const std::string& prefix, CacheConfig* cfg) {
   auto key = [&](const char* k) { return prefix + k; };
   std::string mode = CacheModeName(cfg->mode);
-  params.Enum(key("mode"), &mode, {"writeback", "writethrough", "writearound"});
+  params.Enum({key("mode"), "write policy: writeback, writethrough or writearound"}, &mode,
+              {"writeback", "writethrough", "writearound"});
   cfg->mode = mode == "writeback"     ? CacheMode::kWriteBack
               : mode == "writearound" ? CacheMode::kWriteAround
                                       : CacheMode::kWriteThrough;
   std::string policy = cfg->policy == PolicyKind::kSmq ? "smq" : "lru";
-  params.Enum(key("policy"), &policy, {"smq", "lru"});
+  params.Enum({key("policy"), "which blocks to keep: smq (dm-cache's) or lru"}, &policy,
+              {"smq", "lru"});
   cfg->policy = policy == "smq" ? PolicyKind::kSmq : PolicyKind::kLru;
-  params.Size(key("size"), &cfg->size, 1);
-  params.Size(key("block_size"), &cfg->block_size, 512, uint64_t{1} << 30);
-  params.Fraction(key("dirty_background"), &cfg->dirty_background);
-  params.Fraction(key("dirty_limit"), &cfg->dirty_limit);
+  params.Size(
+      {key("size"), prefix.empty()
+                        ? "cached data; with a cache device 0 means all of it after the metadata"
+                        : "the server's page cache (not set: none)"},
+      &cfg->size, 1);
+  params.Size({key("block_size"), "cache block size (a multiple of the devices' logical block)"},
+              &cfg->block_size, 512, uint64_t{1} << 30);
+  params.Fraction({key("dirty_background"), "destage while dirty data exceeds this share of size"},
+                  &cfg->dirty_background);
+  params.Fraction({key("dirty_limit"), "writes wait (or bypass) above this share of size"},
+                  &cfg->dirty_limit);
   std::string over = cfg->over_limit_bypass ? "writethrough" : "wait";
-  params.Enum(key("over_limit"), &over, {"wait", "writethrough"});
+  params.Enum({key("over_limit"), "above dirty_limit: wait, or write through"}, &over,
+              {"wait", "writethrough"});
   cfg->over_limit_bypass = over == "writethrough";
-  params.Duration(key("dirty_expire"), &cfg->dirty_expire);
-  params.Size(key("sequential_cutoff"), &cfg->sequential_cutoff);
-  params.Int(key("destage_depth"), &cfg->destage_depth, 1, 4096);
-  params.Size(key("destage_max_io"), &cfg->destage_max_io, 4096, uint64_t{64} << 20);
+  params.Duration(
+      {key("dirty_expire"), "dirty data older than this is destaged (0: never expires)"},
+      &cfg->dirty_expire);
+  params.Size(
+      {key("sequential_cutoff"), "sequential streams longer than this bypass the cache (0: never)"},
+      &cfg->sequential_cutoff);
+  params.Int({key("destage_depth"), "destage operations in flight"}, &cfg->destage_depth, 1, 4096);
+  params.Size(
+      {key("destage_max_io"), "contiguous dirty blocks merge into destage writes up to this"},
+      &cfg->destage_max_io, 4096, uint64_t{64} << 20);
 }
 
 Status ResolveCacheConfig(Params& params, const std::string& prefix, const Node* fast,
@@ -60,15 +76,20 @@ Status ResolveCacheConfig(Params& params, const std::string& prefix, const Node*
       uint64_t blocks =
           cap > (uint64_t{4} << 20) ? (cap - (uint64_t{4} << 20)) / (cfg->block_size + 24) : 0;
       if (!params.Has(key("metadata_size"))) cfg->metadata_size = meta_for(blocks);
-      params.Size(key("metadata_size"), &cfg->metadata_size, 4096);
+      params.Size(
+          {key("metadata_size"), "metadata at the start of the cache device (cache device only)"},
+          &cfg->metadata_size, 4096);
       cfg->size = cap > cfg->metadata_size
                       ? (cap - cfg->metadata_size) / cfg->block_size * cfg->block_size
                       : 0;
     } else {
       cfg->metadata_size = meta_for(cfg->size / cfg->block_size);
-      params.Size(key("metadata_size"), &cfg->metadata_size, 4096);
+      params.Size(
+          {key("metadata_size"), "metadata at the start of the cache device (cache device only)"},
+          &cfg->metadata_size, 4096);
     }
-    params.Duration(key("commit_period"), &cfg->commit_period);
+    params.Duration({key("commit_period"), "metadata commit interval (cache device only)"},
+                    &cfg->commit_period);
     if (cfg->metadata_size % 4096 != 0) {
       params.Fail(key("metadata_size"), "must be a multiple of 4 KiB");
       return params.Finish();
@@ -86,9 +107,12 @@ Status ResolveCacheConfig(Params& params, const std::string& prefix, const Node*
       return params.Finish();
     }
   } else {
-    params.Require(key("size"));
-    params.Duration(key("ram_latency"), &cfg->ram_latency);
-    params.Rate(key("ram_bandwidth"), &cfg->ram_bytes_per_s);
+    // The nfs node has a server cache only where its size is given.
+    if (prefix.empty()) params.Require(key("size"));
+    params.Duration({key("ram_latency"), "time per RAM cache access (RAM cache only)"},
+                    &cfg->ram_latency);
+    params.Rate({key("ram_bandwidth"), "RAM cache copy rate (RAM cache only)"},
+                &cfg->ram_bytes_per_s);
   }
   RETURN_IF_ERROR(params.Finish());
   cfg->size = cfg->size / cfg->block_size * cfg->block_size;

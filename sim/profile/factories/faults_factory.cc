@@ -1,14 +1,5 @@
-// MakeFaults: the "faults" node type's profile keys.
-//
-//   media_errors = ["1MiB+4KiB"]   OFFSET+LENGTH ranges whose reads fail
-//   media_error_writes = "remap"   or "fail": what a write over one does
-//   media_error_latency = "7s"     time to report it (drive error recovery;
-//                                  0 by default)
-//   spike_probability = 0.001      chance a request is late ...
-//   spike_latency = "200ms"        ... and by how much
-//   disappear_at = "30s"           the device vanishes at this simulated time
-//   disappear_after_ios = 1000     ... or after this many requests
-//   torn_writes = true             writes in flight at a power cut land in part
+// MakeFaults: the "faults" node type's profile keys (each with its meaning
+// beside its getter: `storlab stacks types faults`).
 #include <memory>
 #include <string>
 
@@ -42,14 +33,19 @@ Result<std::unique_ptr<Node>> MakeFaults(Params& params, BuildContext& ctx) {
   std::string bad_writes = "remap";
   Nanos disappear_at;
   const bool disappears = params.Has("disappear_at");
-  params.StringList("media_errors", &ranges);
-  params.Enum("media_error_writes", &bad_writes, {"remap", "fail"});
-  params.Duration("media_error_latency", &c.media_error_latency);
-  params.Fraction("spike_probability", &c.spike_probability);
-  params.Duration("spike_latency", &c.spike_latency);
-  params.Duration("disappear_at", &disappear_at);
-  params.Int("disappear_after_ios", &c.disappear_after_ios, 1, INT64_MAX);
-  params.Bool("torn_writes", &c.torn_writes);
+  params.StringList({"media_errors", "\"OFFSET+LENGTH\" ranges whose reads fail (\"1MiB+4KiB\")"},
+                    &ranges);
+  params.Enum({"media_error_writes", "a write over a media error: remap it (and heal) or fail"},
+              &bad_writes, {"remap", "fail"});
+  params.Duration({"media_error_latency", "time to report a media error (drive error recovery)"},
+                  &c.media_error_latency);
+  params.Fraction({"spike_probability", "chance that a request is late"}, &c.spike_probability);
+  params.Duration({"spike_latency", "how late a late request is"}, &c.spike_latency);
+  params.Duration({"disappear_at", "the device vanishes at this simulated time (not set: never)"},
+                  &disappear_at);
+  params.Int({"disappear_after_ios", "the device vanishes after this many requests (0: never)"},
+             &c.disappear_after_ios, 1, INT64_MAX);
+  params.Bool({"torn_writes", "writes in flight at a power cut land in part"}, &c.torn_writes);
   RETURN_IF_ERROR(params.Finish());
 
   const Node& child = *ctx.children[0];

@@ -10,42 +10,59 @@
 namespace storlab {
 namespace {
 
+// The seek figures of one direction: `prefix` "" for reads, "write_" for writes.
 void ReadSeek(Params& p, const char* prefix, SeekCurve::Figures* f) {
   const std::string pre = prefix;
-  p.Duration(pre + "track_to_track", &f->track_to_track);
-  p.Duration(pre + "average_seek", &f->average);
-  p.Duration(pre + "full_stroke", &f->full_stroke);
-  p.Duration(pre + "settle", &f->settle);
+  const std::string dir = pre.empty() ? "read" : "write";
+  p.Duration({pre + "track_to_track", "one-cylinder " + dir + " seek, settle included"},
+             &f->track_to_track);
+  p.Duration({pre + "average_seek", "average " + dir + " seek over all seek lengths"}, &f->average);
+  p.Duration({pre + "full_stroke", "end-to-end " + dir + " seek"}, &f->full_stroke);
+  p.Duration({pre + "settle", dir + " settle time every seek beyond one track pays"}, &f->settle);
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Node>> MakeHdd(Params& p, BuildContext& ctx) {
   Hdd::Config c;
-  p.Size("capacity", &c.capacity, uint64_t{1} << 20);
-  p.Int("logical_block", &c.logical_block, 512, 4096);
-  p.Int("physical_block", &c.physical_block, 512, 65536);
-  p.Int("rpm", &c.rpm, 1000, 20000);
-  p.Int("heads", &c.heads, 1, 64);
-  p.Int("zones", &c.zones, 1, 1000);
-  p.Rate("outer_rate", &c.outer_rate);
-  p.Fraction("inner_fraction", &c.inner_fraction);
+  p.Size({"capacity", "the drive's size (a multiple of physical_block)"}, &c.capacity,
+         uint64_t{1} << 20);
+  p.Int({"logical_block", "sector size clients see, bytes: 512 or 4096"}, &c.logical_block, 512,
+        4096);
+  p.Int({"physical_block", "sector size on the platter, bytes (512e: 4096)"}, &c.physical_block,
+        512, 65536);
+  p.Int({"rpm", "spindle speed, revolutions per minute"}, &c.rpm, 1000, 20000);
+  p.Int({"heads", "recording surfaces (two per platter)"}, &c.heads, 1, 64);
+  p.Int({"zones", "recording zones, each with its own data rate"}, &c.zones, 1, 1000);
+  p.Rate({"outer_rate", "media rate in the outermost zone"}, &c.outer_rate);
+  p.Fraction({"inner_fraction", "innermost zone's rate as a fraction of outer_rate"},
+             &c.inner_fraction);
   ReadSeek(p, "", &c.read_seek);
   ReadSeek(p, "write_", &c.write_seek);
-  p.Duration("command_overhead", &c.command_overhead);
-  p.Duration("hit_overhead", &c.hit_overhead);
-  p.Duration("seek_jitter", &c.seek_jitter);
+  p.Duration({"command_overhead", "firmware time per command that misses the cache"},
+             &c.command_overhead);
+  p.Duration({"hit_overhead", "firmware time per command served from the cache"}, &c.hit_overhead);
+  p.Duration(
+      {"seek_jitter", "with --seed other than 1: each seek up to this much longer or shorter"},
+      &c.seek_jitter);
   c.seed = ctx.seed;
-  p.Rate("interface_rate", &c.interface_rate);
-  p.Int("queue_depth", &c.queue_depth, 1, 256);
-  p.Duration("ncq_age_limit", &c.scheduler.age_limit);
-  p.Duration("rpo_guard", &c.scheduler.guard);
-  p.Bool("write_cache", &c.write_cache);
-  p.Size("cache_size", &c.cache_size, 4096);
-  p.Int("cache_segments", &c.cache_segments, 1, 1 << 20);
-  p.Int("destage_window", &c.destage_window, 1, 1024);
-  p.Size("destage_max", &c.destage_max, 4096);
-  p.Size("read_ahead", &c.read_ahead);
+  p.Rate({"interface_rate", "host interface payload rate (SATA 6 Gb/s: 600MB/s)"},
+         &c.interface_rate);
+  p.Int({"queue_depth", "NCQ tags: commands the drive reorders at once"}, &c.queue_depth, 1, 256);
+  p.Duration({"ncq_age_limit", "a command that waited this long is served before nearer ones"},
+             &c.scheduler.age_limit);
+  p.Duration(
+      {"rpo_guard", "scheduler margin: a sector reached with less to spare counts a turn later"},
+      &c.scheduler.guard);
+  p.Bool({"write_cache",
+          "volatile write cache on (WCE): writes acknowledged before they reach the platter"},
+         &c.write_cache);
+  p.Size({"cache_size", "the drive's DRAM cache"}, &c.cache_size, 4096);
+  p.Int({"cache_segments", "dirty segments the write cache tracks"}, &c.cache_segments, 1, 1 << 20);
+  p.Int({"destage_window", "dirty segments weighed per destage choice"}, &c.destage_window, 1,
+        1024);
+  p.Size({"destage_max", "largest single destage write to the platter"}, &c.destage_max, 4096);
+  p.Size({"read_ahead", "data read beyond a read into the cache"}, &c.read_ahead);
   ReadPowerCut(p, &c.power_cut);
   RETURN_IF_ERROR(p.Finish());
   if (c.logical_block != 512 && c.logical_block != 4096) {

@@ -13,22 +13,30 @@ namespace storlab {
 Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx) {
   Nfs::Config c;
   Node& backing = *ctx.children[0];
-  params.Rate("link_rate", &c.line_bytes_per_s);
-  params.Int("mtu", &c.mtu, 576, 9216);
-  params.Duration("rtt", &c.rtt);
-  params.Duration("rtt_jitter", &c.rtt_jitter);
+  params.Rate({"link_rate", "Ethernet line rate, each direction"}, &c.line_bytes_per_s);
+  params.Int({"mtu", "Ethernet MTU, bytes"}, &c.mtu, 576, 9216);
+  params.Duration({"rtt", "network round-trip time"}, &c.rtt);
+  params.Duration(
+      {"rtt_jitter",
+       "with --seed other than 1: each message's latency up to this much longer or shorter"},
+      &c.rtt_jitter);
   c.seed = ctx.seed;
-  params.Size("rsize", &c.rsize, 4096, uint64_t{1} << 20);
-  params.Size("wsize", &c.wsize, 4096, uint64_t{1} << 20);
-  params.Int("nconnect", &c.nconnect, 1, 16);
-  params.Int("slots", &c.slots, 1, 65536);
-  params.Int("call_bytes", &c.call_bytes, 0, 65536);
-  params.Int("reply_bytes", &c.reply_bytes, 0, 65536);
+  params.Size({"rsize", "largest READ RPC (nfs(5) rsize)"}, &c.rsize, 4096, uint64_t{1} << 20);
+  params.Size({"wsize", "largest WRITE RPC (nfs(5) wsize)"}, &c.wsize, 4096, uint64_t{1} << 20);
+  params.Int({"nconnect", "TCP connections to the server (nfs(5) nconnect)"}, &c.nconnect, 1, 16);
+  params.Int({"slots", "RPCs in flight per connection (sunrpc slot table)"}, &c.slots, 1, 65536);
+  params.Int({"call_bytes", "RPC call framing and arguments, bytes per call"}, &c.call_bytes, 0,
+             65536);
+  params.Int({"reply_bytes", "RPC reply framing and results, bytes per reply"}, &c.reply_bytes, 0,
+             65536);
   std::string exp = "sync";
-  params.Enum("export", &exp, {"sync", "async"});
+  params.Enum(
+      {"export", "sync: the server stores a WRITE before replying; async: it replies first"}, &exp,
+      {"sync", "async"});
   c.async_export = exp == "async";
-  params.Int("server_threads", &c.server_threads, 1, 1024);
-  params.Duration("server_rpc_time", &c.server_rpc_time);
+  params.Int({"server_threads", "nfsd threads serving RPCs at once"}, &c.server_threads, 1, 1024);
+  params.Duration({"server_rpc_time", "nfsd CPU time per RPC (0: folded into the RTT)"},
+                  &c.server_rpc_time);
   c.cache = DefaultCacheConfig(/*ram=*/true);
   c.server_cache = params.Has("server_cache_size");
   if (c.server_cache) {

@@ -16,9 +16,13 @@ constexpr uint64_t kPage = PageTable::kPageSize;  // as page_cache.cc
 
 Result<std::unique_ptr<Node>> MakePageCache(Params& params, BuildContext& ctx) {
   PageCacheConfig c;
-  params.Size("read_ahead", &c.read_ahead_bytes, 0, uint64_t{1} << 30);
-  params.Size("max_io", &c.max_io_bytes, kPage, uint64_t{64} << 20);
-  params.Int("writeback_queue_depth", &c.writeback_queue_depth, 1, 65536);
+  params.Size({"read_ahead", "read-ahead window (read_ahead_kb)"}, &c.read_ahead_bytes, 0,
+              uint64_t{1} << 30);
+  params.Size({"max_io", "largest writeback request (a multiple of 4KiB)"}, &c.max_io_bytes, kPage,
+              uint64_t{64} << 20);
+  params.Int(
+      {"writeback_queue_depth", "writeback requests in flight (the block layer's nr_requests)"},
+      &c.writeback_queue_depth, 1, 65536);
   RETURN_IF_ERROR(ParseHost(params, &c.host));  // also rejects unknown keys
   if (c.max_io_bytes % kPage != 0) {
     params.Fail("max_io", "must be a multiple of 4KiB");

@@ -1,14 +1,5 @@
-// MakeRaid: the "raid" node type's profile keys.
-//
-//   level = 5              0, 1, 5, 6 or 10 (required)
-//   chunk = "512KiB"       mdadm's default chunk; a power of two >= 4 KiB
-//   copies = 2             RAID10 near copies (mdadm layout n2)
-//   rmw_level = 1          md's rmw_level: 0 never RMW, 1 cheaper (ties to
-//                          reconstruct-write), 2 prefer RMW on ties
-//   stripe_cache_size = 256  md's stripe cache in 4 KiB page rows (17-32768):
-//                          RAID5/6 writes in flight (stripe_heads.h)
-//   speed_limit_min = "1000KiB/s"    md's rebuild speed floor ...
-//   speed_limit_max = "200000KiB/s"  ... and ceiling (md(4))
+// MakeRaid: the "raid" node type's profile keys (each with its meaning beside
+// its getter: `storlab stacks types raid`).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -22,7 +13,7 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
   RaidNode::Config c;
   int level = -1;
   params.Require("level");
-  params.Int("level", &level, 0, 10);
+  params.Int({"level", "RAID level: 0, 1, 5, 6 or 10"}, &level, 0, 10);
   if (level == 1 && !params.Has("chunk") && !ctx.children.empty()) {
     // RAID1 has no chunks to speak of (md ignores --chunk there); the
     // layout still rounds members to one: no larger than the smallest.
@@ -30,18 +21,27 @@ Result<std::unique_ptr<Node>> MakeRaid(Params& params, BuildContext& ctx) {
     for (Node* m : ctx.children) smallest = std::min(smallest, m->geometry().capacity);
     while (c.chunk > 4096 && c.chunk > smallest) c.chunk /= 2;
   }
-  params.Size("chunk", &c.chunk, 4096, uint64_t{1} << 30);
+  params.Size({"chunk", "chunk size (mdadm --chunk): a power of two >= 4 KiB"}, &c.chunk, 4096,
+              uint64_t{1} << 30);
   // Read (and so listed in the resolved stack) only where it applies, so
   // that a resolved RAID5/6 loads back.
   if (level == 10 || params.Has("copies")) {
-    params.Int("copies", &c.copies, 2, RaidArray::kMaxMembers);
+    params.Int({"copies", "RAID10 near copies (mdadm layout n2); level 10 only"}, &c.copies, 2,
+               RaidArray::kMaxMembers);
   }
-  params.Int("rmw_level", &c.rmw_level, 0, 2);
+  params.Int(
+      {"rmw_level", "md rmw_level: 0 never read-modify-write, 1 when cheaper, 2 also on ties"},
+      &c.rmw_level, 0, 2);
   if (level == 5 || level == 6 || params.Has("stripe_cache_size")) {
-    params.Int("stripe_cache_size", &c.stripe_cache_size, StripeHeads::kMin, StripeHeads::kMax);
+    params.Int(
+        {"stripe_cache_size",
+         "md stripe cache in 4 KiB page rows: RAID5/6 writes in flight; levels 5 and 6 only"},
+        &c.stripe_cache_size, StripeHeads::kMin, StripeHeads::kMax);
   }
-  params.Rate("speed_limit_min", &c.sync.speed_min_bytes_per_s);
-  params.Rate("speed_limit_max", &c.sync.speed_max_bytes_per_s);
+  params.Rate({"speed_limit_min", "rebuild speed floor (md speed_limit_min)"},
+              &c.sync.speed_min_bytes_per_s);
+  params.Rate({"speed_limit_max", "rebuild speed ceiling (md speed_limit_max)"},
+              &c.sync.speed_max_bytes_per_s);
   RETURN_IF_ERROR(params.Finish());
 
   const int n = static_cast<int>(ctx.children.size());

@@ -8,11 +8,13 @@ namespace storlab {
 
 Result<std::unique_ptr<Node>> MakeRamDisk(Params& params, BuildContext& ctx) {
   RamDisk::Config p;
-  params.Size("capacity", &p.capacity, 4096);
-  params.Int("logical_block", &p.logical_block, 512, 65536);
-  params.Duration("latency", &p.latency);
-  params.Rate("bandwidth", &p.bytes_per_s, Params::Zero::kNoLimit);
-  params.Int("queue_depth", &p.queue_depth, 1, 65536);
+  params.Size({"capacity", "the disk's size"}, &p.capacity, 4096);
+  params.Int({"logical_block", "block size clients see, bytes (a power of two)"}, &p.logical_block,
+             512, 65536);
+  params.Duration({"latency", "fixed time added to every request"}, &p.latency);
+  params.Rate({"bandwidth", "data rate shared by all requests"}, &p.bytes_per_s,
+              Params::Zero::kNoLimit);
+  params.Int({"queue_depth", "requests served at once; the rest wait"}, &p.queue_depth, 1, 65536);
   RETURN_IF_ERROR(params.Finish());
   if ((p.logical_block & (p.logical_block - 1)) != 0) {
     // Block devices (Linux, NBD) take only powers of two.

@@ -7,14 +7,14 @@
 
 namespace storlab {
 
-// Profile keys:
-//   unit = "4KiB"        the child's internal unit: a 512e drive's physical
-//                        sector, a zvol's volblocksize, a record size
-//   logical_block = 512  the block size clients see
+// Each key's meaning is beside its getter (`storlab stacks types rmw`).
 Result<std::unique_ptr<Node>> MakeRmw(Params& params, BuildContext& ctx) {
   RmwNode::Config c;
-  params.Size("unit", &c.unit, 512, uint64_t{1} << 30);
-  params.Int("logical_block", &c.logical_block, 512, 65536);
+  params.Size(
+      {"unit", "the child's internal unit (512e physical sector, volblocksize): a power of two"},
+      &c.unit, 512, uint64_t{1} << 30);
+  params.Int({"logical_block", "block size clients see, bytes (a power of two)"}, &c.logical_block,
+             512, 65536);
   RETURN_IF_ERROR(params.Finish());
   const Node& child = *ctx.children[0];
   if (c.unit % c.logical_block != 0) {

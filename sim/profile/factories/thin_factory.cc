@@ -8,33 +8,29 @@
 
 namespace storlab {
 
-// Profile keys:
-//   virtual_size = "1TiB"       each volume's size (required; may exceed the pool)
-//   volumes = 3                 thin volumes in the pool, end to end (default 1)
-//   chunk = "64KiB"             dm-thin data block: 64 KiB to 1 GiB, multiple of 64 KiB
-//   pool_size = "100GiB"        the pool (default: the whole child)
-//   others_used = "40GiB"       pool space held by volumes not modelled here
-//   when_full = "queue"         or "error" (dm-thin error_if_no_space)
-//   no_space_timeout = "60s"    how long "queue" waits ("0s": forever)
-//   no_space_error = "enospc"   or "eio": the error a write gets
-//   zero_new_chunks = true      zero a new chunk a write does not cover whole
-//   commit_period = "1s"        periodic metadata commit ("0s": only on flush/FUA)
-//   discard_passdown = true     pass discards to the data device
+// Each key's meaning is beside its getter (`storlab stacks types thin`).
 Result<std::unique_ptr<Node>> MakeThin(Params& params, BuildContext& ctx) {
   ThinNode::Config c;
   std::string when_full = "queue", error = "enospc";
   params.Require("virtual_size");
-  params.Size("virtual_size", &c.virtual_size, 1);
-  params.Int("volumes", &c.volumes, 1, 4096);
-  params.Size("chunk", &c.chunk, 64 * 1024, uint64_t{1} << 30);
-  params.Size("pool_size", &c.pool_size);
-  params.Size("others_used", &c.others_used);
-  params.Enum("when_full", &when_full, {"queue", "error"});
-  params.Duration("no_space_timeout", &c.no_space_timeout);
-  params.Enum("no_space_error", &error, {"enospc", "eio"});
-  params.Bool("zero_new_chunks", &c.zero_new_chunks);
-  params.Duration("commit_period", &c.commit_period);
-  params.Bool("discard_passdown", &c.discard_passdown);
+  params.Size({"virtual_size", "each thin volume's size (may exceed the pool)"}, &c.virtual_size,
+              1);
+  params.Int({"volumes", "thin volumes in the pool, end to end"}, &c.volumes, 1, 4096);
+  params.Size({"chunk", "dm-thin data block: 64 KiB to 1 GiB, a multiple of 64 KiB"}, &c.chunk,
+              64 * 1024, uint64_t{1} << 30);
+  params.Size({"pool_size", "the pool's data size; 0: the whole child"}, &c.pool_size);
+  params.Size({"others_used", "pool space held by volumes not modelled here"}, &c.others_used);
+  params.Enum({"when_full", "a write to a full pool: queue (error_if_no_space off) or error"},
+              &when_full, {"queue", "error"});
+  params.Duration({"no_space_timeout", "how long a queued write waits for space (0: forever)"},
+                  &c.no_space_timeout);
+  params.Enum({"no_space_error", "the error a write to a full pool gets"}, &error,
+              {"enospc", "eio"});
+  params.Bool({"zero_new_chunks", "zero the rest of a new chunk a write does not cover whole"},
+              &c.zero_new_chunks);
+  params.Duration({"commit_period", "periodic metadata commit (0: only on FLUSH/FUA)"},
+                  &c.commit_period);
+  params.Bool({"discard_passdown", "pass discards to the data device"}, &c.discard_passdown);
   RETURN_IF_ERROR(params.Finish());
   c.queue_if_no_space = when_full == "queue";
   c.enospc = error == "enospc";

@@ -15,29 +15,39 @@ namespace storlab {
 Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
   ZfsConfig c;
   std::string layout = ctx.children.size() > 1 ? "mirror" : "stripe";
-  p.Enum("layout", &layout, {"stripe", "mirror", "raidz1"});
+  p.Enum({"layout", "vdev layout of the members (default: mirror with 2+ children, else stripe)"},
+         &layout, {"stripe", "mirror", "raidz1"});
   std::string slog_name;
-  p.String("slog", &slog_name);
+  p.String({"slog", "name of the child used as separate intent log (ZIL) device"}, &slog_name);
   uint32_t regions = 1;
-  p.Int("member_regions", &regions, 1, 64);
+  p.Int({"member_regions", "regions each child is split into, each a pool member"}, &regions, 1,
+        64);
   const bool has_record = p.Has("recordsize"), has_vol = p.Has("volblocksize");
   if (has_vol) {
     c.zvol = true;
-    c.record_size = 8 * 1024;  // volblocksize default (zfsprops(7), before 2.2)
-    p.Size("volblocksize", &c.record_size, 512, 128 * 1024);
+    uint64_t volblock = 8 * 1024;  // volblocksize default (zfsprops(7), before 2.2)
+    p.Size({"volblocksize", "a zvol's block size (setting it makes a zvol)"}, &volblock, 512,
+           128 * 1024);
+    // A zvol's records are its volblocks (recordsize as well is an error below).
+    if (!has_record) c.record_size = volblock;
   }
-  p.Size("recordsize", &c.record_size, 512, 1 << 20);
-  p.Size("capacity", &c.capacity, 0);
+  p.Size({"recordsize", "a dataset's record size (a power of two)"}, &c.record_size, 512, 1 << 20);
+  p.Size({"capacity", "the dataset or zvol size; 0: what the pool can hold"}, &c.capacity, 0);
   std::string compression = "lz4";
-  p.Enum("compression", &compression, {"off", "on", "lz4", "zstd"});
-  p.Double("compress_ratio", &c.compress_ratio, 1.0, 1000.0);
-  p.Size("arc_size", &c.arc_bytes);
-  p.Size("dirty_data_max", &c.dirty_max_bytes);
-  p.Duration("txg_timeout", &c.txg_timeout);
-  p.Size("mem", &c.host.mem_bytes, uint64_t{64} << 20);
-  p.Int("cores", &c.host.cores, 1, 1024);
-  p.Rate("copy_rate_per_core", &c.host.copy_bytes_per_s_per_core);
-  p.Rate("memory_bandwidth", &c.host.memory_bandwidth);
+  p.Enum({"compression", "compression property"}, &compression, {"off", "on", "lz4", "zstd"});
+  p.Double({"compress_ratio", "how well timing-only data compresses (1.0: random, as fio writes)"},
+           &c.compress_ratio, 1.0, 1000.0);
+  p.Size({"arc_size", "ARC size; 0: zfs_arc_max default, half the RAM"}, &c.arc_bytes);
+  p.Size({"dirty_data_max",
+          "dirty data a pool holds (zfs_dirty_data_max); 0: 10% of RAM, at most 4 GiB"},
+         &c.dirty_max_bytes);
+  p.Duration({"txg_timeout", "a transaction group commits at least this often (zfs_txg_timeout)"},
+             &c.txg_timeout);
+  p.Size({"mem", "the host's RAM (sizes the ARC and the dirty limit)"}, &c.host.mem_bytes,
+         uint64_t{64} << 20);
+  p.Int({"cores", "CPU cores for copying and compression"}, &c.host.cores, 1, 1024);
+  p.Rate({"copy_rate_per_core", "one core copying user data"}, &c.host.copy_bytes_per_s_per_core);
+  p.Rate({"memory_bandwidth", "the whole machine's copy ceiling"}, &c.host.memory_bandwidth);
   RETURN_IF_ERROR(p.Finish());
   if (has_record && has_vol) {
     p.Fail("volblocksize", "give recordsize (a dataset) or volblocksize (a zvol), not both");
