@@ -13,6 +13,7 @@
 #include "sim/quoted.h"
 #include "workloads/demo.h"
 #include "workloads/demo_plot.h"
+#include "workloads/scenarios/scenario.h"
 
 namespace po = boost::program_options;
 
@@ -20,12 +21,14 @@ namespace storlab::cli {
 
 int DemoCommand(const Args& args) {
   po::options_description desc(
-      "usage: storlab demo [options]\n\n"
+      "usage: storlab demo [options]\n"
+      "       storlab demo --list | NAME [--seed N]\n\n"
       "Runs the seed table (three fio tests on four storage options, 60 s each in virtual\n"
       "time), prints published vs simulated MB/s, and explains every cell that beats its\n"
-      "stack's link or device limit by more than 2x from the run's own layer statistics.\n\n"
+      "stack's link or device limit by more than 2x from the run's own layer statistics.\n"
+      "With NAME, runs one of the seeds' failure stories instead (--list shows them).\n\n"
       "Options");
-  std::string csv, plot, mem, cores;
+  std::string csv, plot, mem, cores, scenario;
   uint64_t seed = 1;
   unsigned threads = 0;
   double runtime = 0;
@@ -38,10 +41,14 @@ int DemoCommand(const Args& args) {
       "nodes as assumed)")("host-cores", po::value(&cores),
                            "the host's cores for every cell (default: each stack's own)")(
       "threads", po::value(&threads), "cells run in parallel (default: the machine's cores)")(
-      "runtime", po::value(&runtime), "seconds per job instead of 60 (quick looks)");
+      "runtime", po::value(&runtime), "seconds per job instead of 60 (quick looks)")(
+      "list", "list the scenarios (storlab demo NAME runs one)")(
+      "scenario", po::value(&scenario), "a scenario to run (also as the first word)");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::fprintf(stderr, "storlab demo: %s\n", e.what());
@@ -55,6 +62,32 @@ int DemoCommand(const Args& args) {
     std::fprintf(stderr, "storlab demo: %s\n", msg.c_str());
     return 2;
   };
+  if (vm.count("list")) {
+    for (const auto& s : scenarios::Scenarios()) {
+      std::printf("%-10s %s\n", std::string(s.name).c_str(), std::string(s.summary).c_str());
+    }
+    return 0;
+  }
+  if (!scenario.empty()) {
+    const scenarios::Scenario* s = scenarios::FindScenario(scenario);
+    if (!s) {
+      std::string names;
+      for (const auto& x : scenarios::Scenarios())
+        names += (names.empty() ? "" : ", ") + std::string(x.name);
+      return fail("no scenario " + Quoted(scenario) + " (there are: " + names + "; --list)");
+    }
+    if (!csv.empty() || !plot.empty() || !mem.empty() || !cores.empty() || vm.count("runtime")) {
+      return fail(
+          "a scenario takes only --seed (--csv, --plot, --host-mem, --host-cores and "
+          "--runtime are for the seed table)");
+    }
+    scenarios::ScenarioOptions so;
+    so.seed = seed;
+    auto out = s->run(so);
+    if (!out.ok()) return fail(out.status().message());
+    std::fputs(out->c_str(), stdout);
+    return 0;
+  }
   demo::DemoOptions o;
   o.seed = seed;
   o.threads = threads;

@@ -29,6 +29,8 @@ expect_error "--host-cores=0" "key 'cores'" "$storlab" sim --stack ram --host-co
 expect_error "demo --host-mem 0" "key 'mem'" "$storlab" demo --host-mem 0
 expect_error "demo --runtime 0" "expected seconds" "$storlab" demo --runtime 0
 expect_error "demo --runtime -1" "expected seconds" "$storlab" demo --runtime -1
+expect_error "demo nope" "no scenario 'nope' (there are: fsync" "$storlab" demo nope
+expect_error "demo fsync --csv" "a scenario takes only --seed" "$storlab" demo fsync --csv /tmp/x.csv
 start=$SECONDS
 expect_error "demo --csv" "cannot write '/nonexistent/x.csv'" "$storlab" demo --csv /nonexistent/x.csv
 expect_error "demo --plot" "cannot create" "$storlab" demo --plot /proc/no/such/dir

@@ -1,0 +1,28 @@
+#include "workloads/scenarios/scenario.h"
+
+namespace storlab::scenarios {
+
+const std::vector<Scenario>& Scenarios() {
+  static const std::vector<Scenario> kAll = {
+      {"fsync", "the same writes with and without fsync, then a power cut: what each kept",
+       RunFsync},
+      {"usb-pull",
+       "a copy to a USB 3 disk that \"finished\", the disk pulled without unmount: what was "
+       "acknowledged, on media, lost; and with sync first",
+       RunUsbPull},
+      {"wearout",
+       "an SSD's wear (Proxmox's Wearout, SMART percentage used) under a VM's writes times the "
+       "drive's write amplification, and how long the drive lasts",
+       RunWearout},
+  };
+  return kAll;
+}
+
+const Scenario* FindScenario(std::string_view name) {
+  for (const auto& s : Scenarios()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace storlab::scenarios
