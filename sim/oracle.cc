@@ -215,7 +215,7 @@ void Oracle::OnPowerCut() {
   // Writes in flight keep their versions: they may or may not have landed.
 }
 
-void Oracle::Verify(Callback<void(OracleReport)> done) {
+void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
   struct State {
     std::vector<std::pair<uint64_t, uint64_t>> runs;  // first block, count
     size_t next = 0;
@@ -247,18 +247,18 @@ void Oracle::Verify(Callback<void(OracleReport)> done) {
   // cut drops them (a strong self-reference leaked then).
   auto issue = std::make_shared<std::function<void()>>();
   std::weak_ptr<std::function<void()>> self = issue;
-  *issue = [this, st, self] {
+  *issue = [this, st, self, rebaseline] {
     const auto issue = self.lock();
     if (!issue) return;
     while (st->in_flight < 16 && st->next < st->runs.size()) {
       auto [first, count] = st->runs[st->next++];
       ++st->in_flight;
       auto buf = std::make_shared<std::vector<uint8_t>>(count * block_);
-      auto checked = [this, st, issue, buf, first = first, count = count](Status s) {
+      auto checked = [this, st, issue, buf, rebaseline, first = first, count = count](Status s) {
         --st->in_flight;
         for (uint64_t i = 0; i < count; ++i) {
           uint64_t b = first + i;
-          auto& versions = blocks_[b];
+          const auto& versions = blocks_.find(b)->second;
           ++st->report.blocks_checked;
           if (!s.ok()) {
             ++st->report.read_errors;
@@ -285,10 +285,10 @@ void Oracle::Verify(Callback<void(OracleReport)> done) {
             }
           }
           // What is on the device now is the durable baseline.
-          versions.assign(1, Version{0, found, 0, 0, false, false});
+          if (rebaseline) blocks_[b].assign(1, Version{0, found, 0, 0, false, false});
         }
         if (st->in_flight == 0 && st->next == st->runs.size()) {
-          multi_.clear();
+          if (rebaseline) multi_.clear();
           auto report = std::move(st->report);
           auto cb = std::move(st->done);
           *issue = nullptr;  // break the cycle

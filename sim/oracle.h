@@ -63,8 +63,10 @@ class Oracle : public NodeWrapper {
 
   // Reads back every block the oracle knows (queue depth 16) and checks it.
   // Call after Stack::PowerCut(); `done` runs from an engine event. The found
-  // contents become the new durable baseline, so cuts can repeat.
-  void Verify(Callback<void(OracleReport)> done);
+  // contents become the new durable baseline, so cuts can repeat — unless
+  // `rebaseline` is false: then the oracle's records are only read (a forked
+  // copy that verifies one cut and exits then copies none of their pages).
+  void Verify(Callback<void(OracleReport)> done, bool rebaseline = true);
   // Verify() driven to completion in virtual time.
   OracleReport VerifyNow();
 

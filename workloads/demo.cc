@@ -52,6 +52,12 @@ CellResult RunCell(const Cell& cell, const DemoOptions& o) {
                            "storlab demo (runtime override)"});
     }
   }
+  for (auto& s : *sections) {
+    if (s.name == "global") continue;
+    for (const auto& [k, v] : o.job_overrides) {
+      s.entries.push_back({k, v, true, "storlab demo (" + k + " override)"});
+    }
+  }
   auto jobs = fio::BuildJobs(*sections, o.seed);
   if (!jobs.ok()) {
     r.status = jobs.status();

@@ -51,8 +51,11 @@ struct DemoOptions {
   std::optional<uint64_t> host_mem;    // every cell's host RAM; nullopt: each stack's [host]
   std::optional<uint32_t> host_cores;  // every cell's cores; nullopt: each stack's [host]
   std::optional<Nanos> runtime;        // overrides the job files' 60 s (tests)
-  std::string jobs_dir;                // where seed-a.fio ... live
-  unsigned threads = 0;                // 0: the machine's cores
+  // fio options set in every job of the job files (key, value): the
+  // scenarios' variants (e.g. direct=1).
+  std::vector<std::pair<std::string, std::string>> job_overrides;
+  std::string jobs_dir;  // where seed-a.fio ... live
+  unsigned threads = 0;  // 0: the machine's cores
 };
 
 struct CellResult {

@@ -139,10 +139,12 @@ void PowerCuts::RunChild(int fd) {
   stack_.PowerCut();
   bool finished = false;
   OracleReport report;
-  oracle_.Verify([&](OracleReport r) {
-    report = std::move(r);
-    finished = true;
-  });
+  oracle_.Verify(
+      [&](OracleReport r) {
+        report = std::move(r);
+        finished = true;
+      },
+      /*rebaseline=*/false);
   VirtualDriver(stack_.engine()).RunWhile([&] { return !finished; });
   int rc = finished && WriteAll(fd, Encode(report)) ? 0 : 3;
   ::_exit(rc);

@@ -61,6 +61,7 @@ std::string Duration(Nanos t);
 Result<std::string> RunFsync(const ScenarioOptions& options);
 Result<std::string> RunUsbPull(const ScenarioOptions& options);
 Result<std::string> RunWearout(const ScenarioOptions& options);
+Result<std::string> RunNasInflation(const ScenarioOptions& options);
 
 }  // namespace storlab::scenarios
 

@@ -14,6 +14,10 @@ const std::vector<Scenario>& Scenarios() {
        "an SSD's wear (Proxmox's Wearout, SMART percentage used) under a VM's writes times the "
        "drive's write amplification, and how long the drive lasts",
        RunWearout},
+      {"nas-inflation",
+       "the seed's NAS test B (4897 MB/s over 1GbE) with where the bytes went, and the same "
+       "job with --direct=1",
+       RunNasInflation},
   };
   return kAll;
 }
