@@ -62,6 +62,7 @@ Result<std::string> RunFsync(const ScenarioOptions& options);
 Result<std::string> RunUsbPull(const ScenarioOptions& options);
 Result<std::string> RunWearout(const ScenarioOptions& options);
 Result<std::string> RunNasInflation(const ScenarioOptions& options);
+Result<std::string> RunThinFull(const ScenarioOptions& options);
 
 }  // namespace storlab::scenarios
 

@@ -18,6 +18,10 @@ const std::vector<Scenario>& Scenarios() {
        "the seed's NAS test B (4897 MB/s over 1GbE) with where the bytes went, and the same "
        "job with --direct=1",
        RunNasInflation},
+      {"thin-full",
+       "three 100 GB thin volumes on a 200 GB LVM-thin pool written full: every VM's writes "
+       "fail when the pool is full (queue for 60 s, or error at once)",
+       RunThinFull},
   };
   return kAll;
 }
