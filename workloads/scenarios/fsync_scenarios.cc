@@ -1,6 +1,7 @@
 // The durability scenarios: `fsync` (the same writes with and without
 // fsync, then a power cut) and `usb-pull` (a copy that "finished", then the
 // disk pulled without unmount). Every figure comes from the runs.
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -82,12 +83,12 @@ Result<std::string> RunFsync(const ScenarioOptions& options) {
        Bytes(none.r.page_cache_dirty) + " were still there, and " + Bytes(none.lost()) +
        " of the file were lost: every write the job believed done.\n";
   s += "With end_fsync=1 the job took " + Duration(end.r.job_time) + " (" +
-       std::to_string(static_cast<int>(Ratio(end.r.job_time, none.r.job_time) + 0.5)) +
+       std::to_string(std::lround(Ratio(end.r.job_time, none.r.job_time))) +
        "x): one fsync at the end wrote the pages back and flushed the drive's cache; " +
        Bytes(end.kept()) + " were on the platters at the cut, " + Bytes(end.lost()) + " lost.\n";
   s += "With fsync=1 every write waited for the platters before the next: " +
        Duration(each.r.job_time) + " (" +
-       std::to_string(static_cast<int>(Ratio(each.r.job_time, end.r.job_time) + 0.5)) +
+       std::to_string(std::lround(Ratio(each.r.job_time, end.r.job_time))) +
        "x end_fsync's time), " + Bytes(each.kept()) + " kept";
   if (each.lost() > 0) {
     s += ", " + Bytes(each.lost()) +

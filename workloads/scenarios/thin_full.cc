@@ -57,7 +57,7 @@ Result<Outcome> Fill(const std::string& when_full, const ScenarioOptions& option
                   r->spec().clone, static_cast<double>(ts.dir[fio::kWrite].io_bytes) / 1e9,
                   Duration(x.end - x.start).c_str(),
                   ts.error ? ("stopped: " + ts.verror).c_str() : "finished");
-    out.lines.push_back(line);
+    out.lines.emplace_back(line);
     out.last_end = Max(out.last_end, x.end - x.start);
   }
   for (const auto& n : host->stack().nodes()) {
