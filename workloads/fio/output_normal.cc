@@ -5,20 +5,11 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "workloads/fio/append_printf.h"
 #include "workloads/fio/output.h"
 
 namespace storlab::fio {
 namespace {
-
-void Out(std::string* s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-void Out(std::string* s, const char* fmt, ...) {
-  char buf[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  s->append(buf);
-}
 
 std::string N2s(uint64_t v, bool pow2, const char* unit) { return Num2Str(v, 4, 1, pow2, unit); }
 
@@ -47,8 +38,9 @@ void DisplayLat(std::string* s, const char* name, const LatencyHistogram& h) {
   uint64_t mn = h.min(), mx = h.max();
   double mean = h.mean(), dev = h.stddev();
   const char* base = ScaleLat(&mn, &mx, &mean, &dev);
-  Out(s, "    %s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, base,
-      Num2Str(mn, 6, 1, false, "").c_str(), Num2Str(mx, 6, 1, false, "").c_str(), mean, dev);
+  AppendPrintf(s, "    %s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, base,
+               Num2Str(mn, 6, 1, false, "").c_str(), Num2Str(mx, 6, 1, false, "").c_str(), mean,
+               dev);
 }
 
 void Percentiles(std::string* s, const char* pre, const LatencyHistogram& h, const ThreadStat& ts) {
@@ -65,13 +57,13 @@ void Percentiles(std::string* s, const char* pre, const LatencyHistogram& h, con
   if (minv > 2000000 && maxv > 99999999ULL) {
     scale = 2;
     divisor = 1000000;
-    Out(s, "    %s percentiles (msec):\n     |", pre);
+    AppendPrintf(s, "    %s percentiles (msec):\n     |", pre);
   } else if (minv > 2000 && maxv > 99999) {
     scale = 1;
     divisor = 1000;
-    Out(s, "    %s percentiles (usec):\n     |", pre);
+    AppendPrintf(s, "    %s percentiles (usec):\n     |", pre);
   } else {
-    Out(s, "    %s percentiles (nsec):\n     |", pre);
+    AppendPrintf(s, "    %s percentiles (nsec):\n     |", pre);
   }
   uint64_t scaled = maxv / divisor;
   int width =
@@ -79,14 +71,15 @@ void Percentiles(std::string* s, const char* pre, const LatencyHistogram& h, con
   const int precision = ts.percentile_precision;
   int per_line = (80 - 7) / (precision + 10 + width);
   for (size_t j = 0; j < list.size(); ++j) {
-    if (j != 0 && j % static_cast<size_t>(per_line) == 0) Out(s, "     |");
+    if (j != 0 && j % static_cast<size_t>(per_line) == 0) AppendPrintf(s, "     |");
     bool last = j == list.size() - 1;
     uint64_t val = v[j];
     for (int i = 0; i < scale; ++i) val = (val + 999) / 1000;
-    Out(s, " %*.*fth=[%*" PRIu64 "]%c", precision + 3, precision, list[j], width, val,
-        last ? '\n' : ',');
+    AppendPrintf(s, " %*.*fth=[%*" PRIu64 "]%c", precision + 3, precision, list[j], width, val,
+                 last ? '\n' : ',');
     if (last) break;
-    if (j % static_cast<size_t>(per_line) == static_cast<size_t>(per_line) - 1) Out(s, "\n");
+    if (j % static_cast<size_t>(per_line) == static_cast<size_t>(per_line) - 1)
+      AppendPrintf(s, "\n");
   }
 }
 
@@ -95,10 +88,11 @@ void DdirStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs, int d
   if (!d.runtime_ms) return;
   uint64_t bw = 1000 * d.io_bytes / d.runtime_ms;
   uint64_t iops = 1000 * d.total_ios / d.runtime_ms;
-  Out(s, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n", ddir == kRead ? "read" : "write",
-      Num2Str(iops, 4, 1, false, "").c_str(), N2s(bw, true, "B/s").c_str(),
-      N2s(bw, false, "B/s").c_str(), N2s(d.io_bytes, true, "B").c_str(), d.runtime_ms,
-      ddir == kWrite ? "; 0 zone resets" : "");
+  AppendPrintf(s, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n",
+               ddir == kRead ? "read" : "write", Num2Str(iops, 4, 1, false, "").c_str(),
+               N2s(bw, true, "B/s").c_str(), N2s(bw, false, "B/s").c_str(),
+               N2s(d.io_bytes, true, "B").c_str(), d.runtime_ms,
+               ddir == kWrite ? "; 0 zone resets" : "");
   if (d.slat.samples()) DisplayLat(s, "slat", d.slat);
   if (d.clat.samples()) DisplayLat(s, "clat", d.clat);
   if (d.lat.samples()) DisplayLat(s, " lat", d.lat);
@@ -121,16 +115,16 @@ void DdirStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs, int d
       dev /= 1024.0;
       unit = "MiB";
     }
-    Out(s,
-        "   bw (%5s/s): min=%5" PRIu64 ", max=%5" PRIu64
-        ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
-        unit, mn, mx, p, mean, dev, d.bw.samples);
+    AppendPrintf(s,
+                 "   bw (%5s/s): min=%5" PRIu64 ", max=%5" PRIu64
+                 ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
+                 unit, mn, mx, p, mean, dev, d.bw.samples);
   }
   if (d.iops.samples) {
-    Out(s,
-        "   iops        : min=%5" PRIu64 ", max=%5" PRIu64
-        ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
-        d.iops.min, d.iops.max, d.iops.mean, d.iops.stddev(), d.iops.samples);
+    AppendPrintf(s,
+                 "   iops        : min=%5" PRIu64 ", max=%5" PRIu64
+                 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
+                 d.iops.min, d.iops.max, d.iops.mean, d.iops.stddev(), d.iops.samples);
   }
 }
 
@@ -143,16 +137,16 @@ void ShowLat(std::string* s, const std::array<double, N>& v, const char* const* 
     if (v[i] <= 0.0) continue;
     shown = true;
     if (new_line) {
-      if (line) Out(s, "\n");
-      Out(s, "  lat (%s)   : ", unit);
+      if (line) AppendPrintf(s, "\n");
+      AppendPrintf(s, "  lat (%s)   : ", unit);
       new_line = false;
       line = 0;
     }
-    if (line) Out(s, ", ");
-    Out(s, "%s%3.2f%%", ranges[i], v[i]);
+    if (line) AppendPrintf(s, ", ");
+    AppendPrintf(s, "%s%3.2f%%", ranges[i], v[i]);
     if (++line == 5) new_line = true;
   }
-  if (shown) Out(s, "\n");
+  if (shown) AppendPrintf(s, "\n");
 }
 
 void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
@@ -160,13 +154,13 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
   uint64_t total = ts.dir[0].total_ios + ts.dir[1].total_ios + ts.dir[2].total_ios;
   if (!(ts.dir[0].io_bytes + ts.dir[1].io_bytes) && !total) return;
   if (!ts.error) {
-    Out(s, "%s: (groupid=%d, jobs=%d): err=%2d: pid=%d: %s\n", ts.name.c_str(), ts.groupid,
-        ts.members, ts.error, 0, time.c_str());
+    AppendPrintf(s, "%s: (groupid=%d, jobs=%d): err=%2d: pid=%d: %s\n", ts.name.c_str(), ts.groupid,
+                 ts.members, ts.error, 0, time.c_str());
   } else {
-    Out(s, "%s: (groupid=%d, jobs=%d): err=%2d (%s): pid=%d: %s\n", ts.name.c_str(), ts.groupid,
-        ts.members, ts.error, ts.verror.c_str(), 0, time.c_str());
+    AppendPrintf(s, "%s: (groupid=%d, jobs=%d): err=%2d (%s): pid=%d: %s\n", ts.name.c_str(),
+                 ts.groupid, ts.members, ts.error, ts.verror.c_str(), 0, time.c_str());
   }
-  if (!ts.description.empty()) Out(s, "  Description  : [%s]\n", ts.description.c_str());
+  if (!ts.description.empty()) AppendPrintf(s, "  Description  : [%s]\n", ts.description.c_str());
   for (int d = 0; d < 2; ++d) {
     if (ts.dir[d].io_bytes) DdirStatus(s, ts, rs, d);
   }
@@ -176,7 +170,7 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
   ShowLat(s, CalcLat(ts.lat_u, total), kRanges, "usec");
   ShowLat(s, CalcLat(ts.lat_m, total), kRanges, "msec");
   if (ts.sync_lat.samples()) {
-    Out(s, "  fsync/fdatasync/sync_file_range:\n");
+    AppendPrintf(s, "  fsync/fdatasync/sync_file_range:\n");
     DisplayLat(s, "sync", ts.sync_lat);
     Percentiles(s, "sync", ts.sync_lat, ts);
   }
@@ -185,45 +179,50 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
     usr = static_cast<double>(ts.usr_time_ms) * 100 / static_cast<double>(ts.total_run_time_ms);
     sys = static_cast<double>(ts.sys_time_ms) * 100 / static_cast<double>(ts.total_run_time_ms);
   }
-  Out(s,
-      "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64
-      "\n",
-      usr, sys, ts.ctx, ts.majf, ts.minf);
+  AppendPrintf(s,
+               "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
+               ", minf=%" PRIu64 "\n",
+               usr, sys, ts.ctx, ts.majf, ts.minf);
   auto d = CalcDist(ts.io_u_map, total);
-  Out(s,
+  AppendPrintf(
+      s,
       "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
       ">=64=%3.1f%%\n",
       d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
   d = CalcDist(ts.io_u_submit, ts.total_submit);
-  Out(s,
+  AppendPrintf(
+      s,
       "     submit    : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, "
       ">=64=%3.1f%%\n",
       d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
   d = CalcDist(ts.io_u_complete, ts.total_complete);
-  Out(s,
+  AppendPrintf(
+      s,
       "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, "
       ">=64=%3.1f%%\n",
       d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
-  Out(s,
-      "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 " short=%" PRIu64
-      ",%" PRIu64 ",%" PRIu64 ",0 dropped=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0\n",
-      ts.dir[0].total_ios, ts.dir[1].total_ios, ts.dir[2].total_ios, ts.sync_total,
-      ts.dir[0].short_ios, ts.dir[1].short_ios, ts.dir[2].short_ios, ts.dir[0].drop_ios,
-      ts.dir[1].drop_ios, ts.dir[2].drop_ios);
-  Out(s, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", ts.latency_depth);
+  AppendPrintf(s,
+               "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+               " short=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 dropped=%" PRIu64 ",%" PRIu64
+               ",%" PRIu64 ",0\n",
+               ts.dir[0].total_ios, ts.dir[1].total_ios, ts.dir[2].total_ios, ts.sync_total,
+               ts.dir[0].short_ios, ts.dir[1].short_ios, ts.dir[2].short_ios, ts.dir[0].drop_ios,
+               ts.dir[1].drop_ios, ts.dir[2].drop_ios);
+  AppendPrintf(s, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+               ts.latency_depth);
 }
 
 void GroupStatus(std::string* s, const GroupStat& rs) {
-  Out(s, "\nRun status group %d (all jobs):\n", rs.groupid);
+  AppendPrintf(s, "\nRun status group %d (all jobs):\n", rs.groupid);
   static const char* const kNames[] = {"   READ", "  WRITE", "   TRIM"};
   for (int i = 0; i < 3; ++i) {
     if (!rs.max_run[i]) continue;
-    Out(s, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
-        kNames[i], N2s(rs.agg[i], true, "B/s").c_str(), N2s(rs.agg[i], false, "B/s").c_str(),
-        N2s(rs.min_bw[i], true, "B/s").c_str(), N2s(rs.max_bw[i], true, "B/s").c_str(),
-        N2s(rs.min_bw[i], false, "B/s").c_str(), N2s(rs.max_bw[i], false, "B/s").c_str(),
-        N2s(rs.iobytes[i], true, "B").c_str(), N2s(rs.iobytes[i], false, "B").c_str(),
-        rs.min_run[i], rs.max_run[i]);
+    AppendPrintf(s, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
+                 kNames[i], N2s(rs.agg[i], true, "B/s").c_str(),
+                 N2s(rs.agg[i], false, "B/s").c_str(), N2s(rs.min_bw[i], true, "B/s").c_str(),
+                 N2s(rs.max_bw[i], true, "B/s").c_str(), N2s(rs.min_bw[i], false, "B/s").c_str(),
+                 N2s(rs.max_bw[i], false, "B/s").c_str(), N2s(rs.iobytes[i], true, "B").c_str(),
+                 N2s(rs.iobytes[i], false, "B").c_str(), rs.min_run[i], rs.max_run[i]);
   }
 }
 
@@ -237,23 +236,24 @@ std::string FioNormalHeader(const FioRun& run) {
     if (j.clone == 0) {
       std::string bs[3];
       for (int d = 0; d < 3; ++d) bs[d] = N2s(j.opts.bs[d], true, "B");
-      Out(&s, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
+      AppendPrintf(
+          &s, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
           j.name.c_str(), j.groupid, RwName(j.opts.rw), bs[0].c_str(), bs[0].c_str(), bs[1].c_str(),
           bs[1].c_str(), bs[2].c_str(), bs[2].c_str(), j.opts.ioengine.c_str(),
           static_cast<unsigned>(j.opts.iodepth));
     } else if (j.clone == 1) {
-      Out(&s, "...\n");
+      AppendPrintf(&s, "...\n");
     }
   }
-  Out(&s, "fio-3.33\nStarting ");
-  if (processes) Out(&s, "%d process%s", processes, processes > 1 ? "es" : "");
-  if (processes && threads) Out(&s, " and ");
-  if (threads) Out(&s, "%d thread%s", threads, threads > 1 ? "s" : "");
-  Out(&s, "\n");
+  AppendPrintf(&s, "fio-3.33\nStarting ");
+  if (processes) AppendPrintf(&s, "%d process%s", processes, processes > 1 ? "es" : "");
+  if (processes && threads) AppendPrintf(&s, " and ");
+  if (threads) AppendPrintf(&s, "%d thread%s", threads, threads > 1 ? "s" : "");
+  AppendPrintf(&s, "\n");
   for (const auto& l : run.layout()) {
-    Out(&s, "%s: Laying out IO file%s (%u file%s / %s%" PRIu64 "MiB)\n", l.job.c_str(),
-        l.files > 1 ? "s" : "", l.files, l.files > 1 ? "s" : "", l.files > 1 ? "total " : "",
-        l.bytes >> 20);
+    AppendPrintf(&s, "%s: Laying out IO file%s (%u file%s / %s%" PRIu64 "MiB)\n", l.job.c_str(),
+                 l.files > 1 ? "s" : "", l.files, l.files > 1 ? "s" : "",
+                 l.files > 1 ? "total " : "", l.bytes >> 20);
   }
   return s;
 }
@@ -271,14 +271,14 @@ std::string FioNormalReport(const FioRun& run, const OutputOptions& options) {
   for (const auto& r : run.runners()) any_io |= r->spec().engine != EngineKind::kNull;
   if (any_io) {
     auto du = DiskUtilJson(run)[0];
-    Out(&s, "\nDisk stats (read/write):\n");
-    Out(&s,
-        "  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=0/0, ticks=%" PRIu64 "/%" PRIu64
-        ", in_queue=%" PRIu64 ", util=%3.2f%%\n",
-        du["name"].get<std::string>().c_str(), du["read_ios"].get<uint64_t>(),
-        du["write_ios"].get<uint64_t>(), du["read_ticks"].get<uint64_t>(),
-        du["write_ticks"].get<uint64_t>(), du["in_queue"].get<uint64_t>(),
-        du["util"].get<double>());
+    AppendPrintf(&s, "\nDisk stats (read/write):\n");
+    AppendPrintf(&s,
+                 "  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=0/0, ticks=%" PRIu64 "/%" PRIu64
+                 ", in_queue=%" PRIu64 ", util=%3.2f%%\n",
+                 du["name"].get<std::string>().c_str(), du["read_ios"].get<uint64_t>(),
+                 du["write_ios"].get<uint64_t>(), du["read_ticks"].get<uint64_t>(),
+                 du["write_ticks"].get<uint64_t>(), du["in_queue"].get<uint64_t>(),
+                 du["util"].get<double>());
   }
   return s;
 }

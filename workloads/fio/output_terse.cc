@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "workloads/fio/append_printf.h"
 #include "workloads/fio/fio_known_options.h"
 #include "workloads/fio/output.h"
 
@@ -13,25 +14,15 @@ namespace {
 
 constexpr size_t kListMax = 20;  // fio's FIO_IO_U_LIST_MAX_LEN
 
-void Out(std::string* s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-void Out(std::string* s, const char* fmt, ...) {
-  char buf[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  s->append(buf);
-}
-
 using ULL = unsigned long long;
 
 // fio's calc_lat() then ";min;max;mean;dev" in microseconds.
 void LatUsec(std::string* s, const LatencyHistogram& h) {
   if (h.samples()) {
-    Out(s, ";%llu;%llu;%f;%f", static_cast<ULL>(h.min() / 1000), static_cast<ULL>(h.max() / 1000),
-        h.mean() / 1000, h.stddev() / 1000);
+    AppendPrintf(s, ";%llu;%llu;%f;%f", static_cast<ULL>(h.min() / 1000),
+                 static_cast<ULL>(h.max() / 1000), h.mean() / 1000, h.stddev() / 1000);
   } else {
-    Out(s, ";%llu;%llu;%f;%f", 0ULL, 0ULL, 0.0, 0.0);
+    AppendPrintf(s, ";%llu;%llu;%f;%f", 0ULL, 0ULL, 0.0, 0.0);
   }
 }
 
@@ -42,8 +33,8 @@ void DirTerse(std::string* s, const ThreadStat& ts, const GroupStat& rs, int ddi
     bw = (1000 * d.io_bytes / d.runtime_ms) / 1024;
     iops = (1000 * d.total_ios) / d.runtime_ms;
   }
-  Out(s, ";%llu;%llu;%llu;%llu", static_cast<ULL>(d.io_bytes >> 10), static_cast<ULL>(bw),
-      static_cast<ULL>(iops), static_cast<ULL>(d.runtime_ms));
+  AppendPrintf(s, ";%llu;%llu;%llu;%llu", static_cast<ULL>(d.io_bytes >> 10), static_cast<ULL>(bw),
+               static_cast<ULL>(iops), static_cast<ULL>(d.runtime_ms));
   LatUsec(s, d.slat);
   LatUsec(s, d.clat);
   const LatencyHistogram* ph = ts.lat_percentiles    ? &d.lat
@@ -54,10 +45,10 @@ void DirTerse(std::string* s, const ThreadStat& ts, const GroupStat& rs, int ddi
   if (ph) vals = ph->Percentiles(list);
   for (size_t i = 0; i < kListMax; ++i) {
     if (i >= vals.size()) {
-      Out(s, ";0%%=0");
+      AppendPrintf(s, ";0%%=0");
       continue;
     }
-    Out(s, ";%f%%=%llu", list[i], static_cast<ULL>(vals[i] / 1000));
+    AppendPrintf(s, ";%f%%=%llu", list[i], static_cast<ULL>(vals[i] / 1000));
   }
   LatUsec(s, d.lat);
   const bool bw_stat = d.bw.samples != 0;
@@ -67,18 +58,19 @@ void DirTerse(std::string* s, const ThreadStat& ts, const GroupStat& rs, int ddi
       p_of_agg = d.bw.mean * 100 / static_cast<double>(rs.agg[ddir] / 1024);
       if (p_of_agg > 100.0) p_of_agg = 100.0;
     }
-    Out(s, ";%llu;%llu;%f%%;%f;%f", static_cast<ULL>(d.bw.min), static_cast<ULL>(d.bw.max),
-        p_of_agg, d.bw.mean, d.bw.stddev());
+    AppendPrintf(s, ";%llu;%llu;%f%%;%f;%f", static_cast<ULL>(d.bw.min), static_cast<ULL>(d.bw.max),
+                 p_of_agg, d.bw.mean, d.bw.stddev());
   } else {
-    Out(s, ";%llu;%llu;%f%%;%f;%f", 0ULL, 0ULL, 0.0, 0.0, 0.0);
+    AppendPrintf(s, ";%llu;%llu;%f%%;%f;%f", 0ULL, 0ULL, 0.0, 0.0, 0.0);
   }
   if (ver == 5) {
-    Out(s, ";%llu", static_cast<ULL>(bw_stat ? d.bw.samples : 0));
+    AppendPrintf(s, ";%llu", static_cast<ULL>(bw_stat ? d.bw.samples : 0));
     if (d.iops.samples) {
-      Out(s, ";%llu;%llu;%f;%f;%llu", static_cast<ULL>(d.iops.min), static_cast<ULL>(d.iops.max),
-          d.iops.mean, d.iops.stddev(), static_cast<ULL>(d.iops.samples));
+      AppendPrintf(s, ";%llu;%llu;%f;%f;%llu", static_cast<ULL>(d.iops.min),
+                   static_cast<ULL>(d.iops.max), d.iops.mean, d.iops.stddev(),
+                   static_cast<ULL>(d.iops.samples));
     } else {
-      Out(s, ";%llu;%llu;%f;%f;%lu", 0ULL, 0ULL, 0.0, 0.0, 0UL);
+      AppendPrintf(s, ";%llu;%llu;%f;%f;%lu", 0ULL, 0ULL, 0.0, 0.0, 0UL);
     }
   }
 }
@@ -88,10 +80,10 @@ std::string JobTerse(const FioRun& run, const FioRun::Report& rep, const GroupSt
   const ThreadStat& ts = rep.ts;
   std::string s;
   if (ver == 2) {
-    Out(&s, "2;%s;%d;%d", ts.name.c_str(), ts.groupid, ts.error);
+    AppendPrintf(&s, "2;%s;%d;%d", ts.name.c_str(), ts.groupid, ts.error);
   } else {
-    Out(&s, "%d;%s;%s;%d;%d", ver, std::string(FioVersion()).c_str(), ts.name.c_str(), ts.groupid,
-        ts.error);
+    AppendPrintf(&s, "%d;%s;%s;%d;%d", ver, std::string(FioVersion()).c_str(), ts.name.c_str(),
+                 ts.groupid, ts.error);
   }
   DirTerse(&s, ts, rs, kRead, ver);
   DirTerse(&s, ts, rs, kWrite, ver);
@@ -102,24 +94,25 @@ std::string JobTerse(const FioRun& run, const FioRun::Report& rep, const GroupSt
     usr = static_cast<double>(ts.usr_time_ms) * 100 / runt;
     sys = static_cast<double>(ts.sys_time_ms) * 100 / runt;
   }
-  Out(&s, ";%f%%;%f%%;%llu;%llu;%llu", usr, sys, static_cast<ULL>(ts.ctx),
-      static_cast<ULL>(ts.majf), static_cast<ULL>(ts.minf));
+  AppendPrintf(&s, ";%f%%;%f%%;%llu;%llu;%llu", usr, sys, static_cast<ULL>(ts.ctx),
+               static_cast<ULL>(ts.majf), static_cast<ULL>(ts.minf));
   const uint64_t total = ts.dir[0].total_ios + ts.dir[1].total_ios + ts.dir[2].total_ios;
-  for (double v : CalcDist(ts.io_u_map, total)) Out(&s, ";%3.1f%%", v);
+  for (double v : CalcDist(ts.io_u_map, total)) AppendPrintf(&s, ";%3.1f%%", v);
   // fio's stat_calc_lat_nu(): the nanosecond buckets go into the first
   // microsecond one, "to keep the terse format unaltered".
   auto lat_u = CalcLat(ts.lat_u, total);
   uint64_t ntotal = 0;
   for (uint64_t n : ts.lat_n) ntotal += n;
   lat_u[0] += 100.0 * static_cast<double>(ntotal) / static_cast<double>(total);
-  for (double v : lat_u) Out(&s, ";%3.2f%%", v);
-  for (double v : CalcLat(ts.lat_m, total)) Out(&s, ";%3.2f%%", v);
+  for (double v : lat_u) AppendPrintf(&s, ";%3.2f%%", v);
+  for (double v : CalcLat(ts.lat_m, total)) AppendPrintf(&s, ";%3.2f%%", v);
   if (ver >= 3 && disk_util) {
     for (const auto& d : DiskUtilJson(run)) {
-      Out(&s, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
-          d["name"].get<std::string>().c_str(), d["read_ios"].get<ULL>(), d["write_ios"].get<ULL>(),
-          d["read_merges"].get<ULL>(), d["write_merges"].get<ULL>(), d["read_ticks"].get<ULL>(),
-          d["write_ticks"].get<ULL>(), d["in_queue"].get<ULL>(), d["util"].get<double>());
+      AppendPrintf(&s, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
+                   d["name"].get<std::string>().c_str(), d["read_ios"].get<ULL>(),
+                   d["write_ios"].get<ULL>(), d["read_merges"].get<ULL>(),
+                   d["write_merges"].get<ULL>(), d["read_ticks"].get<ULL>(),
+                   d["write_ticks"].get<ULL>(), d["in_queue"].get<ULL>(), d["util"].get<double>());
     }
   }
   if (!ts.description.empty()) {

@@ -8,6 +8,7 @@
 #define STORLAB_WORKLOADS_SCENARIOS_SCENARIO_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "sim/oracle.h"
 #include "sim/status.h"
 #include "sim/time.h"
+#include "workloads/fio/fio_run.h"
+#include "workloads/host/sim_host.h"
 
 namespace storlab::scenarios {
 
@@ -33,6 +36,13 @@ const std::vector<Scenario>& Scenarios();
 const Scenario* FindScenario(std::string_view name);
 
 // --- Shared by the scenarios (scenario_run.cc) --------------------------
+
+// fio's command-line jobs `args` run to the end on the stack `host` names.
+struct FioOnStack {
+  std::unique_ptr<SimHost> host;
+  std::unique_ptr<fio::FioRun> run;
+};
+Result<FioOnStack> RunFio(const HostOptions& host, const std::vector<std::string>& args);
 
 // What a fio job on a stack left behind when the power was cut `cut_after`
 // after the job returned.

@@ -36,18 +36,26 @@ std::string Duration(Nanos t) {
   return buf;
 }
 
+Result<FioOnStack> RunFio(const HostOptions& host, const std::vector<std::string>& args) {
+  ASSIGN_OR_RETURN(auto sections, fio::ParseCommandLine(args));
+  ASSIGN_OR_RETURN(auto jobs, fio::BuildJobs(sections, host.seed));
+  FioOnStack out;
+  ASSIGN_OR_RETURN(out.host, SimHost::Create(host));
+  out.run = std::make_unique<fio::FioRun>(*out.host, std::move(jobs));
+  RETURN_IF_ERROR(out.run->Prepare());
+  RETURN_IF_ERROR(out.run->Run({}));
+  return out;
+}
+
 Result<CutAfterJob> RunAndCut(const std::string& stack, const std::vector<std::string>& args,
                               Nanos cut_after, const ScenarioOptions& options) {
-  ASSIGN_OR_RETURN(auto sections, fio::ParseCommandLine(args));
-  ASSIGN_OR_RETURN(auto jobs, fio::BuildJobs(sections, options.seed));
   HostOptions ho;
   ho.stack = stack;
   ho.seed = options.seed;
   ho.oracle = true;
-  ASSIGN_OR_RETURN(auto host, SimHost::Create(ho));
-  fio::FioRun run(*host, std::move(jobs));
-  RETURN_IF_ERROR(run.Prepare());
-  RETURN_IF_ERROR(run.Run({}));
+  ASSIGN_OR_RETURN(auto fio_run, RunFio(ho, args));
+  SimHost* host = fio_run.host.get();
+  const fio::FioRun& run = *fio_run.run;
   CutAfterJob out;
   const auto& job = *run.runners().front();
   out.job_time = job.extras().end - job.extras().start;

@@ -38,16 +38,13 @@ Result<Outcome> Fill(const std::string& when_full, const ScenarioOptions& option
   const std::vector<std::string> args = {"--name=vm",         "--numjobs=3", "--rw=write",
                                          "--bs=1m",           "--size=90g",  "--direct=1",
                                          "--ioengine=libaio", "--iodepth=4"};
-  ASSIGN_OR_RETURN(auto sections, fio::ParseCommandLine(args));
-  ASSIGN_OR_RETURN(auto jobs, fio::BuildJobs(sections, options.seed));
   HostOptions ho;
   ho.stack = "thin-full.toml";
   ho.stack_text = Stack(when_full);
   ho.seed = options.seed;
-  ASSIGN_OR_RETURN(auto host, SimHost::Create(ho));
-  fio::FioRun run(*host, std::move(jobs));
-  RETURN_IF_ERROR(run.Prepare());
-  RETURN_IF_ERROR(run.Run({}));
+  ASSIGN_OR_RETURN(auto fio_run, RunFio(ho, args));
+  SimHost* host = fio_run.host.get();
+  const fio::FioRun& run = *fio_run.run;
   Outcome out;
   for (const auto& r : run.runners()) {
     const auto& x = r->extras();

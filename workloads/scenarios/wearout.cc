@@ -45,18 +45,15 @@ Result<std::string> RunWearout(const ScenarioOptions& options) {
                                          "--direct=1",   "--ioengine=libaio", "--iodepth=4",
                                          "--size=200g",  "--rate=20m",        "--runtime=120",
                                          "--time_based", "--norandommap"};
-  ASSIGN_OR_RETURN(auto sections, fio::ParseCommandLine(args));
-  ASSIGN_OR_RETURN(auto jobs, fio::BuildJobs(sections, options.seed));
   HostOptions ho;
   ho.stack = "wearout.toml";
   ho.stack_text = stack_text;
   ho.seed = options.seed;
-  ASSIGN_OR_RETURN(auto host, SimHost::Create(ho));
-  fio::FioRun run(*host, std::move(jobs));
-  RETURN_IF_ERROR(run.Prepare());
-  const Nanos t0 = host->engine().now();
-  RETURN_IF_ERROR(run.Run({}));
-  const Nanos t = host->engine().now() - t0;
+  ASSIGN_OR_RETURN(auto fio_run, RunFio(ho, args));
+  SimHost* host = fio_run.host.get();
+  // The job's own time (no layout: a write job without overwrite).
+  const auto& x = fio_run.run->runners().front()->extras();
+  const Nanos t = x.end - x.start;
   const Ssd* ssd = nullptr;
   for (const auto& n : host->stack().nodes()) {
     if (auto* s = dynamic_cast<const Ssd*>(n.get())) ssd = s;
