@@ -28,9 +28,15 @@ for s in $stacks; do
   done
 done
 t1=$(date +%s.%N)
-python3 - "$tmp" "$t0" "$t1" <<'PY'
-import glob, json, os, sys
+times > "$tmp/times"  # the shell's, then its children's user and system time
+cpu=$(tail -1 "$tmp/times")
+python3 - "$tmp" "$t0" "$t1" "$cpu" <<'PY'
+import glob, json, os, re, sys
 tmp, t0, t1 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+def secs(t):
+    m = re.match(r"(\d+)m([\d.]+)s", t)
+    return int(m.group(1)) * 60 + float(m.group(2))
+cpu = sum(secs(t) for t in sys.argv[4].split())
 tot = dict(cuts=0, blocks_checked=0, lost_allowed=0, lost_unhonoured=0, violations=0, read_errors=0)
 print(f"{'stack':24} {'direct':>6} {'cuts':>6} {'blocks':>10} {'lost ok':>9} {'unhonoured':>10} {'viol':>5}  breaks")
 for f in sorted(glob.glob(os.path.join(tmp, '*.json'))):
@@ -43,6 +49,8 @@ wall = t1 - t0
 print(f"\ntotal: {tot['cuts']} cuts, {tot['blocks_checked']} block checks, {tot['lost_allowed']} allowed "
       f"losses, {tot['lost_unhonoured']} unhonoured, {tot['violations']} violations, "
       f"{tot['read_errors']} read errors")
-print(f"wall time {wall:.1f} s on {os.cpu_count()} cores: {wall / tot['cuts'] * 1e5:.1f} s per 10^5 cuts")
+print(f"wall time {wall:.1f} s on {os.cpu_count()} cores: {wall / tot['cuts'] * 1e5:.1f} s per 10^5 cuts; "
+      f"CPU time {cpu:.1f} s ({cpu / tot['cuts'] * 1e5 / os.cpu_count():.1f} s per 10^5 cuts on "
+      f"{os.cpu_count()} cores with nothing else running)")
 sys.exit(1 if tot['violations'] or tot['read_errors'] else 0)
 PY
