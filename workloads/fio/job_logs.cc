@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -91,7 +92,7 @@ void JobLogs::Add(Log* log, uint64_t ms, uint64_t val, int dir, uint64_t bs, uin
 void JobLogs::Flush(Log* log, int dir, uint64_t ms) {
   IoStat& w = log->window[static_cast<size_t>(dir)];
   if (w.samples) {
-    uint64_t v = log_max_ ? w.max : static_cast<uint64_t>(w.mean + 0.50);
+    uint64_t v = log_max_ ? w.max : static_cast<uint64_t>(std::llround(w.mean));  // mean >= 0
     log->samples.push_back({ms, v, dir, 0, 0});
   }
   w = IoStat();

@@ -55,7 +55,9 @@ void DirTerse(std::string* s, const ThreadStat& ts, const GroupStat& rs, int ddi
   if (bw_stat) {
     double p_of_agg = 100.0;
     if (rs.agg[ddir]) {
-      p_of_agg = d.bw.mean * 100 / static_cast<double>(rs.agg[ddir] / 1024);
+      // fio's convert_agg_kbytes_percent() divides the aggregate in integers.
+      p_of_agg = d.bw.mean * 100 /
+                 static_cast<double>(rs.agg[ddir] / 1024);  // NOLINT(bugprone-integer-division)
       if (p_of_agg > 100.0) p_of_agg = 100.0;
     }
     AppendPrintf(s, ";%llu;%llu;%f%%;%f;%f", static_cast<ULL>(d.bw.min), static_cast<ULL>(d.bw.max),
