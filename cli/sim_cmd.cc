@@ -120,10 +120,16 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   }
   // The layout ran in Prepare(): count the jobs' time from here.
   const Nanos t0 = (*host)->engine().now();
-  AddSimFaults(faults, t0, (*host)->stack(), run);
+  Progress* shown = nullptr;  // the progress line, while the jobs run
+  AddSimFaults(faults, t0, (*host)->stack(), run, [&shown](const std::string& line) {
+    if (shown) return shown->Note(line);
+    std::fprintf(stderr, "%s\n", line.c_str());
+  });
   {
     Progress progress(expect, a.progress);
+    shown = &progress;
     st = run.Run([&](Nanos t) { progress(t - t0); });
+    shown = nullptr;
   }
   if (st.ok() && cuts) st = cuts->Finish();
   if (!st.ok()) return -SimFail(st.message());

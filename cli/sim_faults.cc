@@ -67,14 +67,14 @@ Status CheckSimFaults(const std::vector<SimFault>& faults, const Stack& stack) {
   return Status();
 }
 
-void AddSimFaults(std::vector<SimFault>& faults, Nanos t0, Stack& stack, fio::FioRun& run) {
+void AddSimFaults(std::vector<SimFault>& faults, Nanos t0, Stack& stack, fio::FioRun& run,
+                  std::function<void(const std::string&)> note) {
   for (SimFault& f : faults) {
-    run.AddFault(t0 + f.at, [&f, &stack, t0] {
+    run.AddFault(t0 + f.at, [&f, &stack, t0, note] {
       f.ran = true;
       auto r = RunNodeCommand(stack, f.cmd);
       const std::string answer = r.ok() ? *r : "error: " + r.status().message();
-      std::fprintf(stderr, "storlab sim: at %s: %s: %s\n", At(stack.engine().now() - t0).c_str(),
-                   f.command.c_str(), answer.c_str());
+      note("storlab sim: at " + At(stack.engine().now() - t0) + ": " + f.command + ": " + answer);
       return Status();
     });
   }

@@ -11,6 +11,7 @@
 #ifndef STORLAB_CLI_SIM_FAULTS_H_
 #define STORLAB_CLI_SIM_FAULTS_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,9 @@ Result<SimFault> ParseSimFault(const std::string& arg);
 Status CheckSimFaults(const std::vector<SimFault>& faults, const Stack& stack);
 
 // Adds the faults to `run`, for jobs that start at engine time `t0`; each
-// prints its note on stderr when it runs. `faults` must outlive the run.
-void AddSimFaults(std::vector<SimFault>& faults, Nanos t0, Stack& stack, fio::FioRun& run);
+// gives `note` its line when it runs. `faults` must outlive the run.
+void AddSimFaults(std::vector<SimFault>& faults, Nanos t0, Stack& stack, fio::FioRun& run,
+                  std::function<void(const std::string&)> note);
 
 // Notes for the faults that did not run: due after the last job exited
 // (at engine time `end`).
