@@ -82,9 +82,16 @@ Result<Nanos> Duration(const Entry& e, std::string_view word, const char* what) 
 Status ParseArgs(const Entry& e, const std::vector<std::string_view>& w, ControlCommand* cmd) {
   const size_t want = WordsOf(e.args);
   if (w.size() != want) {
-    if (e.args == Args::kNone) return Bad(e, "takes no argument, got " + Quoted(w[1]));
-    return Bad(e, "expected " + std::to_string(want - 1) + (want == 2 ? " word" : " words") +
-                      ", got " + std::to_string(w.size() - 1));
+    const std::string name(e.name), got = std::to_string(w.size() - 1);
+    if (e.args == Args::kNone) {
+      return Status::InvalidArgument("control: " + name + " takes no argument, got " +
+                                     Quoted(w[1]));
+    }
+    if (e.args == Args::kNode) {
+      return Status::InvalidArgument("control: " + name + ": expected one node name (" +
+                                     std::string(e.usage) + "), got " + got + " words");
+    }
+    return Bad(e, "expected " + std::to_string(want - 1) + " words, got " + got);
   }
   if (e.args == Args::kNone) return Status();
   cmd->node = std::string(w[1]);

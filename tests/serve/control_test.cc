@@ -61,7 +61,7 @@ TEST(ControlParse, BadFaultsSayWhatIsWrong) {
     const char* message;
   };
   for (const Case& c : {
-           Case{"detach", "control: detach: expected 1 word, got 0 (detach NAME)"},
+           Case{"detach", "control: detach: expected one node name (detach NAME), got 0 words"},
            Case{"delay d 1ms",
                 "control: delay: expected 4 words, got 2 (delay NAME DURATION for "
                 "DURATION)"},
