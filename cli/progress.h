@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "sim/time.h"
 
@@ -56,6 +57,16 @@ class Progress {
       std::fprintf(stderr, "%sstorlab sim: %.1f s simulated, %.1f s wall ", lead, sim.seconds(),
                    wall);
     }
+    std::fflush(stderr);
+  }
+
+  // `line` on stderr on a line of its own (a --fault's note): the progress
+  // line is erased (or ended, with newline_every) first and shown again at
+  // its next refresh.
+  void Note(const std::string& line) {
+    if (shown_) std::fprintf(stderr, options_.newline_every > Nanos(0) ? "\n" : "\r%70s\r", "");
+    shown_ = false;
+    std::fprintf(stderr, "%s\n", line.c_str());
     std::fflush(stderr);
   }
 

@@ -50,6 +50,10 @@ const char kSimUsage[] =
     "                         the jobs' own report is the run's without the cut\n"
     "  --power-cuts N         N cuts at seeded times over the jobs' run, each verified\n"
     "                         (one run: each cut is checked in a copy of the process)\n"
+    "  --fault 'TIME: CMD'    run a control command (docs/nbd.md) TIME after the jobs start:\n"
+    "                         fail NAME, replace NAME, detach NAME, attach NAME, delay NAME\n"
+    "                         DURATION for DURATION, media-error NAME OFFSET+LENGTH,\n"
+    "                         corrupt NAME OFFSET, ignore-fua NAME (repeatable)\n"
     "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
@@ -214,6 +218,10 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       if (!ParseCount(v, 10'000'000, &out->power_cuts)) {
         return SimFail("--power-cuts: " + Quoted(v) + " (expected a count from 1 to 10000000)");
       }
+    } else if (TakeValue(args, &i, "fault", &v)) {
+      auto f = ParseSimFault(v);
+      if (!f.ok()) return SimFail(f.status().message());
+      out->faults.push_back(std::move(*f));
     } else if (TakeValue(args, &i, "iozone", &v)) {
       out->iozone = v;
     } else if (TakeValue(args, &i, "repeat", &v)) {
@@ -256,6 +264,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
   if (cuts && (out->repeat > 1 || out->iozone)) {
     return SimFail(
         "--power-cut-at / --power-cuts: one run of fio jobs (not with --repeat or --iozone)");
+  }
+  if (!out->faults.empty() && (out->repeat > 1 || out->iozone)) {
+    return SimFail("--fault: one run of fio jobs (not with --repeat or --iozone)");
   }
   out->host.oracle = cuts;
   return -1;

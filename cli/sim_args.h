@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/sim_faults.h"
 #include "workloads/host/sim_host.h"
 
 namespace storlab::cli {
@@ -34,6 +35,8 @@ struct SimArgs {
   // start, or N at seeded times over the jobs' run; 0: none.
   std::optional<Nanos> power_cut_at;
   uint64_t power_cuts = 0;
+  // --fault 'TIME: COMMAND' (cli/sim_faults.h), in the order given.
+  std::vector<SimFault> faults;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };

@@ -25,6 +25,7 @@
 #include "cli/progress.h"
 #include "cli/sim_args.h"
 #include "cli/sim_cuts.h"
+#include "cli/sim_faults.h"
 #include "sim/quoted.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
@@ -93,6 +94,9 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   ho.seed = seed;
   auto host = SimHost::Create(ho);
   if (!host.ok()) return -SimFail(host.status().message());
+  std::vector<SimFault> faults = a.faults;
+  Status fst = CheckSimFaults(faults, (*host)->stack());
+  if (!fst.ok()) return -SimFail(fst.message());
   const Nanos expect = fio::ExpectedTime(*jobs);
   fio::FioRun run(**host, std::move(*jobs));
   Status st = run.Prepare();
@@ -114,14 +118,22 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     cuts.emplace((*host)->stack(), *(*host)->oracle(), cores, (*host)->engine().now());
     run.SetCuts(std::move(*times), [&] { return cuts->CutHere(); });
   }
+  // The layout ran in Prepare(): count the jobs' time from here.
+  const Nanos t0 = (*host)->engine().now();
+  Progress* shown = nullptr;  // the progress line, while the jobs run
+  AddSimFaults(faults, t0, (*host)->stack(), run, [&shown](const std::string& line) {
+    if (shown) return shown->Note(line);
+    std::fprintf(stderr, "%s\n", line.c_str());
+  });
   {
-    // The layout ran in Prepare(): count the jobs' time from here.
-    const Nanos t0 = (*host)->engine().now();
     Progress progress(expect, a.progress);
+    shown = &progress;
     st = run.Run([&](Nanos t) { progress(t - t0); });
+    shown = nullptr;
   }
   if (st.ok() && cuts) st = cuts->Finish();
   if (!st.ok()) return -SimFail(st.message());
+  NoteFaultsNotRun(faults, t0, run.end_time());
   auto messages = run.Messages();
   for (size_t i = before; i < messages.size(); ++i) {
     std::fprintf(stderr, "%s\n", messages[i].c_str());

@@ -74,12 +74,26 @@ nlohmann::ordered_json CutsJson(const CutSummary& s) {
       for (uint64_t h : v.acceptable) acc.push_back(Hex(h));
       e["expected"] = acc;
       e["what"] = v.what;
-      e["counted_as"] = s.unhonoured_by.empty() ? "violation" : "lost_unhonoured";
+      e["counted_as"] = c.promise_broken ? "lost_unhonoured" : "violation";
       details.push_back(e);
     }
   }
   if (s.cuts.size() <= 100) j["per_cut"] = per_cut;
   j["losses"] = details;
+  // The jobs' reads the oracle found stale or corrupted (a `corrupt` fault).
+  j["read_violations"] = s.read_violations;
+  auto reads = nlohmann::ordered_json::array();
+  for (const auto& v : s.first_read_violations) {
+    nlohmann::ordered_json e;
+    e["offset"] = v.offset;
+    e["found"] = Hex(v.found);
+    auto acc = nlohmann::ordered_json::array();
+    for (uint64_t h : v.acceptable) acc.push_back(Hex(h));
+    e["expected"] = acc;
+    e["what"] = v.what;
+    reads.push_back(e);
+  }
+  j["read_violation_blocks"] = reads;
   return j;
 }
 

@@ -148,7 +148,10 @@ int storlab_config_complete() {
   "seed=N               the models' seed (default 1)\n"                                   \
   "stats=FILE           write per-node stats as JSON at exit and on `stats`\n"            \
   "control=SOCKET       a Unix socket (mode 0600) for the control commands:\n"            \
-  "                     power-cut, flush, fail NAME, replace NAME, reset-stats, stats\n"  \
+  "                     power-cut, flush, fail NAME, replace NAME, detach NAME,\n"        \
+  "                     attach NAME, delay NAME DURATION for DURATION, media-error\n"     \
+  "                     NAME OFFSET+LENGTH, corrupt NAME OFFSET, ignore-fua NAME,\n"      \
+  "                     reset-stats, stats (docs/nbd.md)\n"                               \
   "compensate=auto|off|DURATION  deduct the transport's round trip from the model's\n"    \
   "                     delay (default auto: measured from the traffic)\n"                \
   "spin=DURATION        poll the clock this long before each event instead of sleeping\n" \

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "sim/node_faults.h"
+
 namespace storlab {
 
 const char* OpName(Op op) {
@@ -49,6 +51,10 @@ Status Node::Validate(const Request& req) const {
 void Node::Submit(Request req) {
   const Op op = req.op;
   Status st = failed_ ? Status::IoError(name_ + ": the device has failed") : Validate(req);
+  if (st.ok() && faults_ && faults_->detached) {
+    ++faults_->detached_errors;
+    st = Status::IoError(name_ + ": the device is detached");
+  }
   if (!st.ok()) {
     ++stats_.op(op).errors;
     CompleteAfter(Nanos(0), std::move(req), std::move(st));
@@ -69,6 +75,7 @@ void Node::Submit(Request req) {
   rec.op = op;
   stats_.OnStart(rec.start);
   req.done = [this, slot, gen = generation_](Status s) { Finish(slot, gen, std::move(s)); };
+  if (faults_) return SubmitWithFaults(std::move(req));
   DoSubmit(std::move(req));
 }
 

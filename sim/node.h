@@ -15,6 +15,7 @@
 #define STORLAB_SIM_NODE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,8 @@ struct Capabilities {
 // kRead, kWrite, kFlush and kWriteZeroes are always accepted: a node without
 // a volatile cache completes FLUSH at once, and treats write-zeroes as a
 // write of zeros unless it has something faster.
+
+struct NodeFaults;
 
 class Node {
  public:
@@ -107,6 +110,15 @@ class Node {
   virtual Status OnChildFailed(Node& child) { return Status(); }
   virtual Status OnChildReplaced(Node& child) { return Status(); }
 
+  // --- Control: faults any node can be given at run time (sim/node_faults.h:
+  // detached, a latency spike, FUA ignored, silently corrupted blocks) ---
+  // Created on first use; a node never given one pays one null test a request.
+  NodeFaults& faults();
+  const NodeFaults* faults_if_any() const { return faults_.get(); }
+  // FUA ignored from now on: capabilities say so (honors_fua false), so the
+  // oracle counts what it loses as a promise this node breaks.
+  void IgnoreFua();
+
  protected:
   // REQUIRES: Validate(req).ok(). Must eventually run req.done exactly once.
   virtual void DoSubmit(Request req) = 0;
@@ -138,6 +150,8 @@ class Node {
     Op op = Op::kRead;
   };
   void Finish(uint32_t slot, uint32_t generation, Status st);
+  // Submit()'s last step when faults_ is set (sim/node_faults.cc).
+  void SubmitWithFaults(Request req);
 
   std::string name_;
   NodeStats stats_;
@@ -145,6 +159,7 @@ class Node {
   std::vector<uint32_t> free_slots_;
   uint32_t generation_ = 0;  // bumped by a power cut: stale completions are ignored
   bool failed_ = false;
+  std::unique_ptr<NodeFaults> faults_;
 };
 
 // A layer with one child that, by default, passes everything through: a

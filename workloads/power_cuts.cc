@@ -124,6 +124,9 @@ std::string CutSummary::Paragraph() const {
   }
   s += ", " + n(violations) + " violations, " + n(read_errors) + " read errors";
   if (failed_checks) s += ", " + n(failed_checks) + " checks that failed";
+  if (read_violations) {
+    s += "; " + n(read_violations) + " reads of the jobs returned stale or corrupted data";
+  }
   return s + ".\n";
 }
 
@@ -159,6 +162,14 @@ Status PowerCuts::CutHere() {
   const size_t index = summary_.cuts.size();
   summary_.cuts.emplace_back();
   summary_.cuts.back().at = stack_.engine().now();
+  // The promise breakers now (a fault may have made one since the start).
+  for (std::string& b : PromiseBreakers(stack_)) {
+    summary_.cuts.back().promise_broken = true;
+    if (std::find(summary_.unhonoured_by.begin(), summary_.unhonoured_by.end(), b) ==
+        summary_.unhonoured_by.end()) {
+      summary_.unhonoured_by.push_back(std::move(b));
+    }
+  }
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -197,7 +208,7 @@ Status PowerCuts::Reap(size_t k) {
   summary_.durable_intact += r.blocks_newest + r.blocks_older;
   summary_.lost_allowed += r.blocks_older;
   summary_.read_errors += r.read_errors;
-  if (summary_.unhonoured_by.empty()) {
+  if (!r.promise_broken) {
     summary_.violations += r.violations;
   } else {
     summary_.lost_unhonoured += r.violations;
@@ -207,6 +218,10 @@ Status PowerCuts::Reap(size_t k) {
 
 Status PowerCuts::Finish() {
   while (!children_.empty()) RETURN_IF_ERROR(Reap(0));
+  const auto& reads = oracle_.read_violations();
+  summary_.read_violations = reads.size();
+  summary_.first_read_violations.assign(reads.begin(),
+                                        reads.begin() + std::min<size_t>(reads.size(), 20));
   return Status();
 }
 

@@ -45,6 +45,9 @@ struct CutResult {
   uint64_t violations = 0;             // durable writes lost or corrupted
   std::vector<OracleViolation> first;  // the first few, in full
   std::string failure;                 // the check itself failed (crashed)
+  // A node broke FLUSH or FUA at the cut's time (its capabilities, which a
+  // fault can change: ignore-fua): its losses are lost_unhonoured.
+  bool promise_broken = false;
 };
 
 // Every cut of a run, and the totals.
@@ -56,7 +59,13 @@ struct CutSummary {
   std::vector<std::string> unhonoured_by;
   uint64_t blocks_checked = 0, durable_intact = 0, lost_allowed = 0, lost_unhonoured = 0;
   uint64_t violations = 0, read_errors = 0, failed_checks = 0;
-  bool ok() const { return violations == 0 && read_errors == 0 && failed_checks == 0; }
+  // Reads of the jobs that returned stale or corrupted data (the oracle
+  // checks every read online: Oracle::read_violations), and the first few.
+  uint64_t read_violations = 0;
+  std::vector<OracleViolation> first_read_violations;
+  bool ok() const {
+    return violations == 0 && read_errors == 0 && failed_checks == 0 && read_violations == 0;
+  }
   // One paragraph for the normal output.
   std::string Paragraph() const;
 };

@@ -163,7 +163,6 @@ class Service {
   void RunCommand(const ControlCommand& cmd, Callback<void(std::string)> answer);
   void PowerCutNow(Callback<void(std::string)> answer);
   void FlushAll(Callback<void(std::string)> answer);
-  std::string FailOrReplace(const ControlCommand& cmd);
   nlohmann::ordered_json StatsOnEngine() const;
   void ResetStatsOnEngine();
   void Calibrate();

@@ -7,21 +7,11 @@
 #include <utility>
 
 #include "sim/quoted.h"
-#include "sim/serve/names.h"
+#include "sim/serve/node_commands.h"
 #include "sim/serve/service.h"
 
 namespace storlab {
 namespace {
-
-// The parent of `n` among the stack's nodes (not an oracle), or nullptr.
-Node* ParentOf(const Stack& stack, const Node& n) {
-  for (const auto& p : stack.nodes()) {
-    if (dynamic_cast<const Oracle*>(p.get()) != nullptr) continue;
-    for (const Node* c : p->children())
-      if (c == &n) return p.get();
-  }
-  return nullptr;
-}
 
 std::string VerifyLine(const std::string& name, const OracleReport& r, size_t read_violations) {
   std::string s = name + ": " + std::to_string(r.blocks_checked) + " blocks checked, " +
@@ -83,7 +73,16 @@ void Service::RunCommand(const ControlCommand& cmd, Callback<void(std::string)> 
       return FlushAll(std::move(answer));
     case K::kFail:
     case K::kReplace:
-      return answer(FailOrReplace(cmd));
+    case K::kDetach:
+    case K::kAttach:
+    case K::kDelay:
+    case K::kMediaError:
+    case K::kCorrupt:
+    case K::kIgnoreFua: {
+      auto r = RunNodeCommand(*loaded_.stack, cmd);
+      return answer(r.ok() ? std::string(cmd.verb()) + ": " + *r
+                           : std::string("error: ") + cmd.verb() + ": " + r.status().message());
+    }
     case K::kResetStats:
       ResetStatsOnEngine();
       return answer("reset-stats: ok");
@@ -145,30 +144,6 @@ void Service::FlushAll(Callback<void(std::string)> answer) {
     };
     e.port->Submit(Request{.op = Op::kFlush, .done = std::move(flushed)});
   }
-}
-
-std::string Service::FailOrReplace(const ControlCommand& cmd) {
-  const bool fail = cmd.kind == ControlCommand::Kind::kFail;
-  const char* verb = fail ? "fail" : "replace";
-  Stack& stack = *loaded_.stack;
-  Node* n = stack.Find(cmd.node);
-  if (n == nullptr || dynamic_cast<Oracle*>(n) != nullptr) {
-    return std::string("error: ") + verb + ": no node " + Quoted(cmd.node) + " in stack " +
-           Quoted(stack.name()) + " (its nodes: " + SomeNodeNames(stack) + ")";
-  }
-  if (fail == n->failed()) {
-    return std::string("error: ") + verb + ": " + Quoted(n->name()) +
-           (fail ? " has already failed" : " has not failed (fail it first)");
-  }
-  n->SetFailed(fail);
-  std::string s = std::string(verb) + ": " + Quoted(n->name()) +
-                  (fail ? " has failed: every request to it gets EIO"
-                        : " is back in its slot, with the contents it had");
-  if (Node* p = ParentOf(stack, *n)) {
-    Status st = fail ? p->OnChildFailed(*n) : p->OnChildReplaced(*n);
-    s += st.ok() ? "; " + Quoted(p->name()) + " above it was told" : "; " + st.message();
-  }
-  return s;
 }
 
 void Service::ResetStatsOnEngine() {

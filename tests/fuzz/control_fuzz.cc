@@ -4,8 +4,9 @@
 // Input: text, one command per line (at most 64 lines). Every line must get
 // exactly one line of answer, of a known kind; a JSON answer (stats) must
 // parse; and a bad command must change nothing: data written with FUA
-// before the commands reads back the same after them — unless a `fail` was
-// accepted, in which case the mirror may answer EIO, but never wrong data.
+// before the commands reads back the same after them — unless a `fail`,
+// `detach` or `media-error` was accepted, in which case the mirror may
+// answer EIO, but never wrong data (and wrong data only after a `corrupt`).
 // An answer quotes the line only short and printable (FUZZ_CHECK_MESSAGE).
 #include <cstdint>
 #include <cstring>
@@ -24,7 +25,8 @@ namespace {
 
 bool KnownAnswer(const std::string& a) {
   for (const char* p : {"error: ", "commands:", "ok: no command", "power-cut: ", "flush: ok",
-                        "fail: '", "replace: '", "reset-stats: ok"})
+                        "fail: '", "replace: '", "reset-stats: ok", "detach: '", "attach: '",
+                        "delay: requests", "media-error: ", "corrupt: the ", "ignore-fua: '"})
     if (a.rfind(p, 0) == 0) return true;
   return false;
 }
@@ -49,7 +51,7 @@ void Run(std::string_view input) {
   w.data = pattern.data();
   FUZZ_CHECK(md->Do(w).ok(), "the first write");
 
-  bool failed_any = false;
+  bool failed_any = false, corrupted_any = false;
   size_t lines = 0;
   while (!input.empty() && lines++ < 64) {
     size_t nl = input.find('\n');
@@ -63,7 +65,9 @@ void Run(std::string_view input) {
     }
     FUZZ_CHECK(KnownAnswer(a), "an unknown answer: " + a);
     FUZZ_CHECK_MESSAGE(a);  // what it quotes of the line, Quoted()
-    if (a.rfind("fail: '", 0) == 0) failed_any = true;
+    for (const char* p : {"fail: '", "detach: '", "media-error: "})
+      if (a.rfind(p, 0) == 0) failed_any = true;
+    if (a.rfind("corrupt: ", 0) == 0) corrupted_any = true;
   }
   ExportRequest r = w;
   r.op = Op::kRead;
@@ -71,7 +75,8 @@ void Run(std::string_view input) {
   r.data = back.data();
   Status st = md->Do(r);
   if (st.ok()) {
-    FUZZ_CHECK(back == pattern, "the mirror returned wrong data after the commands");
+    FUZZ_CHECK(back == pattern || corrupted_any,
+               "the mirror returned wrong data after the commands");
   } else {
     FUZZ_CHECK(failed_any && st.code() == Status::Code::kIoError,
                "the mirror failed without a fail command: " + st.ToString());

@@ -27,6 +27,64 @@ TEST(ControlParse, EveryCommand) {
   }
 }
 
+TEST(ControlParse, TheFaults) {
+  using namespace time_literals;
+  auto r = ParseControl("detach disk.1");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->kind, K::kDetach);
+  EXPECT_EQ(r->node, "disk.1");
+  EXPECT_STREQ(r->verb(), "detach");
+  ASSERT_TRUE((r = ParseControl("attach disk.1")).ok());
+  EXPECT_EQ(r->kind, K::kAttach);
+  ASSERT_TRUE((r = ParseControl("delay ssd 250ms for 2s")).ok()) << r.status().ToString();
+  EXPECT_EQ(r->kind, K::kDelay);
+  EXPECT_EQ(r->node, "ssd");
+  EXPECT_EQ(r->delay, 250_ms);
+  EXPECT_EQ(r->window, 2_s);
+  ASSERT_TRUE((r = ParseControl("media-error f 1MiB+4KiB")).ok());
+  EXPECT_EQ(r->kind, K::kMediaError);
+  EXPECT_EQ(r->offset, 1u << 20);
+  EXPECT_EQ(r->length, 4096u);
+  ASSERT_TRUE((r = ParseControl("corrupt disk 8KiB")).ok());
+  EXPECT_EQ(r->kind, K::kCorrupt);
+  EXPECT_EQ(r->offset, 8192u);
+  ASSERT_TRUE((r = ParseControl("ignore-fua bridge")).ok());
+  EXPECT_EQ(r->kind, K::kIgnoreFua);
+  EXPECT_STREQ(r->verb(), "ignore-fua");
+  EXPECT_TRUE(r->names_node());
+  EXPECT_FALSE(ParseControl("flush")->names_node());
+}
+
+TEST(ControlParse, BadFaultsSayWhatIsWrong) {
+  struct Case {
+    const char* line;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{"detach", "control: detach: expected one node name (detach NAME), got 0 words"},
+           Case{"delay d 1ms",
+                "control: delay: expected 4 words, got 2 (delay NAME DURATION for "
+                "DURATION)"},
+           Case{"delay d 1ms in 2s", "control: delay: expected 'for' after the delay, got 'in'"},
+           Case{"delay d 1 for 2s", "control: delay: the delay: "},
+           Case{"delay d 0ms for 2s", "control: delay: the delay must be more than 0"},
+           Case{"delay d 1ms for 0s", "control: delay: the time it lasts must be more than 0"},
+           Case{"media-error f 1MiB",
+                "control: media-error: expected OFFSET+LENGTH, like "
+                "1MiB+4KiB, got '1MiB'"},
+           Case{"media-error f 1MiB+0", "control: media-error: the range '1MiB+0' is empty"},
+           Case{"media-error f x+1", "control: media-error: the offset: "},
+           Case{"corrupt d", "control: corrupt: expected 2 words, got 1 (corrupt NAME OFFSET)"},
+           Case{"corrupt d lots", "control: corrupt: the offset: "},
+           Case{"ignore-fua", "(ignore-fua NAME)"},
+       }) {
+    auto r = ParseControl(c.line);
+    ASSERT_FALSE(r.ok()) << c.line;
+    EXPECT_NE(r.status().message().find(c.message), std::string::npos)
+        << c.line << ": " << r.status().message();
+  }
+}
+
 TEST(ControlParse, BadCommandsSayWhatIsWrong) {
   auto unknown = ParseControl("powercut");
   ASSERT_FALSE(unknown.ok());

@@ -180,21 +180,35 @@ void FioRun::StartSegment(int segment) {
   if (!any && segment + 1 < segments_) StartSegment(segment + 1);
 }
 
+void FioRun::SetCuts(std::vector<Nanos> times, std::function<Status()> hook) {
+  for (Nanos t : times) timed_.push_back({.at = t, .after_jobs = true, .run = hook});
+}
+
+void FioRun::AddFault(Nanos at, std::function<Status()> run) {
+  timed_.push_back({.at = at, .after_jobs = false, .run = std::move(run)});
+}
+
 Status FioRun::Run(const std::function<void(Nanos)>& progress) {
   Engine& engine = host_.engine();
+  // By time; at one time faults first, each kind in the order given.
+  std::stable_sort(timed_.begin(), timed_.end(), [](const Timed& a, const Timed& b) {
+    return a.at != b.at ? a.at < b.at : a.after_jobs < b.after_jobs;
+  });
   StartSegment(0);
   uint64_t n = 0;
   Watchdog watchdog(host_.stack());
   Status cut;
   auto cut_due = [&] {
-    return next_cut_ < cuts_.size() && (engine.empty() || engine.next_time() > cuts_[next_cut_]);
+    return next_timed_ < timed_.size() &&
+           (engine.empty() || engine.next_time() > timed_[next_timed_].at);
   };
   Status st = VirtualDriver(engine).RunWatched(
       [&] {
         if (progress && (++n & 0x3ffff) == 0) progress(engine.now());
         while (cut.ok() && done_ < runners_.size() && cut_due()) {
-          engine.AdvanceTo(Max(engine.now(), cuts_[next_cut_++]));
-          cut = cut_hook_();
+          const Timed& t = timed_[next_timed_++];
+          engine.AdvanceTo(Max(engine.now(), t.at));
+          cut = t.run();
         }
         return cut.ok() && done_ < runners_.size();
       },
@@ -204,9 +218,11 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
   RETURN_IF_ERROR(st);
   // The cuts after the last job: the stack goes on with what it holds.
   VirtualDriver driver(engine);
-  while (next_cut_ < cuts_.size()) {
-    driver.RunUntil(Max(engine.now(), cuts_[next_cut_++]));
-    RETURN_IF_ERROR(cut_hook_());
+  for (; next_timed_ < timed_.size(); ++next_timed_) {
+    const Timed& t = timed_[next_timed_];
+    if (!t.after_jobs) continue;
+    driver.RunUntil(Max(engine.now(), t.at));
+    RETURN_IF_ERROR(t.run());
   }
   return Status();
 }

@@ -58,10 +58,12 @@ class FioRun {
   // sorted), between two events, with the clock moved to it. A cut after
   // the jobs are done runs once the engine has run up to it (the stack goes
   // on destaging). An error from `hook` ends the run with it.
-  void SetCuts(std::vector<Nanos> times, std::function<Status()> hook) {
-    cuts_ = std::move(times);
-    cut_hook_ = std::move(hook);
-  }
+  void SetCuts(std::vector<Nanos> times, std::function<Status()> hook);
+  // A fault (storlab sim --fault): `run` runs at engine time `at` during
+  // Run(), between two events, as a cut does — before a cut due at the same
+  // time. Faults due after the last job has exited do not run. An error
+  // from `run` ends the run with it.
+  void AddFault(Nanos at, std::function<Status()> run);
 
   std::vector<Report> Reports() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
@@ -91,9 +93,14 @@ class FioRun {
   size_t done_ = 0;
   int segments_ = 0;
   int current_segment_ = 0;
-  std::vector<Nanos> cuts_;
-  std::function<Status()> cut_hook_;
-  size_t next_cut_ = 0;
+  // Cuts and faults, in the order they run (sorted by Run()).
+  struct Timed {
+    Nanos at;
+    bool after_jobs = false;  // a cut: it runs after the last job too
+    std::function<Status()> run;
+  };
+  std::vector<Timed> timed_;
+  size_t next_timed_ = 0;
 };
 
 }  // namespace storlab::fio
