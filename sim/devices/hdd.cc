@@ -224,6 +224,7 @@ void Hdd::OnJobDone() {
 void Hdd::OnDestaged(const Job& job) {
   Status st = cache_.Destage(job.offset, job.length, *store_);
   (void)st;  // a store error here has no command to report it to
+  TraceDurable(job.offset, job.length);
   ++n_.destage_ops;
   n_.destaged_bytes += job.length;
   dirty_series_.Record(engine_.now(), static_cast<double>(cache_.dirty_bytes()));

@@ -87,6 +87,7 @@ void Ssd::ProgramDone(uint64_t seq) {
   for (const auto& [off, len] : u.ranges) {
     Status st = overlay_.DrainTo(*store_, off, len);
     if (!st.ok() && media_error_.ok()) media_error_ = st;
+    TraceDurable(off, len);
   }
   RecordSeries();
   AdmitWaitingWrites();
