@@ -50,6 +50,11 @@ const char kSimUsage[] =
     "                         the jobs' own report is the run's without the cut\n"
     "  --power-cuts N         N cuts at seeded times over the jobs' run, each verified\n"
     "                         (one run: each cut is checked in a copy of the process)\n"
+    "  --trace FILE           write the write's life to FILE: one line per request per node\n"
+    "                         (submit, complete), where caches destage and data becomes\n"
+    "                         durable, power cuts (format: docs/sim.md); read it with\n"
+    "                         `storlab trace summarize FILE`\n"
+    "  --trace-limit N        at most N event lines in the trace (default 1000000)\n"
     "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
@@ -200,6 +205,13 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       if (!ParseCount(v, 10'000'000, &out->power_cuts)) {
         return SimFail("--power-cuts: " + Quoted(v) + " (expected a count from 1 to 10000000)");
       }
+    } else if (TakeValue(args, &i, "trace-limit", &v)) {
+      if (!ParseCount(v, UINT64_MAX / 2, &out->trace_limit)) {
+        return SimFail("--trace-limit: " + Quoted(v) + " (expected a count of lines, 1 or more)");
+      }
+    } else if (TakeValue(args, &i, "trace", &v)) {
+      if (v.empty()) return SimFail("--trace needs a file name");
+      out->trace = v;
     } else if (TakeValue(args, &i, "iozone", &v)) {
       out->iozone = v;
     } else if (TakeValue(args, &i, "repeat", &v)) {
@@ -242,6 +254,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
   if (cuts && (out->repeat > 1 || out->iozone)) {
     return SimFail(
         "--power-cut-at / --power-cuts: one run of fio jobs (not with --repeat or --iozone)");
+  }
+  if (!out->trace.empty() && (out->repeat > 1 || out->iozone)) {
+    return SimFail("--trace: one run of fio jobs (not with --repeat or --iozone)");
   }
   out->host.oracle = cuts;
   return -1;

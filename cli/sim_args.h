@@ -34,6 +34,9 @@ struct SimArgs {
   // start, or N at seeded times over the jobs' run; 0: none.
   std::optional<Nanos> power_cut_at;
   uint64_t power_cuts = 0;
+  // --trace FILE (sim/trace.h): "" none; at most trace_limit event lines.
+  std::string trace;
+  uint64_t trace_limit = 1'000'000;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };
