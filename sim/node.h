@@ -93,6 +93,10 @@ class Node {
   // none, the default (Stack::SetTracer sets it on every node).
   void set_tracer(Tracer* tracer) { tracer_ = tracer; }
   Tracer* tracer() const { return tracer_; }
+  // Whether the model traces where writes leave its volatile memory
+  // (TraceDestaged / TraceDurable), so a trace's reader can tell which
+  // nodes held a write.
+  bool traces_volatile() const { return traces_volatile_; }
 
   // Checks a request against this node's geometry and capabilities.
   Status Validate(const Request& req) const;
@@ -143,6 +147,7 @@ class Node {
   Engine& engine_;
   Geometry geometry_;
   Capabilities caps_;
+  bool traces_volatile_ = false;  // set by models that call TraceDestaged/TraceDurable
 
  private:
   // A request in service here: its submitter's completion and what the stats

@@ -54,7 +54,8 @@ void Stack::SetTracer(Tracer* tracer) {
 void Stack::Trace(Node& node) {
   std::vector<std::string_view> kids;
   for (const Node* c : node.children()) kids.push_back(c->name());
-  tracer_->DescribeNode(node.name(), node.type(), node.caps().volatile_cache, kids);
+  tracer_->DescribeNode(node.name(), node.type(), node.caps().volatile_cache,
+                        node.traces_volatile(), kids);
   node.set_tracer(tracer_);
 }
 

@@ -64,9 +64,9 @@ void Tracer::Put(const std::string& line) {
 }
 
 void Tracer::DescribeNode(std::string_view name, std::string_view type, bool is_volatile,
-                          const std::vector<std::string_view>& children) {
-  std::string s =
-      "node " + std::string(name) + " " + std::string(type) + " " + (is_volatile ? "1" : "0") + " ";
+                          bool traced, const std::vector<std::string_view>& children) {
+  const char* v = is_volatile ? (traced ? "traced" : "1") : "0";
+  std::string s = "node " + std::string(name) + " " + std::string(type) + " " + v + " ";
   if (children.empty()) s += "-";
   for (size_t i = 0; i < children.size(); ++i) s += (i ? "," : "") + std::string(children[i]);
   Put(s + "\n");

@@ -44,7 +44,9 @@ class Tracer {
   void set_origin(Nanos origin) { origin_ = origin; }
 
   // "node NAME TYPE VOLATILE CHILDREN": the stack's shape, for the reader.
-  void DescribeNode(std::string_view name, std::string_view type, bool is_volatile,
+  // VOLATILE: 0, 1 (acknowledges writes before they are durable), or
+  // "traced" (and its model writes where they leave its volatile memory).
+  void DescribeNode(std::string_view name, std::string_view type, bool is_volatile, bool traced,
                     const std::vector<std::string_view>& children);
   // A request entered a node; returns its id (for its complete line).
   uint64_t Submit(Nanos t, std::string_view node, const Request& req);

@@ -88,14 +88,15 @@ Result<ParsedTrace> ParseTrace(std::string_view text, const std::string& file) {
       continue;
     }
     if (f[0] == "node") {
-      if (f.size() != 5 || (f[3] != "0" && f[3] != "1")) {
+      if (f.size() != 5 || (f[3] != "0" && f[3] != "1" && f[3] != "traced")) {
         return fail("a node line is 'node NAME TYPE VOLATILE CHILDREN' (got " + Quoted(line) + ")");
       }
       if (node_index(f[1]) >= 0) return fail("node " + Quoted(f[1]) + " is described twice");
       TraceNode n;
       n.name = f[1];
       n.type = f[2];
-      n.is_volatile = f[3] == "1";
+      n.is_volatile = f[3] != "0";
+      n.traced = f[3] == "traced";
       if (f[4] != "-") {
         std::stringstream kids(f[4]);
         for (std::string k; std::getline(kids, k, ',');) n.children.push_back(k);

@@ -18,6 +18,7 @@ namespace storlab {
 struct TraceNode {
   std::string name, type;
   bool is_volatile = false;
+  bool traced = false;  // its model writes where writes leave its volatile memory
   std::vector<std::string> children;
   int parent = -1;  // index into ParsedTrace::nodes, -1: a root
 };

@@ -101,14 +101,9 @@ std::string ClientFlushes(const ParsedTrace& t) {
 }  // namespace
 
 std::vector<WriteLife> WriteLives(const ParsedTrace& t) {
-  // Nodes whose models trace their volatile memory (they moved data out).
+  // Nodes whose models trace their volatile memory.
   std::vector<bool> holder(t.nodes.size(), false);
-  for (const auto& e : t.events) {
-    if ((e.kind == TraceEventKind::kDestaged || e.kind == TraceEventKind::kDurable) &&
-        t.nodes[static_cast<size_t>(e.node)].is_volatile) {
-      holder[static_cast<size_t>(e.node)] = true;
-    }
-  }
+  for (size_t n = 0; n < t.nodes.size(); ++n) holder[n] = t.nodes[n].traced;
   std::vector<WriteLife> lives;
   std::map<uint64_t, size_t> life_of;             // request id -> index in lives
   std::map<uint64_t, size_t> submit_of;           // request id -> its submit event

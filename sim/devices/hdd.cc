@@ -20,6 +20,7 @@ Hdd::Hdd(Engine& engine, std::string name, const Config& c, HddMechanics mech,
   geometry_.physical_block = c.physical_block;
   caps_.rotational = true;
   caps_.volatile_cache = c.write_cache;
+  traces_volatile_ = true;  // TraceDurable at each destage
   caps_.queue_depth = c.queue_depth;
 }
 

@@ -72,7 +72,7 @@ TEST(Trace, CacheLayerDestagesAndThePowerCutIsALine) {
   s.stack->PowerCut();
   ASSERT_TRUE(t.Close().ok());
   const std::string& x = t.text();
-  EXPECT_NE(x.find("node cache cache 1 disk\n"), std::string::npos) << x;
+  EXPECT_NE(x.find("node cache cache traced disk\n"), std::string::npos) << x;
   EXPECT_NE(x.find(" destaged - cache write 0 4096 - -\n"), std::string::npos) << x;
   EXPECT_NE(x.find(" durable - disk write 0 4096 - -\n"), std::string::npos) << x;
   EXPECT_NE(x.find(" power-cut - - - 0 0 - -\n"), std::string::npos) << x;
@@ -120,8 +120,8 @@ TEST(Trace, TracingChangesNoTime) {
 // flush, a power cut.
 constexpr char kTrace[] =
     "storlab-trace 1\n"
-    "node disk hdd 1 -\n"
-    "node pc page_cache 1 disk\n"
+    "node disk hdd traced -\n"
+    "node pc page_cache traced disk\n"
     "0 submit 1 pc write 0 4096 - -\n"
     "1000 complete 1 pc write 0 4096 - ok\n"
     "2000 submit 2 pc write 4096 4096 - -\n"
