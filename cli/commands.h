@@ -24,6 +24,7 @@ const std::vector<Command>& Commands();
 int StacksCommand(const Args& args);
 int SimCommand(const Args& args);
 int DemoCommand(const Args& args);
+int TraceCommand(const Args& args);  // storlab trace summarize FILE
 // cli/mount_cmd.cc, built where libfuse3 is (STORLAB_HAVE_FUSE).
 int MountCommand(const Args& args);
 int UmountCommand(const Args& args);

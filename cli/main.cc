@@ -3,6 +3,7 @@
 //   storlab stacks [show NAME|FILE | types [TYPE] | probe ...]
 //   storlab sim --stack STACK [fio options | job files]
 //   storlab demo
+//   storlab trace summarize FILE
 //   storlab mount --stack STACK MOUNTPOINT / storlab umount MOUNTPOINT
 //
 // Each subcommand parses its own options (Boost.Program_options) and has
@@ -31,6 +32,7 @@ const std::vector<Command>& Commands() {
       {"stacks", "list the catalog, show or validate a stack", &StacksCommand},
       {"sim", "run fio jobs (or iozone) in virtual time on a stack", &SimCommand},
       {"demo", "the seed table: published vs simulated, and where the bytes went", &DemoCommand},
+      {"trace", "summarize a trace of storlab sim --trace: each write's life", &TraceCommand},
 #ifdef STORLAB_HAVE_FUSE
       {"mount", "a stack as image files or a file tree, in real time, through FUSE", &MountCommand},
       {"umount", "flush a storlab mount's model, then unmount it", &UmountCommand},

@@ -54,6 +54,11 @@ const char kSimUsage[] =
     "                         fail NAME, replace NAME, detach NAME, attach NAME, delay NAME\n"
     "                         DURATION for DURATION, media-error NAME OFFSET+LENGTH,\n"
     "                         corrupt NAME OFFSET, ignore-fua NAME (repeatable)\n"
+    "  --trace FILE           write the write's life to FILE: one line per request per node\n"
+    "                         (submit, complete), where caches destage and data becomes\n"
+    "                         durable, power cuts (format: docs/sim.md); read it with\n"
+    "                         `storlab trace summarize FILE`\n"
+    "  --trace-limit N        at most N event lines in the trace (default 1000000)\n"
     "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
@@ -222,6 +227,13 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       auto f = ParseSimFault(v);
       if (!f.ok()) return SimFail(f.status().message());
       out->faults.push_back(std::move(*f));
+    } else if (TakeValue(args, &i, "trace-limit", &v)) {
+      if (!ParseCount(v, UINT64_MAX / 2, &out->trace_limit)) {
+        return SimFail("--trace-limit: " + Quoted(v) + " (expected a count of lines, 1 or more)");
+      }
+    } else if (TakeValue(args, &i, "trace", &v)) {
+      if (v.empty()) return SimFail("--trace needs a file name");
+      out->trace = v;
     } else if (TakeValue(args, &i, "iozone", &v)) {
       out->iozone = v;
     } else if (TakeValue(args, &i, "repeat", &v)) {
@@ -267,6 +279,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
   }
   if (!out->faults.empty() && (out->repeat > 1 || out->iozone)) {
     return SimFail("--fault: one run of fio jobs (not with --repeat or --iozone)");
+  }
+  if (!out->trace.empty() && (out->repeat > 1 || out->iozone)) {
+    return SimFail("--trace: one run of fio jobs (not with --repeat or --iozone)");
   }
   out->host.oracle = cuts;
   return -1;

@@ -37,6 +37,9 @@ struct SimArgs {
   uint64_t power_cuts = 0;
   // --fault 'TIME: COMMAND' (cli/sim_faults.h), in the order given.
   std::vector<SimFault> faults;
+  // --trace FILE (sim/trace.h): "" none; at most trace_limit event lines.
+  std::string trace;
+  uint64_t trace_limit = 1'000'000;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };

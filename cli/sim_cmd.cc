@@ -27,6 +27,7 @@
 #include "cli/sim_cuts.h"
 #include "cli/sim_faults.h"
 #include "sim/quoted.h"
+#include "sim/trace.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
@@ -110,6 +111,14 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     std::fflush(out);
   }
   size_t before = run.Messages().size();
+  std::unique_ptr<Tracer> tracer;
+  if (!a.trace.empty()) {
+    auto t = Tracer::Open(a.trace, a.trace_limit);
+    if (!t.ok()) return -SimFail("--trace: " + t.status().message());
+    tracer = std::move(*t);
+    tracer->set_origin((*host)->engine().now());
+    (*host)->stack().SetTracer(tracer.get());
+  }
   std::optional<PowerCuts> cuts;
   if ((*host)->oracle()) {
     auto times = CutTimes(a, sections, seed, (*host)->engine().now());
@@ -134,6 +143,18 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   if (st.ok() && cuts) st = cuts->Finish();
   if (!st.ok()) return -SimFail(st.message());
   NoteFaultsNotRun(faults, t0, run.end_time());
+  if (tracer) {
+    (*host)->stack().SetTracer(nullptr);
+    st = tracer->Close();
+    if (!st.ok()) return -SimFail("--trace: " + st.message());
+    if (tracer->dropped()) {
+      std::fprintf(stderr,
+                   "storlab sim: note: --trace-limit %llu cut the trace short: %llu later events "
+                   "were not written to %s\n",
+                   static_cast<unsigned long long>(tracer->limit()),
+                   static_cast<unsigned long long>(tracer->dropped()), a.trace.c_str());
+    }
+  }
   auto messages = run.Messages();
   for (size_t i = before; i < messages.size(); ++i) {
     std::fprintf(stderr, "%s\n", messages[i].c_str());

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/node_faults.h"
+#include "sim/trace.h"
 
 namespace storlab {
 
@@ -57,6 +58,11 @@ void Node::Submit(Request req) {
   }
   if (!st.ok()) {
     ++stats_.op(op).errors;
+    if (tracer_) {
+      // Answered at once (from an event at now()).
+      const uint64_t id = tracer_->Submit(engine_.now(), name_, req);
+      tracer_->Complete(engine_.now(), id, name_, op, req.offset, req.length, req.flags, st);
+    }
     CompleteAfter(Nanos(0), std::move(req), std::move(st));
     return;
   }
@@ -73,6 +79,11 @@ void Node::Submit(Request req) {
   rec.start = engine_.now();
   rec.length = op == Op::kFlush ? 0 : req.length;
   rec.op = op;
+  if (tracer_) {
+    rec.flags = req.flags;
+    rec.offset = op == Op::kFlush ? 0 : req.offset;
+    rec.trace_id = tracer_->Submit(rec.start, name_, req);
+  }
   stats_.OnStart(rec.start);
   req.done = [this, slot, gen = generation_](Status s) { Finish(slot, gen, std::move(s)); };
   if (faults_) return SubmitWithFaults(std::move(req));
@@ -92,7 +103,28 @@ void Node::Finish(uint32_t slot, uint32_t generation, Status s) {
     ++os.errors;
   }
   stats_.OnDone(engine_.now());
+  if (tracer_) TraceFinish(rec, s);
   rec.done(std::move(s));
+}
+
+void Node::TraceFinish(const InFlight& rec, const Status& st) {
+  tracer_->Complete(engine_.now(), rec.trace_id, name_, rec.op, rec.offset, rec.length, rec.flags,
+                    st);
+  // A device writes through when it has no volatile cache, or for FUA when
+  // it keeps FUA's promise: the data is on its media now.
+  const bool write = rec.op == Op::kWrite || rec.op == Op::kWriteZeroes;
+  if (write && st.ok() && children().empty() &&
+      (!caps_.volatile_cache || ((rec.flags & kFua) && caps_.honors_fua))) {
+    tracer_->Durable(engine_.now(), name_, rec.offset, rec.length);
+  }
+}
+
+void Node::TraceMove(bool durable, uint64_t offset, uint64_t length) {
+  if (durable) {
+    tracer_->Durable(engine_.now(), name_, offset, length);
+  } else {
+    tracer_->Destaged(engine_.now(), name_, offset, length);
+  }
 }
 
 void Node::PowerCut() {

@@ -28,6 +28,8 @@
 
 namespace storlab {
 
+class Tracer;
+
 struct Geometry {
   uint64_t capacity = 0;           // bytes
   uint32_t logical_block = 512;    // requests must be aligned to this
@@ -90,6 +92,15 @@ class Node {
   virtual void AppendStats(StatList& out) const {}
   virtual std::vector<const TimeSeries*> Series() const { return {}; }
 
+  // The trace every request here is written to (sim/trace.h); nullptr:
+  // none, the default (Stack::SetTracer sets it on every node).
+  void set_tracer(Tracer* tracer) { tracer_ = tracer; }
+  Tracer* tracer() const { return tracer_; }
+  // Whether the model traces where writes leave its volatile memory
+  // (TraceDestaged / TraceDurable), so a trace's reader can tell which
+  // nodes held a write.
+  bool traces_volatile() const { return traces_volatile_; }
+
   // Checks a request against this node's geometry and capabilities.
   Status Validate(const Request& req) const;
 
@@ -129,6 +140,16 @@ class Node {
   // Runs `req.done(st)` at now + delay.
   void CompleteAfter(Nanos delay, Request req, Status st = Status());
 
+  // For models with a volatile cache, where they move data out of it: to
+  // the node below (destaged) or onto their own durable media (durable).
+  // One pointer check when nothing traces.
+  void TraceDestaged(uint64_t offset, uint64_t length) {
+    if (tracer_) TraceMove(false, offset, length);
+  }
+  void TraceDurable(uint64_t offset, uint64_t length) {
+    if (tracer_) TraceMove(true, offset, length);
+  }
+
   // The alignment Validate() asks of `req`'s offset and length: the logical
   // block. A page cache takes buffered reads and writes at any byte (it
   // reads and rewrites partial pages itself, as Linux does); O_DIRECT keeps
@@ -138,6 +159,7 @@ class Node {
   Engine& engine_;
   Geometry geometry_;
   Capabilities caps_;
+  bool traces_volatile_ = false;  // set by models that call TraceDestaged/TraceDurable
 
  private:
   // A request in service here: its submitter's completion and what the stats
@@ -148,10 +170,16 @@ class Node {
     Nanos start;
     uint64_t length = 0;
     Op op = Op::kRead;
+    // For the trace only.
+    uint32_t flags = 0;
+    uint64_t offset = 0;
+    uint64_t trace_id = 0;
   };
   void Finish(uint32_t slot, uint32_t generation, Status st);
   // Submit()'s last step when faults_ is set (sim/node_faults.cc).
   void SubmitWithFaults(Request req);
+  void TraceMove(bool durable, uint64_t offset, uint64_t length);
+  void TraceFinish(const InFlight& rec, const Status& st);
 
   std::string name_;
   NodeStats stats_;
@@ -160,6 +188,7 @@ class Node {
   uint32_t generation_ = 0;  // bumped by a power cut: stale completions are ignored
   bool failed_ = false;
   std::unique_ptr<NodeFaults> faults_;
+  Tracer* tracer_ = nullptr;
 };
 
 // A layer with one child that, by default, passes everything through: a

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "sim/port.h"
+#include "sim/trace.h"
 
 namespace storlab {
 
@@ -22,6 +23,7 @@ Node* Stack::Find(std::string_view name) const {
 }
 
 size_t Stack::PowerCut() {
+  if (tracer_) tracer_->PowerCut(engine_.now());
   engine_.Clear();
   // Every tree of the forest (a spare disk not yet in its array is one too).
   std::set<const Node*> has_parent;
@@ -36,6 +38,25 @@ size_t Stack::PowerCut() {
 
 void Stack::RemovePort(Port* port) {
   ports_.erase(std::remove(ports_.begin(), ports_.end(), port), ports_.end());
+}
+
+void Stack::SetTracer(Tracer* tracer) {
+  tracer_ = tracer;
+  for (const auto& n : nodes_) {
+    if (tracer_) {
+      Trace(*n);
+    } else {
+      n->set_tracer(nullptr);
+    }
+  }
+}
+
+void Stack::Trace(Node& node) {
+  std::vector<std::string_view> kids;
+  for (const Node* c : node.children()) kids.push_back(c->name());
+  tracer_->DescribeNode(node.name(), node.type(), node.caps().volatile_cache,
+                        node.traces_volatile(), kids);
+  node.set_tracer(tracer_);
 }
 
 void Stack::ResetStats() {

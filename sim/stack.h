@@ -20,6 +20,7 @@
 namespace storlab {
 
 class Port;
+class Tracer;
 
 class Stack {
  public:
@@ -36,6 +37,7 @@ class Stack {
     T& ref = *node;
     nodes_.push_back(std::move(node));
     root_ = &ref;
+    if (tracer_) Trace(ref);
     return ref;
   }
   void set_root(Node* root) { root_ = root; }
@@ -58,6 +60,12 @@ class Stack {
   size_t PowerCut();
   void ResetStats();
 
+  // Traces every node (sim/trace.h), and nodes adopted later; a power cut
+  // writes its line first. nullptr: stop tracing. `tracer` must outlive
+  // its use here.
+  void SetTracer(Tracer* tracer);
+  Tracer* tracer() const { return tracer_; }
+
   // Called by Port's constructor and destructor.
   void AddPort(Port* port) { ports_.push_back(port); }
   void RemovePort(Port* port);
@@ -70,6 +78,9 @@ class Stack {
   std::vector<std::unique_ptr<Node>> nodes_;
   Node* root_ = nullptr;
   std::vector<Port*> ports_;
+  Tracer* tracer_ = nullptr;
+
+  void Trace(Node& node);  // describes `node` to the tracer and attaches it
 };
 
 }  // namespace storlab

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sim/random.h"
+#include "sim/trace.h"
 #include "sim/virtual_driver.h"
 
 namespace storlab {
@@ -139,6 +140,9 @@ PowerCuts::PowerCuts(Stack& stack, Oracle& oracle, int parallel, Nanos origin)
 PowerCuts::~PowerCuts() { (void)Finish(); }
 
 void PowerCuts::RunChild(int fd) {
+  // The copy writes nothing to the trace: the original wrote the cut's line
+  // and goes on with the run.
+  stack_.SetTracer(nullptr);
   stack_.PowerCut();
   bool finished = false;
   OracleReport report;
@@ -158,6 +162,8 @@ Status PowerCuts::CutHere() {
   int fds[2];
   if (::pipe(fds) != 0)
     return Status::IoError(std::string("power cut: pipe: ") + std::strerror(errno));
+  // The trace's line for the cut is the original's (the copy detaches).
+  if (Tracer* t = stack_.tracer()) t->PowerCut(stack_.engine().now());
   std::fflush(nullptr);  // the copy never flushes what the original buffered
   const size_t index = summary_.cuts.size();
   summary_.cuts.emplace_back();

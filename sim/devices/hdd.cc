@@ -20,6 +20,7 @@ Hdd::Hdd(Engine& engine, std::string name, const Config& c, HddMechanics mech,
   geometry_.physical_block = c.physical_block;
   caps_.rotational = true;
   caps_.volatile_cache = c.write_cache;
+  traces_volatile_ = true;  // TraceDurable at each destage
   caps_.queue_depth = c.queue_depth;
 }
 
@@ -224,6 +225,7 @@ void Hdd::OnJobDone() {
 void Hdd::OnDestaged(const Job& job) {
   Status st = cache_.Destage(job.offset, job.length, *store_);
   (void)st;  // a store error here has no command to report it to
+  TraceDurable(job.offset, job.length);
   ++n_.destage_ops;
   n_.destaged_bytes += job.length;
   dirty_series_.Record(engine_.now(), static_cast<double>(cache_.dirty_bytes()));

@@ -28,6 +28,7 @@ Ssd::Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
   geometry_.physical_block = config.physical_block;
   caps_.trim = true;
   caps_.volatile_cache = config.flush_programs();
+  traces_volatile_ = true;  // TraceDurable at each program
   caps_.queue_depth = config.queue_depth;
   if (config.map_cache != 0) {
     const uint64_t segments = (config.capacity + map_segment_bytes_ - 1) / map_segment_bytes_;

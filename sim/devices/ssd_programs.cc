@@ -10,6 +10,7 @@ bool Ssd::AdmitWrite(uint32_t slot) {
   const Nanos now = engine_.now();
   SsdCommand& c = queue_.at(slot);
   const Request& r = c.req;
+  if (tracer()) buffer_.KeepRanges();  // ProgramDone traces the ranges it makes durable
   // The controller fetches a write's data as buffer space frees: all of it
   // at once when it fits, else one program unit's worth at a time.
   while (c.admitted < r.length) {
@@ -87,6 +88,7 @@ void Ssd::ProgramDone(uint64_t seq) {
   for (const auto& [off, len] : u.ranges) {
     Status st = overlay_.DrainTo(*store_, off, len);
     if (!st.ok() && media_error_.ok()) media_error_ = st;
+    TraceDurable(off, len);
   }
   RecordSeries();
   AdmitWaitingWrites();

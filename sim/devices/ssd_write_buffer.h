@@ -40,6 +40,8 @@ class SsdWriteBuffer {
       : capacity_(capacity), keep_ranges_(keep_ranges) {}
   SsdWriteBuffer(const SsdWriteBuffer&) = delete;
   SsdWriteBuffer& operator=(const SsdWriteBuffer&) = delete;
+  // Keeps host ranges from now on (a trace needs them in timing-only runs).
+  void KeepRanges() { keep_ranges_ = true; }
 
   // Admission: a write of `len` fits now (an empty buffer takes anything).
   bool HasRoom(uint64_t len) const { return held_ == 0 || held_ + len <= capacity_; }

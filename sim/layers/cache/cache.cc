@@ -10,6 +10,8 @@ Cache::Cache(Engine& engine, const std::string& name, const CacheConfig& cfg, No
       core_(engine, name, cfg, fast, origin, keeps_data) {
   geometry_ = core_.geometry();
   caps_ = core_.caps();
+  core_.set_on_destaged([this](uint64_t off, uint64_t len) { TraceDestaged(off, len); });
+  traces_volatile_ = true;
 }
 
 std::vector<Node*> Cache::children() const {

@@ -112,6 +112,8 @@ class CacheCore {
   void AppendStats(StatList& out, const std::string& prefix) const;
   const TimeSeries& dirty_series() const { return dirty_series_; }
   void ResetCounters() { c_ = CacheCounters(); }
+  // Runs for each origin range a destage wrote (the owner's trace).
+  void set_on_destaged(Callback<void(uint64_t, uint64_t)> fn) { on_destaged_ = std::move(fn); }
 
  private:
   struct Span {  // the part of one cache block a request touches
@@ -219,6 +221,7 @@ class CacheCore {
   // Destager.
   uint32_t destaging_ = 0;
   uint64_t destaging_bytes_ = 0;
+  Callback<void(uint64_t, uint64_t)> on_destaged_;
   uint64_t cursor_ = 0;
   Engine::EventId expiry_timer_;
   Nanos expiry_at_;

@@ -134,6 +134,9 @@ void CacheCore::DestageDone(const std::shared_ptr<DestageOp>& op, Status st) {
     }
   }
   if (st.ok()) {
+    if (on_destaged_) {
+      for (const Piece& p : op->writes) on_destaged_(p.dev_off, p.len);
+    }
     c_.destaged_bytes += op->bytes;
     origin_written_ = true;
   } else {

@@ -24,6 +24,7 @@ PageCache::PageCache(Engine& engine, std::string name, const PageCacheConfig& co
   geometry_.physical_block = std::max<uint32_t>(geometry_.physical_block, kPage);
   caps_ = child.caps();
   caps_.volatile_cache = true;
+  traces_volatile_ = true;  // TraceDestaged at each writeback
   caps_.caches_reads = true;
   // A FUA write is made durable by writeback and a child flush.
   caps_.honors_fua = child.caps().honors_flush;

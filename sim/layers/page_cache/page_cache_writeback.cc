@@ -160,6 +160,7 @@ void PageCache::OnWritebackDone(uint64_t id, Status st) {
   const uint64_t bytes = RunBytes(op.first, op.count);
   pages_.EndWriteback(op.first, last);
   if (st.ok()) {
+    TraceDestaged(op.first * kPage, bytes);
     counters_.written_back_bytes += bytes;
     throttle_.OnWrittenBack(engine_.now(), bytes);
   } else {
