@@ -68,7 +68,7 @@ Status CheckSimFaults(const std::vector<SimFault>& faults, const Stack& stack) {
 }
 
 void AddSimFaults(std::vector<SimFault>& faults, Nanos t0, Stack& stack, fio::FioRun& run,
-                  std::function<void(const std::string&)> note) {
+                  const std::function<void(const std::string&)>& note) {
   for (SimFault& f : faults) {
     run.AddFault(t0 + f.at, [&f, &stack, t0, note] {
       f.ran = true;

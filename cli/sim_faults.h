@@ -41,7 +41,7 @@ Status CheckSimFaults(const std::vector<SimFault>& faults, const Stack& stack);
 // Adds the faults to `run`, for jobs that start at engine time `t0`; each
 // gives `note` its line when it runs. `faults` must outlive the run.
 void AddSimFaults(std::vector<SimFault>& faults, Nanos t0, Stack& stack, fio::FioRun& run,
-                  std::function<void(const std::string&)> note);
+                  const std::function<void(const std::string&)>& note);
 
 // Notes for the faults that did not run: due after the last job exited
 // (at engine time `end`).

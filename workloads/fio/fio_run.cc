@@ -180,7 +180,7 @@ void FioRun::StartSegment(int segment) {
   if (!any && segment + 1 < segments_) StartSegment(segment + 1);
 }
 
-void FioRun::SetCuts(std::vector<Nanos> times, std::function<Status()> hook) {
+void FioRun::SetCuts(const std::vector<Nanos>& times, const std::function<Status()>& hook) {
   for (Nanos t : times) timed_.push_back({.at = t, .after_jobs = true, .run = hook});
 }
 

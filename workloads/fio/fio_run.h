@@ -58,7 +58,7 @@ class FioRun {
   // sorted), between two events, with the clock moved to it. A cut after
   // the jobs are done runs once the engine has run up to it (the stack goes
   // on destaging). An error from `hook` ends the run with it.
-  void SetCuts(std::vector<Nanos> times, std::function<Status()> hook);
+  void SetCuts(const std::vector<Nanos>& times, const std::function<Status()>& hook);
   // A fault (storlab sim --fault): `run` runs at engine time `at` during
   // Run(), between two events, as a cut does — before a cut due at the same
   // time. Faults due after the last job has exited do not run. An error
