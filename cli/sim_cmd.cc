@@ -125,7 +125,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     if (!times.ok()) return -SimFail(times.status().message());
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     cuts.emplace((*host)->stack(), *(*host)->oracle(), cores, (*host)->engine().now());
-    run.SetCuts(std::move(*times), [&] { return cuts->CutHere(); });
+    run.SetCuts(*times, [&] { return cuts->CutHere(); });
   }
   // The layout ran in Prepare(): count the jobs' time from here.
   const Nanos t0 = (*host)->engine().now();
