@@ -9,17 +9,7 @@ storlab=$1
 demo=${2:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# expect_error WHAT PATTERN CMD...: CMD fails (status 1 or 2, not a crash)
-# and its stderr matches PATTERN.
-expect_error() {
-  local what=$1 pattern=$2
-  shift 2
-  "$@" > "$tmp/out" 2> "$tmp/err"
-  local rc=$?
-  [[ $rc == 1 || $rc == 2 ]] || fail "$what: exit status $rc (stderr: $(head -c 300 "$tmp/err"))"
-  grep -q -- "$pattern" "$tmp/err" || fail "$what: stderr lacks '$pattern': $(head -c 300 "$tmp/err")"
-}
+. "$(dirname "$0")/lib.sh"
 job=(--name=t --rw=write --size=1m)
 
 expect_error "--host-mem=0" "\[host\], key 'mem': size 0 is less than the minimum" \

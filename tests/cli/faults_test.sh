@@ -8,15 +8,11 @@ set -uo pipefail
 storlab=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_error() {
-  local what=$1 pattern=$2
-  shift 2
-  "$@" > "$tmp/out" 2> "$tmp/err"
-  local rc=$?
-  [[ $rc == 1 || $rc == 2 ]] || fail "$what: exit status $rc (stderr: $(head -c 300 "$tmp/err"))"
-  grep -q -- "$pattern" "$tmp/err" || fail "$what: stderr lacks '$pattern': $(head -c 300 "$tmp/err")"
-  [[ ! -s $tmp/out ]] || fail "$what: the run started: $(head -c 200 "$tmp/out")"
+. "$(dirname "$0")/lib.sh"
+# expect_refused WHAT PATTERN CMD...: expect_error, and the run never started.
+expect_refused() {
+  expect_error "$@"
+  [[ ! -s $tmp/out ]] || fail "$1: the run started: $(head -c 200 "$tmp/out")"
 }
 bw() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['jobs'][0]['read']['bw_bytes'])" "$1"; }
 
@@ -108,21 +104,21 @@ assert o['violations'] == 1 and o['losses'][0]['offset'] == 512 * 1024, o  # the
 PY
 
 # Bad --fault arguments: refused before the run, naming the argument.
-expect_error "no colon" "--fault 'fail disk.1': expected 'TIME: COMMAND'" \
+expect_refused "no colon" "--fault 'fail disk.1': expected 'TIME: COMMAND'" \
   "$storlab" sim "${job[@]}" --fault 'fail disk.1'
-expect_error "bad time" "--fault 'soon: fail disk.1': the time: " \
+expect_refused "bad time" "--fault 'soon: fail disk.1': the time: " \
   "$storlab" sim "${job[@]}" --fault 'soon: fail disk.1'
-expect_error "unknown command" "--fault '1s: frob disk.1': control: unknown command 'frob'" \
+expect_refused "unknown command" "--fault '1s: frob disk.1': control: unknown command 'frob'" \
   "$storlab" sim "${job[@]}" --fault '1s: frob disk.1'
-expect_error "bad delay" "--fault '1s: delay disk.1 5ms': control: delay: expected 4 words" \
+expect_refused "bad delay" "--fault '1s: delay disk.1 5ms': control: delay: expected 4 words" \
   "$storlab" sim "${job[@]}" --fault '1s: delay disk.1 5ms'
-expect_error "power-cut" "a power cut is --power-cut-at TIME's" \
+expect_refused "power-cut" "a power cut is --power-cut-at TIME's" \
   "$storlab" sim "${job[@]}" --fault '1s: power-cut'
-expect_error "flush" "flush is not a fault" "$storlab" sim "${job[@]}" --fault '1s: flush'
-expect_error "no node" "--fault '1s: fail disk.9': fail: no node 'disk.9' in stack" \
+expect_refused "flush" "flush is not a fault" "$storlab" sim "${job[@]}" --fault '1s: flush'
+expect_refused "no node" "--fault '1s: fail disk.9': fail: no node 'disk.9' in stack" \
   "$storlab" sim "${job[@]}" --fault '1s: fail disk.9'
-expect_error "media-error on a ram disk" "media errors are a faults node's" \
+expect_refused "media-error on a ram disk" "media errors are a faults node's" \
   "$storlab" sim "${job[@]}" --fault '1s: media-error disk.0 0+4KiB'
-expect_error "with --repeat" "--fault: one run of fio jobs" \
+expect_refused "with --repeat" "--fault: one run of fio jobs" \
   "$storlab" sim "${job[@]}" --fault '1s: fail disk.1' --repeat 2
 echo "faults: ok"

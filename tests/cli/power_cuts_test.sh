@@ -8,7 +8,7 @@ set -uo pipefail
 storlab=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 job=(--name=w --rw=randwrite --bs=4k --size=16m --runtime=2 --time_based --ioengine=libaio
      --iodepth=8)
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['storlab']['oracle'][sys.argv[2]])" "$@"; }
@@ -56,14 +56,6 @@ TOML
 grep -q ", 0 violations, 0 read errors\." "$tmp/torn.txt" || fail "torn: $(tail -2 "$tmp/torn.txt")"
 
 # Bad input: clear errors, before any run.
-expect_error() {
-  local what=$1 pattern=$2
-  shift 2
-  "$@" > "$tmp/out" 2> "$tmp/err"
-  local rc=$?
-  [[ $rc == 1 || $rc == 2 ]] || fail "$what: exit status $rc"
-  grep -q -- "$pattern" "$tmp/err" || fail "$what: stderr lacks '$pattern': $(head -c 300 "$tmp/err")"
-}
 expect_error "--power-cut-at=soon" "--power-cut-at" "$storlab" sim --stack ram "${job[@]}" \
   --power-cut-at=soon
 expect_error "--power-cuts=0" "--power-cuts: '0'" "$storlab" sim --stack ram "${job[@]}" \

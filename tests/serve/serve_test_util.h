@@ -3,15 +3,19 @@
 #ifndef STORLAB_TESTS_SERVE_SERVE_TEST_UTIL_H_
 #define STORLAB_TESTS_SERVE_SERVE_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 
 #include "sim/clock.h"
+#include "sim/serve/service.h"
 
 namespace storlab::testing {
 
@@ -58,6 +62,28 @@ bool Eventually(P pred) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return false;
+}
+
+// A started service, or nullptr after a test failure.
+inline std::unique_ptr<Service> Start(const ServiceOptions& o) {
+  auto s = Service::Create(o);
+  if (!s.ok()) {
+    ADD_FAILURE() << s.status().ToString();
+    return nullptr;
+  }
+  EXPECT_TRUE((*s)->Start().ok());
+  return std::move(s).value();
+}
+
+// An export request without a completion.
+inline ExportRequest Io(Op op, uint64_t off, uint64_t len, uint8_t* data, uint32_t flags = 0) {
+  ExportRequest r;
+  r.op = op;
+  r.offset = off;
+  r.length = len;
+  r.data = data;
+  r.flags = flags;
+  return r;
 }
 
 }  // namespace storlab::testing

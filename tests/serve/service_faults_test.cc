@@ -14,27 +14,10 @@
 namespace storlab {
 namespace {
 
+using testing::Io;
 using testing::ManualClock;
 using testing::ServeStack;
-
-std::unique_ptr<Service> Start(ServiceOptions o) {
-  auto s = Service::Create(o);
-  if (!s.ok()) {
-    ADD_FAILURE() << s.status().ToString();
-    return nullptr;
-  }
-  EXPECT_TRUE((*s)->Start().ok());
-  return std::move(s).value();
-}
-
-ExportRequest Io(Op op, uint64_t off, uint64_t len, uint8_t* data) {
-  ExportRequest r;
-  r.op = op;
-  r.offset = off;
-  r.length = len;
-  r.data = data;
-  return r;
-}
+using testing::Start;
 
 bool StartsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 

@@ -11,17 +11,10 @@
 namespace storlab {
 namespace {
 
-using testing::ManualClock;
+using testing::Io;
+using testing::Start;
 
-ExportRequest Io(Op op, uint64_t off, uint64_t len, uint8_t* data, uint32_t flags = 0) {
-  ExportRequest r;
-  r.op = op;
-  r.offset = off;
-  r.length = len;
-  r.data = data;
-  r.flags = flags;
-  return r;
-}
+using testing::ManualClock;
 
 TEST(ServicePowerCut, FlushedDataSurvivesAndInFlightRequestsAreAnswered) {
   ManualClock clock(/*auto_jump=*/true);

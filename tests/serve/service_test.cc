@@ -12,28 +12,10 @@
 namespace storlab {
 namespace {
 
+using testing::Io;
 using testing::ManualClock;
 using testing::ServeStack;
-
-std::unique_ptr<Service> Start(ServiceOptions o) {
-  auto s = Service::Create(o);
-  if (!s.ok()) {
-    ADD_FAILURE() << s.status().ToString();
-    return nullptr;
-  }
-  EXPECT_TRUE((*s)->Start().ok());
-  return std::move(s).value();
-}
-
-ExportRequest Io(Op op, uint64_t off, uint64_t len, uint8_t* data, uint32_t flags = 0) {
-  ExportRequest r;
-  r.op = op;
-  r.offset = off;
-  r.length = len;
-  r.data = data;
-  r.flags = flags;
-  return r;
-}
+using testing::Start;
 
 TEST(Service, ReadsWhatWasWritten) {
   ManualClock clock(/*auto_jump=*/true);
