@@ -128,7 +128,10 @@ void Hdd::Dispatch() {
   const bool destage = !cache_.empty() && (urgent || queue_.empty());
   if (queue_.empty() && !destage) return;  // idle: the head may read ahead
   if (read_ahead_.streaming(now)) {
-    if (TryFollowStream()) return;
+    // Following the stream costs no seek, but it must not starve the
+    // others: once a command has aged out, the scheduler's age rule
+    // (hdd_scheduler.h) goes first, as it does against near candidates.
+    if (!AnyAged(now) && TryFollowStream()) return;
     if (queue_.empty() && !urgent) {
       // Only background destaging: let the look-ahead fill its window first.
       ArmTimer(read_ahead_.window_full_at());
@@ -175,6 +178,13 @@ void Hdd::Dispatch() {
   n_.media_busy += a.end() - now;
   mech_.MoveHead(candidates_[ch.index].lba + candidates_[ch.index].sectors);
   StartJob(std::move(job), a.end());
+}
+
+bool Hdd::AnyAged(Nanos now) const {
+  for (const Job& j : queue_) {
+    if (now - j.arrival >= c_.scheduler.age_limit) return true;
+  }
+  return false;
 }
 
 bool Hdd::TryFollowStream() {

@@ -137,6 +137,8 @@ class Hdd : public Node {
   // Chooses the actuator's next access, if any.
   void Dispatch();
   bool TryFollowStream();
+  // A host command has waited the scheduler's age limit or longer.
+  bool AnyAged(Nanos now) const;
   void StartJob(Job job, Nanos end);
   void OnJobDone();
   void OnDestaged(const Job& job);
