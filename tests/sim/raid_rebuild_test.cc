@@ -252,6 +252,35 @@ latency = "1ms"
   }
 }
 
+// md's recovery_start: the new member is trusted below it, so the rebuild
+// covers only the rest of the member.
+TEST(RaidRebuildTest, RecoveryStartsWhereRecoveryStartSays) {
+  for (int level : {5, 6}) {
+    Engine e;
+    auto r = MakeRaidRig(e, WithKeys(Spec(level, 4, "64KiB"), "", "latency = \"50us\"\n"));
+    const uint64_t member = r.raid->layout().member_size();
+    const uint64_t half = member / 2;
+    ASSERT_TRUE(r.raid->FailMember(1).ok());
+    ASSERT_TRUE(r.raid->ReplaceMember(1, nullptr, half).ok());
+    EXPECT_EQ(r.raid->member_frontier(1), half);
+    VirtualDriver(e).RunUntilIdle();
+    EXPECT_FALSE(r.raid->degraded());
+    EXPECT_EQ(r.raid->sync().synced_bytes(), member - half) << "raid" << level;
+    // At the member's end: nothing left to rebuild.
+    ASSERT_TRUE(r.raid->FailMember(2).ok());
+    ASSERT_TRUE(r.raid->ReplaceMember(2, nullptr, member).ok());
+    VirtualDriver(e).RunUntilIdle();
+    EXPECT_FALSE(r.raid->degraded());
+    EXPECT_EQ(r.raid->sync().synced_bytes(), member - half);
+    // Not a multiple of the chunk, or past the member: refused, nothing changed.
+    ASSERT_TRUE(r.raid->FailMember(3).ok());
+    EXPECT_FALSE(r.raid->ReplaceMember(3, nullptr, 4096).ok());
+    EXPECT_FALSE(r.raid->ReplaceMember(3, nullptr, member + (64 << 10)).ok());
+    EXPECT_EQ(r.raid->member_frontier(3), 0u);
+    EXPECT_TRUE(r.raid->degraded());
+  }
+}
+
 TEST(RaidRebuildTest, ControlErrors) {
   Engine e;
   auto r = MakeRaidRig(e, Spec(5, 4));

@@ -103,7 +103,7 @@ Status RaidNode::FailMember(int i) {
   return Status();
 }
 
-Status RaidNode::ReplaceMember(int i, Node* spare) {
+Status RaidNode::ReplaceMember(int i, Node* spare, uint64_t recovery_start) {
   if (i < 0 || i >= array_.size()) {
     return Status::InvalidArgument(name() + ": no member " + std::to_string(i));
   }
@@ -115,6 +115,11 @@ Status RaidNode::ReplaceMember(int i, Node* spare) {
   if (array_.failed()) {
     return Status::InvalidArgument(name() + ": the array has failed; nothing to rebuild from");
   }
+  const RaidLayout& l = array_.layout();
+  if (recovery_start > l.member_size() || recovery_start % l.chunk() != 0) {
+    return Status::InvalidArgument(name() + ": recovery_start " + std::to_string(recovery_start) +
+                                   " is not a multiple of the chunk within the member");
+  }
   if (spare != nullptr) {
     if (spare->geometry().capacity < array_.layout().member_size() ||
         array_.layout().member_size() % spare->geometry().logical_block != 0 ||
@@ -125,8 +130,8 @@ Status RaidNode::ReplaceMember(int i, Node* spare) {
     m.node = spare;
   }
   m.state = RaidArray::State::kRecovering;
-  m.frontier = m.durable_frontier = 0;
-  m.head = 0;
+  m.frontier = m.durable_frontier = recovery_start;
+  m.head = recovery_start;
   if (array_.on_member_change) array_.on_member_change();
   return Status();
 }

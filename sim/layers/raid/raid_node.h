@@ -53,8 +53,11 @@ class RaidNode : public Node {
   Status FailMember(int i);
   // Puts a fresh disk in failed slot i (mdadm --remove, then --add) and
   // starts rebuilding it. `spare` replaces the member node; nullptr reuses
-  // the same node, whose old contents are not trusted.
-  Status ReplaceMember(int i, Node* spare = nullptr);
+  // the same node, whose old contents are not trusted. `recovery_start`
+  // (md's per-device sysfs recovery_start: sectors known to be correct from
+  // the start of the device) trusts the new member below it, so recovery
+  // begins there; a multiple of the chunk, at most the member size.
+  Status ReplaceMember(int i, Node* spare = nullptr, uint64_t recovery_start = 0);
   // Control through a member node (Node::OnChildFailed/OnChildReplaced):
   // fail its slot, or start rebuilding it.
   Status OnChildFailed(Node& child) override;
