@@ -95,7 +95,15 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   ho.seed = seed;
   auto host = SimHost::Create(ho);
   if (!host.ok()) return -SimFail(host.status().message());
-  std::vector<SimFault> faults = a.faults;
+  // The stack file's faults first, then the command line's.
+  if (!(*host)->stack_faults().empty() && a.repeat > 1) {
+    return -SimFail((*host)->stack_faults().front().where +
+                    ": [stack] faults: one run of fio jobs (not with --repeat), as --fault");
+  }
+  auto stack_faults = ParseStackFaults((*host)->stack_faults());
+  if (!stack_faults.ok()) return -SimFail(stack_faults.status().message());
+  std::vector<SimFault> faults = std::move(*stack_faults);
+  faults.insert(faults.end(), a.faults.begin(), a.faults.end());
   Status fst = CheckSimFaults(faults, (*host)->stack());
   if (!fst.ok()) return -SimFail(fst.message());
   const Nanos expect = fio::ExpectedTime(*jobs);

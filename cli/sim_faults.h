@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/profile/loader.h"
 #include "sim/serve/control.h"
 #include "sim/stack.h"
 #include "sim/status.h"
@@ -24,16 +25,21 @@
 namespace storlab::cli {
 
 struct SimFault {
-  std::string arg;  // as given, for errors
-  Nanos at;         // after the jobs start
+  std::string arg;                 // as given, for errors
+  std::string source = "--fault";  // where it was given, for errors
+  Nanos at;                        // after the jobs start
   ControlCommand cmd;
   std::string command;  // the command's text, trimmed, for the note
   bool ran = false;     // set when it has run
 };
 
 // Parses one --fault argument: "2s: fail disk.1" or "at 2s: fail disk.1".
-// Errors name the argument.
-Result<SimFault> ParseSimFault(const std::string& arg);
+// Errors name the argument, after `source` ("--fault", or the file:line of
+// a stack file's [stack] faults line).
+Result<SimFault> ParseSimFault(const std::string& arg, const std::string& source = "--fault");
+
+// The stack file's [stack] faults (LoadedStack::faults), parsed, in order.
+Result<std::vector<SimFault>> ParseStackFaults(const std::vector<StackFault>& lines);
 
 // Checks every fault's node against `stack` (before the run).
 Status CheckSimFaults(const std::vector<SimFault>& faults, const Stack& stack);

@@ -23,6 +23,11 @@ int RunIozoneCommand(const HostOptions& host_options, const std::string& command
     std::fprintf(stderr, "storlab sim: %s\n", host.status().message().c_str());
     return 1;
   }
+  if (!(*host)->stack_faults().empty()) {
+    std::fprintf(stderr, "storlab sim: %s: [stack] faults: for fio jobs (not --iozone)\n",
+                 (*host)->stack_faults().front().where.c_str());
+    return 1;
+  }
   // iozone opens its files O_DIRECT or not for the whole run.
   (*host)->set_direct_bypasses_cache(spec->direct);
   iozone::IozoneRun run(**host, *spec);

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/probe.h"
+#include "cli/sim_faults.h"
 #include "sim/engine.h"
 #include "sim/profile/catalog.h"
 #include "sim/profile/loader.h"
@@ -55,6 +56,13 @@ int Show(const std::string& what) {
   auto loaded = LoadStack(what, engine, opts);
   if (!loaded.ok()) {
     std::fprintf(stderr, "storlab stacks show: %s\n", loaded.status().ToString().c_str());
+    return 1;
+  }
+  // [stack] faults: their syntax and their nodes, as storlab sim checks them.
+  auto faults = ParseStackFaults(loaded->faults);
+  Status st = faults.ok() ? CheckSimFaults(*faults, *loaded->stack) : faults.status();
+  if (!st.ok()) {
+    std::fprintf(stderr, "storlab stacks show: %s\n", st.ToString().c_str());
     return 1;
   }
   std::fputs(loaded->resolved.c_str(), stdout);

@@ -4,6 +4,7 @@
 #include "sim/profile/loader.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <vector>
@@ -17,6 +18,25 @@
 
 namespace storlab {
 namespace {
+
+// `text` as the inside of a TOML basic string: backslash, quote and control
+// characters escaped (so a resolved listing loads back).
+std::string TomlEscaped(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
 
 using stack_file::FileSpec;
 using stack_file::NodeSpec;
@@ -274,6 +294,14 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
     for (size_t i = 0; i < out.exports.size(); ++i)
       head += (i ? ", \"" : "\"") + out.exports[i] + "\"";
     head += "]  # " + spec.exports_where + "\n";
+  }
+  if (!spec.faults.empty()) {
+    head += "faults = [\n";
+    for (const auto& [text, where] : spec.faults) {
+      out.faults.push_back({text, where});
+      head += "  \"" + TomlEscaped(text) + "\",  # " + where + "\n";
+    }
+    head += "]\n";
   }
   if (spec.has_host) {
     Params hp = Params::ForTable("host", spec.host_where, spec.host);

@@ -51,13 +51,21 @@ struct BuildOptions {
   DataMode data_mode;  // RAM by default
 };
 
+// One line of a stack file's [stack] faults: "TIME: COMMAND" (storlab sim
+// --fault's grammar: cli/sim_faults.h parses and runs it), and its file:line.
+struct StackFault {
+  std::string text;
+  std::string where;
+};
+
 struct LoadedStack {
   std::unique_ptr<Stack> stack;
   // [stack] exports, resolved to node names (copies expanded); empty when
   // the file names none (an export then serves the root).
   std::vector<std::string> exports;
-  HostSpec host;         // the file's [host] table, or defaults
-  std::string resolved;  // the stack as TOML, every parameter with its source
+  std::vector<StackFault> faults;  // [stack] faults, in the file's order
+  HostSpec host;                   // the file's [host] table, or defaults
+  std::string resolved;            // the stack as TOML, every parameter with its source
 };
 
 // Loads a catalog stack by name, or else a stack file by path.

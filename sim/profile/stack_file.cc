@@ -112,9 +112,21 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
             spec.exports.push_back(e.as_string().str);
           }
           spec.exports_where = where(v);
+        } else if (k == "faults") {
+          if (!v.is_array())
+            return Status::InvalidArgument(where(v) +
+                                           ": [stack] key 'faults': expected a list of "
+                                           "\"TIME: COMMAND\" strings");
+          for (const auto& e : v.as_array()) {
+            if (!e.is_string() || e.as_string().str.empty())
+              return Status::InvalidArgument(where(e) +
+                                             ": [stack] key 'faults': expected a list of "
+                                             "\"TIME: COMMAND\" strings");
+            spec.faults.emplace_back(e.as_string().str, where(e));
+          }
         } else {
           return Status::InvalidArgument(where(v) + ": [stack]: unknown key " + Quoted(k) +
-                                         " (expected description, root, name, exports)");
+                                         " (expected description, root, name, exports, faults)");
         }
       }
     } else if (key == "host") {

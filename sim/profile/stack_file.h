@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/profile/params.h"
@@ -46,6 +47,9 @@ struct FileSpec {
   std::string root_where;
   std::vector<std::string> exports;  // [stack] exports: nodes an export serves
   std::string exports_where;
+  // [stack] faults: "TIME: COMMAND" lines (storlab sim --fault's grammar,
+  // checked by whoever runs them), each with its file:line.
+  std::vector<std::pair<std::string, std::string>> faults;
   std::map<std::string, NodeSpec> nodes;
   bool has_host = false;
   RawMap host;

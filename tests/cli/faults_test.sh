@@ -49,6 +49,41 @@ healthy=$(bw "$tmp/healthy.json") rebuild=$(bw "$tmp/rebuild.json")
   > "$tmp/again.json" 2> /dev/null
 cmp -s "$tmp/rebuild.json" "$tmp/again.json" || fail "two runs with faults differ"
 
+# The same faults from the stack file's [stack] faults: the same run, byte
+# for byte, and `stacks show` lists them.
+{ printf '[stack]\nfaults = ["1s: fail disk.1", "at 1s: replace disk.1"]\n'; cat "$tmp/raid5.toml"; } \
+  > "$tmp/scheduled.toml"
+"$storlab" sim "${job[@]/$tmp\/raid5.toml/$tmp/scheduled.toml}" > "$tmp/scheduled.json" \
+  2> "$tmp/err" || fail "stack faults: $(cat "$tmp/err")"
+grep -q "^storlab sim: at 1.000s: fail disk.1: 'disk.1' has failed" "$tmp/err" ||
+  fail "stack faults: no note for fail: $(cat "$tmp/err")"
+python3 - "$tmp/rebuild.json" "$tmp/scheduled.json" <<'PY' || fail "stack faults: not the --fault run"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for d in (a, b):
+    d['storlab'].pop('stack')
+    for k in ('timestamp', 'timestamp_ms', 'time'):
+        d.pop(k, None)
+assert a['jobs'] == b['jobs'] and a['storlab']['nodes'] == b['storlab']['nodes']
+PY
+"$storlab" stacks show "$tmp/scheduled.toml" > "$tmp/show" 2> "$tmp/err" || fail "stacks show: $(cat "$tmp/err")"
+grep -q '^  "1s: fail disk.1",  # .*scheduled.toml:2' "$tmp/show" || fail "stacks show: $(cat "$tmp/show")"
+printf '[stack]\nfaults = ["1s: fail disk.9"]\n' > "$tmp/bad.toml"
+cat "$tmp/raid5.toml" >> "$tmp/bad.toml"
+expect_refused "stack fault, no node" "bad.toml:2: \[stack\] faults '1s: fail disk.9': fail: no node 'disk.9'" \
+  "$storlab" sim "${job[@]/$tmp\/raid5.toml/$tmp/bad.toml}"
+expect_error "stacks show, no node" "\[stack\] faults '1s: fail disk.9'" "$storlab" stacks show "$tmp/bad.toml"
+printf '[stack]\nfaults = ["soon: fail disk.1"]\n' > "$tmp/bad.toml"
+cat "$tmp/raid5.toml" >> "$tmp/bad.toml"
+expect_refused "stack fault, bad time" "bad.toml:2: \[stack\] faults 'soon: fail disk.1': the time" \
+  "$storlab" sim "${job[@]/$tmp\/raid5.toml/$tmp/bad.toml}"
+printf '[stack]\nfaults = "1s: fail disk.1"\n' > "$tmp/bad.toml"
+cat "$tmp/raid5.toml" >> "$tmp/bad.toml"
+expect_refused "stack faults, not a list" "bad.toml:2: \[stack\] key 'faults': expected a list" \
+  "$storlab" sim "${job[@]/$tmp\/raid5.toml/$tmp/bad.toml}"
+expect_refused "stack faults with --repeat" "\[stack\] faults: one run of fio jobs" \
+  "$storlab" sim "${job[@]/$tmp\/raid5.toml/$tmp/scheduled.toml}" --repeat 2
+
 # A second failure during the rebuild: the array fails, the job gets EIO.
 "$storlab" sim "${job[@]}" --fault '1s: fail disk.1' --fault '1s: replace disk.1' \
   --fault '2s: fail disk.3' > "$tmp/second.json" 2> "$tmp/err"

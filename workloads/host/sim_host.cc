@@ -27,6 +27,7 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
                     : LoadStackText(options.stack_text, options.stack, ".", h->engine_, bo);
   if (!loaded.ok()) return loaded.status();
   h->stack_ = std::move(loaded->stack);
+  h->stack_faults_ = std::move(loaded->faults);
   h->host_ = loaded->host;
   // The command line's values are checked as the file's [host] keys are.
   if (options.mem_bytes) {

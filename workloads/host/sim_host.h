@@ -27,6 +27,7 @@
 #include "sim/layers/page_cache/page_cache.h"
 #include "sim/node.h"
 #include "sim/oracle.h"
+#include "sim/profile/loader.h"
 #include "sim/request.h"
 #include "sim/stack.h"
 #include "sim/status.h"
@@ -57,6 +58,8 @@ class SimHost {
   ExtentFs& fs() { return *fs_; }
   CpuPool& cpu() { return cpu_; }
   const HostOptions& options() const { return options_; }
+  // The stack file's [stack] faults ("TIME: COMMAND" lines, for storlab sim).
+  const std::vector<StackFault>& stack_faults() const { return stack_faults_; }
 
   // The device under the host's page cache: the stack as built from its
   // file (what fio's disk_util shows).
@@ -99,6 +102,7 @@ class SimHost {
   HostOptions options_;
   Engine engine_;
   std::unique_ptr<Stack> stack_;
+  std::vector<StackFault> stack_faults_;
   HostSpec host_;
   std::unique_ptr<ExtentFs> fs_;
   CpuPool cpu_;
