@@ -2,6 +2,9 @@
 // facts it tells are the run's — asserted on the figures it prints them from.
 #include <gtest/gtest.h>
 
+#include "sim/layers/raid/raid_node.h"
+#include "sim/virtual_driver.h"
+#include "workloads/host/sim_host.h"
 #include "workloads/scenarios/scenario.h"
 
 namespace storlab::scenarios {
@@ -39,11 +42,12 @@ TEST(ScenariosTest, WithoutFsyncEveryWriteIsLostWithOneAtTheEndNone) {
 }
 
 TEST(ScenariosTest, EveryScenarioRunsAndIsDeterministic) {
-  ASSERT_EQ(Scenarios().size(), 5u);
+  ASSERT_EQ(Scenarios().size(), 6u);
   for (const auto& s : Scenarios()) {
     // The seed's test B: a minute of 16 jobs, twice; the demo's acceptance
-    // test (tests/cli/demo_acceptance_test.sh) checks that cell.
-    if (s.name == "nas-inflation" || s.name == "thin-full") continue;
+    // test (tests/cli/demo_acceptance_test.sh) checks that cell. raid-rebuild
+    // (34 minute-long windows) has its parts tested below.
+    if (s.name == "nas-inflation" || s.name == "thin-full" || s.name == "raid-rebuild") continue;
     auto a = s.run({});
     ASSERT_TRUE(a.ok()) << s.name << ": " << a.status().message();
     EXPECT_EQ(a->rfind(std::string(s.name) + ": ", 0), 0u) << *a;
@@ -80,6 +84,50 @@ TEST(ScenariosTest, ThinFullFailsEveryVmAndQueueingWaitsTheTimeoutFirst) {
   EXPECT_NE(out->find("the VMs hung 60.000 s longer first"), std::string::npos) << *out;
 }
 #endif
+
+// raid-rebuild's windows integrate to what a whole rebuild takes: on six
+// small drives (the 3 TB drive's mechanics, 2 GB each), 4 windows of 2 s
+// against the rebuild simulated from start to end.
+TEST(ScenariosTest, RebuildWindowsIntegrateToTheWholeRebuild) {
+  const std::string stack =
+      "[stack]\nroot = \"array\"\n[node.array]\ntype = \"raid\"\nlevel = 5\n"
+      "chunk = \"512KiB\"\nchildren = [\"disk\"]\n"
+      "[node.disk]\nuse = \"hdd-7200-3tb\"\ncapacity = \"2GB\"\ncount = 6\n";
+  auto m = MeasureRebuildWindows(stack, 4, Nanos::FromSeconds(2), false, 1);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  HostOptions ho;
+  ho.stack = "small.toml";
+  ho.stack_text = stack;
+  auto host = SimHost::Create(ho);
+  ASSERT_TRUE(host.ok()) << host.status().message();
+  auto* raid = dynamic_cast<RaidNode*>((*host)->stack().Find("array"));
+  ASSERT_NE(raid, nullptr);
+  ASSERT_TRUE(raid->FailMember(1).ok());
+  ASSERT_TRUE(raid->ReplaceMember(1).ok());
+  const Nanos t0 = (*host)->engine().now();
+  VirtualDriver((*host)->engine()).RunUntilIdle();
+  ASSERT_FALSE(raid->degraded());
+  const double whole = ((*host)->engine().now() - t0).seconds() / 3600;
+  EXPECT_NEAR(m->hours(), whole, whole * 0.05);
+  EXPECT_EQ(m->member, raid->layout().member_size());
+  EXPECT_LT(m->min_rate, m->max_rate);  // outer tracks are faster
+}
+
+// Under the VMs the rebuild is slower, and the VMs' reads still complete
+// (the drive's stream following once starved them until a flush).
+TEST(ScenariosTest, RebuildUnderTheVmsIsSlowerAndTheVmsAreServed) {
+  const std::string stack =
+      "[stack]\nroot = \"array\"\n[node.array]\ntype = \"raid\"\nlevel = 6\n"
+      "chunk = \"512KiB\"\nchildren = [\"disk\"]\n"
+      "[node.disk]\nuse = \"hdd-7200-3tb\"\ncapacity = \"100GB\"\ncount = 6\n";
+  auto idle = MeasureRebuildWindows(stack, 2, Nanos::FromSeconds(3), false, 1);
+  auto vms = MeasureRebuildWindows(stack, 2, Nanos::FromSeconds(3), true, 1);
+  ASSERT_TRUE(idle.ok()) << idle.status().message();
+  ASSERT_TRUE(vms.ok()) << vms.status().message();
+  EXPECT_GT(vms->hours(), idle->hours() * 1.5);
+  EXPECT_GT(vms->vm_read_ms, vms->healthy_vm_read_ms);
+  EXPECT_LT(vms->vm_read_ms, 200) << "the VMs' reads waited behind the rebuild";
+}
 
 }  // namespace
 }  // namespace storlab::scenarios

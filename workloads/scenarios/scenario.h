@@ -67,12 +67,29 @@ std::string Bytes(uint64_t n);
 // "3.20 ms", "1.500 s".
 std::string Duration(Nanos t);
 
+// raid-rebuild's measurement (raid_rebuild.cc): member 1 of the raid node
+// 'array' of `stack_text` failed, replaced and rebuilt in `windows` windows
+// of `window` each, spread over the member (md's recovery_start at each),
+// idle or under the scenario's VM load; each window's rate stands for its
+// slice of the member.
+struct RebuildWindows {
+  uint64_t member = 0;                // bytes per member
+  std::vector<double> slice_hours;    // time to rebuild each slice
+  double min_rate = 0, max_rate = 0;  // member bytes rebuilt per second
+  double vm_read_ms = 0;              // the VMs' mean read latency, rebuilding
+  double healthy_vm_read_ms = 0;      // and without a failure
+  double hours() const;
+};
+Result<RebuildWindows> MeasureRebuildWindows(const std::string& stack_text, int windows,
+                                             Nanos window, bool vms, uint64_t seed);
+
 // The scenarios.
 Result<std::string> RunFsync(const ScenarioOptions& options);
 Result<std::string> RunUsbPull(const ScenarioOptions& options);
 Result<std::string> RunWearout(const ScenarioOptions& options);
 Result<std::string> RunNasInflation(const ScenarioOptions& options);
 Result<std::string> RunThinFull(const ScenarioOptions& options);
+Result<std::string> RunRaidRebuild(const ScenarioOptions& options);
 
 }  // namespace storlab::scenarios
 

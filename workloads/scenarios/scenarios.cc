@@ -22,6 +22,10 @@ const std::vector<Scenario>& Scenarios() {
        "three 100 GB thin volumes on a 200 GB LVM-thin pool written full: every VM's writes "
        "fail when the pool is full (queue for 60 s, or error at once)",
        RunThinFull},
+      {"raid-rebuild",
+       "md RAID5 vs RAID6 of six 3 TB drives: the rebuild's time idle and under VMs, and the "
+       "chance of losing the array (or blocks) during it from published failure rates",
+       RunRaidRebuild},
   };
   return kAll;
 }
