@@ -3,17 +3,19 @@
 //
 // The table is cut into segments, one flash page of 4-byte entries each (a
 // 16 KiB page maps 16 MiB of LBAs). The cache keeps the most recently used
-// segments (LRU, O(1) per access over arrays, no allocation after
-// construction). A miss costs the I/O an extra flash read of the segment; a
-// dirty segment pushed out costs a map-page program. So random I/O over a
-// span larger than the cache covers slows down — the DRAM-less cliff
-// (TechPowerUp, Team MP33: 4K random write falls off past ~15 GB). A drive
-// with DRAM holds the whole table and has no SsdMapCache. Not thread-safe.
+// segments (LRU, sim/lru_list.h, over one array of segments: O(1) per
+// access, no allocation after construction). A miss costs the I/O an extra flash read of the
+// segment; a dirty segment pushed out costs a map-page program. So random I/O over a span larger
+// than the cache covers slows down — the DRAM-less cliff (TechPowerUp, Team MP33: 4K random write
+// falls off past ~15 GB). A drive with DRAM holds the whole table and has no SsdMapCache. Not
+// thread-safe.
 #ifndef STORLAB_SIM_DEVICES_SSD_MAP_CACHE_H_
 #define STORLAB_SIM_DEVICES_SSD_MAP_CACHE_H_
 
 #include <cstdint>
 #include <vector>
+
+#include "sim/lru_list.h"
 
 namespace storlab {
 
@@ -38,22 +40,20 @@ class SsdMapCache {
   // journal are what the controller rebuilds from).
   void Clear();
 
-  uint64_t segments() const { return flags_.size(); }
+  uint64_t segments() const { return segments_.size(); }
   uint64_t capacity() const { return capacity_; }
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
 
  private:
-  static constexpr uint32_t kNone = 0xffffffffu;
-  static constexpr uint8_t kCached = 1, kDirty = 2;
-  void Unlink(uint32_t s);
-  void PushFront(uint32_t s);
+  struct Segment {
+    bool dirty = false;
+    LruHook<Segment> hook;  // linked: cached
+  };
 
   uint64_t capacity_;
-  uint64_t count_ = 0;
-  std::vector<uint8_t> flags_;
-  std::vector<uint32_t> prev_, next_;
-  uint32_t head_ = kNone, tail_ = kNone;  // most / least recently used
+  std::vector<Segment> segments_;  // sized once: lru_ links them
+  LruList<Segment, &Segment::hook> lru_;
   uint64_t hits_ = 0, misses_ = 0;
 };
 

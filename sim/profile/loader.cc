@@ -147,7 +147,7 @@ class Builder {
           return Status::InvalidArgument(n.where + ": node " + Quoted(n.name) +
                                          ": 'use' nests too deeply (a cycle?)");
         }
-        auto src = ReadSource(n.use, spec.dir);
+        auto src = ReadSource(n.use, spec.dir, options_.env);
         if (!src.ok()) return src.status().WithContext(n.where + ": node " + Quoted(n.name));
         auto sub = ParseFile(src->text, src->label, src->dir, src->name);
         if (!sub.ok()) return sub.status().WithContext(n.where + ": in " + Quoted(n.use));
@@ -322,7 +322,7 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
 
 Result<LoadedStack> LoadStack(std::string_view name_or_path, Engine& engine,
                               const BuildOptions& options) {
-  ASSIGN_OR_RETURN(Source src, ReadSource(name_or_path, ""));
+  ASSIGN_OR_RETURN(Source src, ReadSource(name_or_path, "", options.env));
   return Build(src, engine, options);
 }
 

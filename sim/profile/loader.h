@@ -48,7 +48,8 @@ namespace storlab {
 
 struct BuildOptions {
   uint64_t seed = 1;
-  DataMode data_mode;  // RAM by default
+  DataMode data_mode;  // RAM by default; its env opens file stores
+  Env* env = nullptr;  // reads the stack file and its `use` files (null: Env::Default())
 };
 
 // One line of a stack file's [stack] faults: "TIME: COMMAND" (storlab sim

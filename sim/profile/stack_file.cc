@@ -3,12 +3,11 @@
 #include "sim/profile/stack_file.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "sim/edit_distance.h"
+#include "sim/env.h"
 #include "sim/profile/catalog.h"
 #include "sim/profile/toml_read.h"
 #include "sim/quoted.h"
@@ -219,31 +218,37 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
   return spec;
 }
 
-Result<Source> ReadSource(std::string_view name_or_path, const std::string& rel_dir) {
+Result<Source> ReadSource(std::string_view name_or_path, const std::string& rel_dir, Env* env) {
+  if (!env) env = Env::Default();
   if (const CatalogEntry* e = FindCatalogEntry(name_or_path)) {
     return Source{std::string(e->text), "catalog:" + std::string(e->name) + ".toml", "",
                   std::string(e->name)};
   }
   std::string path(name_or_path);
   if (!rel_dir.empty() && !path.empty() && path[0] != '/') path = rel_dir + "/" + path;
-  // Only regular files: `use = "/dev/zero"` would read forever.
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+  // Only regular files: `use = "/dev/zero"` would read forever. (A path
+  // that cannot be looked at fails at the open below.)
+  const auto info = env->Stat(path);
+  if (info.ok() && info->exists && !info->regular) {
     return Status::InvalidArgument(Quoted(name_or_path) + " is not a regular file");
   }
-  if (std::filesystem::is_regular_file(path, ec) &&
-      std::filesystem::file_size(path, ec) > kMaxFileBytes) {
-    return Status::InvalidArgument(Quoted(name_or_path) + " is larger than " +
-                                   std::to_string(kMaxFileBytes >> 20) + " MiB: not a stack file");
+  const std::string too_large = Quoted(name_or_path) + " is larger than " +
+                                std::to_string(kMaxFileBytes >> 20) + " MiB: not a stack file";
+  if (info.ok() && info->regular && info->size > kMaxFileBytes) {
+    return Status::InvalidArgument(too_large);
   }
-  std::ifstream in(path);
-  if (!in) {
+  auto file = env->OpenReadOnly(path);
+  if (!file.ok() && file.status().code() == Status::Code::kNotFound) {
     return Status::NotFound(Quoted(name_or_path) +
                             " is neither a catalog stack (see `storlab stacks`) nor a readable "
                             "file");
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
+  if (!file.ok()) return file.status().WithContext("cannot open " + Quoted(name_or_path));
+  auto text = ReadWholeFile(**file, kMaxFileBytes);
+  if (!text.ok() && text.status().code() == Status::Code::kInvalidArgument) {
+    return Status::InvalidArgument(too_large);  // it grew since Stat()
+  }
+  if (!text.ok()) return text.status().WithContext("cannot read " + Quoted(name_or_path));
   size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -251,7 +256,7 @@ Result<Source> ReadSource(std::string_view name_or_path, const std::string& rel_
                          ? base.substr(0, base.size() - 5)
                          : base;
   // The label goes into messages: a `use` path comes from the file.
-  return Source{ss.str(), Printable(path, 256), dir, stem};
+  return Source{std::move(text).value(), Printable(path, 256), dir, stem};
 }
 
 }  // namespace storlab::stack_file

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/env.h"
 #include "sim/profile/params.h"
 #include "sim/status.h"
 
@@ -71,8 +72,10 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
                            const std::string& name);
 
 // Reads a catalog stack by name, or else the file at `name_or_path`
-// (relative to `rel_dir` when that is not empty).
-Result<Source> ReadSource(std::string_view name_or_path, const std::string& rel_dir);
+// (relative to `rel_dir` when that is not empty) through `env` (null:
+// Env::Default()). Errors name the file and what failed.
+Result<Source> ReadSource(std::string_view name_or_path, const std::string& rel_dir,
+                          Env* env = nullptr);
 
 }  // namespace storlab::stack_file
 

@@ -18,7 +18,7 @@ Result<std::unique_ptr<Store>> MakeStore(const DataMode& mode, const std::string
       std::string file = name;
       for (auto& c : file)
         if (c == '/') c = '+';
-      auto fs = FileStore::Open(mode.directory + "/" + file + ".img", capacity);
+      auto fs = FileStore::Open(mode.directory + "/" + file + ".img", capacity, mode.env);
       if (!fs.ok()) return fs.status();
       return std::unique_ptr<Store>(std::move(fs).value());
     }

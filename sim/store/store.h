@@ -17,6 +17,8 @@
 
 namespace storlab {
 
+class Env;  // sim/env.h
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -39,6 +41,7 @@ struct DataMode {
   enum class Kind { kNone, kRam, kFile };
   Kind kind = Kind::kRam;
   std::string directory;  // kFile only
+  Env* env = nullptr;     // kFile: the host's files (null: Env::Default())
 };
 
 // Creates the store for device `name` of `capacity` bytes under `mode`.

@@ -4,26 +4,33 @@
 
 namespace storlab {
 
-LevelQueue::LevelQueue(uint32_t levels) : levels_(levels), target_(levels, 0) {}
+LevelQueue::LevelQueue(uint32_t levels)
+    : num_levels_(levels), levels_(std::make_unique<LevelList[]>(levels)), target_(levels, 0) {}
 
 void LevelQueue::Push(uint64_t key, uint32_t level, bool oldest) {
-  auto& l = levels_[level];
-  auto it = oldest ? l.insert(l.begin(), key) : l.insert(l.end(), key);
-  pos_.emplace(key, Pos{level, it});
+  Pos& p = pos_.emplace(key, Pos{key, level, {}}).first->second;
+  if (oldest) {
+    levels_[level].PushCold(p);
+  } else {
+    levels_[level].PushHot(p);
+  }
 }
 
 void LevelQueue::Remove(uint64_t key) {
   auto it = pos_.find(key);
   if (it == pos_.end()) return;
-  levels_[it->second.level].erase(it->second.it);
+  levels_[it->second.level].Unlink(it->second);
   pos_.erase(it);
 }
 
 void LevelQueue::Move(Pos& p, uint32_t level, bool oldest) {
-  auto& from = levels_[p.level];
-  auto& to = levels_[level];
-  to.splice(oldest ? to.begin() : to.end(), from, p.it);
+  levels_[p.level].Unlink(p);
   p.level = level;
+  if (oldest) {
+    levels_[level].PushCold(p);
+  } else {
+    levels_[level].PushHot(p);
+  }
 }
 
 void LevelQueue::Requeue(uint64_t key, uint32_t extra_levels) {
@@ -34,8 +41,7 @@ void LevelQueue::Requeue(uint64_t key, uint32_t extra_levels) {
     auto& dest = levels_[new_level];
     if (!dest.empty()) {
       // The oldest entry of the destination level takes our old place.
-      uint64_t other = dest.front();
-      Move(pos_.at(other), p.level, false);
+      Move(*dest.Coldest(), p.level, false);
     }
     Move(p, new_level, false);
     return;
@@ -46,19 +52,19 @@ void LevelQueue::Requeue(uint64_t key, uint32_t extra_levels) {
 std::optional<uint64_t> LevelQueue::FindColdest(const std::function<bool(uint64_t)>& pred,
                                                 size_t max_scan) const {
   size_t n = 0;
-  for (const auto& l : levels_) {
-    for (uint64_t k : l) {
+  for (uint32_t level = 0; level < num_levels_; ++level) {
+    for (const Pos& p : levels_[level]) {
       if (n++ >= max_scan) return std::nullopt;
-      if (pred(k)) return k;
+      if (pred(p.key)) return p.key;
     }
   }
   return std::nullopt;
 }
 
 uint64_t LevelQueue::PopColdest() {
-  for (auto& l : levels_) {
-    if (l.empty()) continue;
-    uint64_t k = l.front();
+  for (uint32_t level = 0; level < num_levels_; ++level) {
+    if (levels_[level].empty()) continue;
+    const uint64_t k = levels_[level].Coldest()->key;
     Remove(k);
     return k;
   }
@@ -100,13 +106,11 @@ void LevelQueue::Redistribute() {
       uint32_t src = level + 1;
       while (src < nl && levels_[src].empty()) ++src;
       if (src == nl) break;
-      uint64_t k = levels_[src].front();
-      Move(pos_.at(k), level, false);
+      Move(*levels_[src].Coldest(), level, false);
     }
     // Push the newest entries of this level up into the next.
     while (l.size() > target_[level]) {
-      uint64_t k = l.back();
-      Move(pos_.at(k), level + 1, true);
+      Move(*l.Hottest(), level + 1, true);
     }
   }
 }

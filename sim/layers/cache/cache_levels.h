@@ -14,10 +14,12 @@
 
 #include <cstdint>
 #include <functional>
-#include <list>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
+
+#include "sim/lru_list.h"
 
 namespace storlab {
 
@@ -27,7 +29,7 @@ class LevelQueue {
   LevelQueue(const LevelQueue&) = delete;
   LevelQueue& operator=(const LevelQueue&) = delete;
 
-  uint32_t levels() const { return static_cast<uint32_t>(levels_.size()); }
+  uint32_t levels() const { return num_levels_; }
   size_t size() const { return pos_.size(); }
   bool Contains(uint64_t key) const { return pos_.count(key) != 0; }
   // REQUIRES: Contains(key).
@@ -54,14 +56,18 @@ class LevelQueue {
 
  private:
   struct Pos {
+    uint64_t key;
     uint32_t level;
-    std::list<uint64_t>::iterator it;
+    LruHook<Pos> hook;
   };
+  // Each level is an LRU order: cold end the oldest entry.
+  using LevelList = LruList<Pos, &Pos::hook>;
   void Move(Pos& p, uint32_t level, bool oldest);
   void SetTargets();
 
-  std::vector<std::list<uint64_t>> levels_;
-  std::unordered_map<uint64_t, Pos> pos_;
+  uint32_t num_levels_;
+  std::unique_ptr<LevelList[]> levels_;
+  std::unordered_map<uint64_t, Pos> pos_;  // stable nodes: the levels link them
   uint32_t top_levels_ = 0;
   uint32_t in_top_ = 0;
   std::vector<size_t> target_;

@@ -7,39 +7,45 @@ namespace storlab {
 void LruPolicy::Hit(const Access& a) {
   auto it = pos_.find(a.block);
   if (it == pos_.end()) return;
-  auto& l = list(it->second.dirty);
-  l.splice(l.end(), l, it->second.it);
+  list(it->second.dirty).PushHot(it->second);
 }
 
 void LruPolicy::Insert(uint64_t block, bool dirty, Promote how) {
-  auto& l = list(dirty);
+  auto [it, inserted] = pos_.try_emplace(block, Entry{block, dirty, {}});
+  Entry& e = it->second;
+  if (!inserted) {  // inserted again: it leaves its old place
+    list(e.dirty).Unlink(e);
+    e.dirty = dirty;
+  }
   // A temporary promotion is the first candidate for eviction.
-  auto it = how == Promote::kTemporary ? l.insert(l.begin(), block) : l.insert(l.end(), block);
-  pos_[block] = Pos{dirty, it};
+  if (how == Promote::kTemporary) {
+    list(dirty).PushCold(e);
+  } else {
+    list(dirty).PushHot(e);
+  }
 }
 
 void LruPolicy::Remove(uint64_t block) {
   auto it = pos_.find(block);
   if (it == pos_.end()) return;
-  list(it->second.dirty).erase(it->second.it);
+  list(it->second.dirty).Unlink(it->second);
   pos_.erase(it);
 }
 
 void LruPolicy::SetDirty(uint64_t block, bool dirty) {
   auto it = pos_.find(block);
   if (it == pos_.end() || it->second.dirty == dirty) return;
-  auto& from = list(it->second.dirty);
-  auto& to = list(dirty);
-  to.splice(to.end(), from, it->second.it);
+  list(it->second.dirty).Unlink(it->second);
   it->second.dirty = dirty;
+  list(dirty).PushHot(it->second);
 }
 
 std::optional<uint64_t> LruPolicy::Victim(const std::function<bool(uint64_t)>& evictable,
                                           size_t max_scan) {
   size_t n = 0;
-  for (uint64_t b : clean_) {
+  for (const Entry& e : clean_) {
     if (n++ >= max_scan) break;
-    if (evictable(b)) return b;
+    if (evictable(e.block)) return e.block;
   }
   return std::nullopt;
 }

@@ -5,10 +5,10 @@
 #ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_LRU_H_
 #define STORLAB_SIM_LAYERS_CACHE_CACHE_LRU_H_
 
-#include <list>
 #include <unordered_map>
 
 #include "sim/layers/cache/cache_policy.h"
+#include "sim/lru_list.h"
 
 namespace storlab {
 
@@ -28,15 +28,17 @@ class LruPolicy : public CachePolicy {
                                  size_t max_scan) override;
 
  private:
-  struct Pos {
+  struct Entry {
+    uint64_t block;
     bool dirty;
-    std::list<uint64_t>::iterator it;
+    LruHook<Entry> hook;
   };
-  std::list<uint64_t>& list(bool dirty) { return dirty ? dirty_ : clean_; }
+  using List = LruList<Entry, &Entry::hook>;
+  List& list(bool dirty) { return dirty ? dirty_ : clean_; }
 
-  // Front: least recently used.
-  std::list<uint64_t> clean_, dirty_;
-  std::unordered_map<uint64_t, Pos> pos_;
+  // Cold end: least recently used. Entries live in `pos_` (stable nodes).
+  List clean_, dirty_;
+  std::unordered_map<uint64_t, Entry> pos_;
 };
 
 }  // namespace storlab

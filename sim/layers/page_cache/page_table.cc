@@ -31,7 +31,7 @@ PageTable::Group& PageTable::Get(uint64_t g) {
   auto [grp, inserted] = groups_.TryEmplace(g);
   if (inserted) {
     grp->index = g;
-    LruPushHot(*grp);
+    lru_.PushHot(*grp);
   }
   return *grp;
 }
@@ -106,7 +106,7 @@ void PageTable::Normalize(Group& grp) {
     grp.owner = 0;
   }
   if ((grp.cached | grp.dirty | grp.writeback | grp.reading) == 0) {
-    LruUnlink(grp);
+    lru_.Unlink(grp);
     groups_.Erase(grp.index);
   }
 }
@@ -132,7 +132,7 @@ PageTable::DirtyResult PageTable::MarkDirty(uint64_t first, uint64_t last, uint3
       grp.dirty |= m;
       AdjustCounts(c0, d0, w0, grp);
       if (!indexed) f.groups.insert(g);
-      LruPushHot(grp);
+      lru_.PushHot(grp);
       return;
     }
     std::set<uint32_t> old = OwnersIn(grp, m);
@@ -142,7 +142,7 @@ PageTable::DirtyResult PageTable::MarkDirty(uint64_t first, uint64_t last, uint3
     AdjustCounts(c0, d0, w0, grp);
     old.insert(file);
     for (uint32_t o : old) Reindex(grp, o);
-    LruPushHot(grp);
+    lru_.PushHot(grp);
   });
   if (was_clean) f.dirtied_when = now;
   return r;
@@ -156,7 +156,7 @@ uint64_t PageTable::MarkCached(uint64_t first, uint64_t last) {
     n += Pop(m & ~c0);
     grp.cached |= m;
     AdjustCounts(c0, d0, w0, grp);
-    LruPushHot(grp);
+    lru_.PushHot(grp);
   });
   return n;
 }
@@ -229,13 +229,13 @@ uint64_t PageTable::EvictClean(uint64_t pages,
                                const std::function<void(uint64_t, uint64_t)>& on_evict) {
   uint64_t evicted = 0;
   size_t visits = groups_.size();
-  Group* grp = cold_;
+  Group* grp = lru_.Coldest();
   while (grp && evicted < pages && visits-- > 0) {
-    Group* warmer = grp->lru_prev;
+    Group* warmer = lru_.Warmer(*grp);
     const Mask clean = grp->cached & ~grp->dirty & ~grp->writeback;
     if (clean == 0) {
-      LruPushHot(*grp);  // dirty or busy: a second chance, like reclaim's rotation
-      grp = warmer ? warmer : cold_;
+      lru_.PushHot(*grp);  // dirty or busy: a second chance, like reclaim's rotation
+      grp = warmer ? warmer : lru_.Coldest();
       continue;
     }
     const Mask c0 = grp->cached, d0 = grp->dirty, w0 = grp->writeback;
@@ -258,7 +258,7 @@ uint64_t PageTable::EvictClean(uint64_t pages,
 
 void PageTable::Touch(uint64_t first, uint64_t last) {
   ForEachGroup(first, last, [&](uint64_t g, Mask) {
-    if (Group* grp = groups_.Find(g)) LruPushHot(*grp);
+    if (Group* grp = groups_.Find(g)) lru_.PushHot(*grp);
   });
 }
 
@@ -337,26 +337,10 @@ std::vector<uint32_t> PageTable::DirtyFilesByAge() const {
   return out;
 }
 
-void PageTable::LruUnlink(Group& grp) {
-  (grp.lru_prev ? grp.lru_prev->lru_next : hot_) = grp.lru_next;
-  (grp.lru_next ? grp.lru_next->lru_prev : cold_) = grp.lru_prev;
-  grp.lru_prev = grp.lru_next = nullptr;
-}
-
-void PageTable::LruPushHot(Group& grp) {
-  if (hot_ == &grp) return;
-  if (grp.lru_prev || grp.lru_next || cold_ == &grp) LruUnlink(grp);
-  grp.lru_next = hot_;
-  grp.lru_prev = nullptr;
-  if (hot_) hot_->lru_prev = &grp;
-  hot_ = &grp;
-  if (!cold_) cold_ = &grp;
-}
-
 void PageTable::Clear() {
   groups_.Clear();
   files_.clear();
-  hot_ = cold_ = nullptr;
+  lru_.Clear();
   cached_ = dirty_ = writeback_ = dirty_or_wb_ = 0;
 }
 

@@ -11,8 +11,8 @@
 // Dirty and writeback pages belong to a file (the file id of the last write
 // that dirtied them); each file keeps the set of groups where it owns such
 // pages, in offset order, for per-file writeback and fsync. Groups sit on
-// one LRU list, most recently used first; reclaim takes clean pages from
-// the cold end. Counters are exact at page granularity.
+// one LRU list (sim/lru_list.h); reclaim takes clean pages from the cold
+// end. Counters are exact at page granularity.
 //
 // No engine and no data: the PageCache drives it. Not thread-safe.
 #ifndef STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_TABLE_H_
@@ -28,6 +28,7 @@
 
 #include "sim/layers/page_cache/page_group_map.h"
 #include "sim/layers/page_cache/page_group_set.h"
+#include "sim/lru_list.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -46,8 +47,7 @@ class PageTable {
     uint32_t owner = 0;                  // of its dirty/writeback pages, unless `owners`
     std::unique_ptr<uint32_t[]> owners;  // per page, once two files share the group
     uint64_t index = 0;
-    Group* lru_prev = nullptr;  // towards the hot end
-    Group* lru_next = nullptr;  // towards the cold end
+    LruHook<Group> lru;
   };
   struct File {
     GroupSet groups;      // groups where it owns dirty or writeback pages
@@ -137,13 +137,9 @@ class PageTable {
   // Drops per-page owners when no page is dirty or under writeback, and
   // the group itself when it holds nothing.
   void Normalize(Group& grp);
-  void LruUnlink(Group& grp);
-  void LruPushHot(Group& grp);
-
-  GroupMap<Group> groups_;
+  GroupMap<Group> groups_;  // stable addresses: lru_ links them
   std::map<uint32_t, File> files_;
-  Group* hot_ = nullptr;
-  Group* cold_ = nullptr;
+  LruList<Group, &Group::lru> lru_;
   uint64_t cached_ = 0, dirty_ = 0, writeback_ = 0, dirty_or_wb_ = 0;
 };
 

@@ -1,6 +1,6 @@
 // ZfsPool: construction, request dispatch and stats (its factory:
 // sim/profile/factories/zfs_factory.cc).
-// Writes: zfs_write.cc; reads and the ARC: zfs_read.cc; transaction
+// Writes: zfs_write.cc; reads: zfs_read.cc; the ARC: zfs_arc.h; transaction
 // groups and power cuts: zfs_txg.cc; the ZIL: zfs_zil.cc.
 #include "sim/layers/zfs/zfs.h"
 
@@ -29,7 +29,9 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
       slog_(slog),
       store_(std::move(store)),
       open_(std::make_unique<Overlay>(keeps_data)),
-      syncing_(std::make_unique<Overlay>(keeps_data)) {
+      syncing_(std::make_unique<Overlay>(keeps_data)),
+      // zfs_arc_max: half the RAM unless set.
+      arc_(config.arc_bytes ? config.arc_bytes : config.host.mem_bytes / 2, config.record_size) {
   for (const auto& m : members)
     if (std::find(members_.begin(), members_.end(), m.node) == members_.end())
       members_.push_back(m.node);
@@ -89,7 +91,7 @@ void ZfsPool::AppendStats(StatList& out) const {
   auto add = [&](const char* name, double v) { out.push_back({name, v}); };
   add("dirty_bytes", static_cast<double>(dirty_bytes()));
   add("dirty_max_bytes", static_cast<double>(dirty_max_));
-  add("arc_used_bytes", static_cast<double>(arc_used_));
+  add("arc_used_bytes", static_cast<double>(arc_.used_bytes()));
   add("committed_txg", static_cast<double>(committed_txg_));
   add("absorbed_bytes", static_cast<double>(c.absorbed_bytes));
   add("sync_write_bytes", static_cast<double>(c.sync_write_bytes));

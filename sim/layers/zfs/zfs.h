@@ -18,7 +18,7 @@
 // and when all are written the members are flushed, the uberblock written
 // to the labels and the members flushed again: only then is the txg
 // committed (durable). Dirty space is released as each record's write
-// completes. The ARC caches records (`arc_size`, half the RAM); reads of a
+// completes. The ARC (zfs_arc.h) caches records (`arc_size`, half the RAM); reads of a
 // record not in memory read it whole from the members.
 //
 // Sync writes (FLUSH = fsync of Request.file_id, 0 = every file; FUA =
@@ -45,7 +45,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <list>
 #include <map>
 #include <memory>
 #include <string>
@@ -54,6 +53,7 @@
 
 #include "sim/host_spec.h"
 #include "sim/layers/host_cpu.h"
+#include "sim/layers/zfs/zfs_arc.h"
 #include "sim/layers/zfs/zfs_compress.h"
 #include "sim/layers/zfs/zfs_vdevs.h"
 #include "sim/node.h"
@@ -120,8 +120,8 @@ class ZfsPool : public Node {
   uint64_t dirty_bytes() const { return open_dirty_ + syncing_dirty_; }
   uint64_t dirty_max_bytes() const { return dirty_max_; }
   uint64_t committed_txg() const { return committed_txg_; }
-  uint64_t arc_used_bytes() const { return arc_used_; }
-  bool InArc(uint64_t record) const { return arc_index_.count(record) != 0; }
+  uint64_t arc_used_bytes() const { return arc_.used_bytes(); }
+  bool InArc(uint64_t record) const { return arc_.Contains(record); }
   const ZfsVdevs& vdevs() const { return vdevs_; }
 
   void AppendStats(StatList& out) const override;
@@ -177,8 +177,6 @@ class ZfsPool : public Node {
   void ReadRecord(uint64_t rec, Callback<void(Status)> done);
   // Reads `recs`, then runs then(req) (or fails req with the first error).
   void ReadRecords(const std::vector<uint64_t>& recs, Request req, Callback<void(Request)> then);
-  void ArcInsert(uint64_t rec);
-  void ArcTouch(uint64_t rec);
 
   // Transaction groups (zfs_txg.cc).
   void ArmTimer();
@@ -223,10 +221,7 @@ class ZfsPool : public Node {
   std::deque<Request> blocked_;  // waiting for dirty data to fall under the maximum
   Nanos last_wakeup_;            // dp_last_wakeup
 
-  // ARC: records cached, least recently used at the back.
-  std::list<uint64_t> arc_lru_;
-  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> arc_index_;
-  uint64_t arc_used_ = 0;
+  ZfsArc arc_;
   std::map<uint64_t, std::vector<Callback<void(Status)>>> record_reads_;
 
   // ZIL.

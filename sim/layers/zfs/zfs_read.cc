@@ -1,4 +1,4 @@
-// ZfsPool: reads and the ARC.
+// ZfsPool: reads, through the ARC (zfs_arc.h).
 #include <algorithm>
 #include <memory>
 
@@ -11,7 +11,7 @@ void ZfsPool::StartRead(Request req) {
   for (uint64_t rec = RecordOf(req.offset); rec <= LastRecordOf(req.offset, req.length); ++rec) {
     if (InMemory(rec) || !committed_bps_.count(rec)) {
       ++counters_.arc_hits;  // in memory, or a hole: nothing to read
-      ArcTouch(rec);
+      arc_.Touch(rec);
     } else {
       ++counters_.arc_misses;
       need.push_back(rec);
@@ -63,7 +63,7 @@ void ZfsPool::ReadRecord(uint64_t rec, Callback<void(Status)> done) {
       if (it == record_reads_.end()) return;
       auto waiters = std::move(it->second);
       record_reads_.erase(it);
-      if (s.ok()) ArcInsert(rec);
+      if (s.ok()) arc_.Insert(rec);
       for (auto& w : waiters) w(s);
     };
     if (!st.ok() || !bp.compressed) return finish(st);
@@ -71,23 +71,6 @@ void ZfsPool::ReadRecord(uint64_t rec, Callback<void(Status)> done) {
                                    config_.record_size);
     engine_.At(end, [finish = std::move(finish)]() mutable { finish(Status()); });
   });
-}
-
-void ZfsPool::ArcInsert(uint64_t rec) {
-  if (InArc(rec)) return ArcTouch(rec);
-  arc_lru_.push_front(rec);
-  arc_index_[rec] = arc_lru_.begin();
-  arc_used_ += config_.record_size;
-  while (arc_used_ > config_.arc_bytes && !arc_lru_.empty()) {
-    arc_index_.erase(arc_lru_.back());
-    arc_lru_.pop_back();
-    arc_used_ -= config_.record_size;
-  }
-}
-
-void ZfsPool::ArcTouch(uint64_t rec) {
-  auto it = arc_index_.find(rec);
-  if (it != arc_index_.end()) arc_lru_.splice(arc_lru_.begin(), arc_lru_, it->second);
 }
 
 }  // namespace storlab

@@ -122,7 +122,7 @@ void ZfsPool::Committed(Status st) {
     auto nb = pending_bps_.find(rec);
     if (!tr.freed && nb != pending_bps_.end()) {
       committed_bps_[rec] = nb->second;
-      ArcInsert(rec);
+      arc_.Insert(rec);
     } else if (tr.freed) {
       (void)store_->Zero(rec * rs, rs);
     }
@@ -168,9 +168,7 @@ void ZfsPool::OnPowerCut() {
   pending_bps_.clear();
   zil_blocks_.clear();
   blocked_.clear();
-  arc_lru_.clear();
-  arc_index_.clear();
-  arc_used_ = 0;
+  arc_.Clear();
   record_reads_.clear();
   itxs_.clear();
   zil_waiting_.clear();

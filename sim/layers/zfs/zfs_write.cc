@@ -92,7 +92,7 @@ void ZfsPool::Apply(Request req) {
       }
       tr.full = tr.full || whole;
     }
-    ArcTouch(rec);
+    arc_.Touch(rec);
   }
   if (zero) {
     open_->PutZeros(req.offset, req.length);

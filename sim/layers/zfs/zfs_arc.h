@@ -1,0 +1,55 @@
+// ZfsArc: the records a ZFS pool holds in its adaptive replacement cache,
+// and the order in which it lets them go.
+//
+// Only what benchmarks see of arc.c: a record read from the members, or
+// written by a txg, stays in memory until `capacity_bytes` of records are
+// held; then the least recently used go first. A read or a write that finds
+// a record touches it (arc_access). The MRU/MFU split and the ghost lists of
+// the real ARC are not modelled: the order is one LRU (sim/lru_list.h). The
+// ARC holds no data (the pool's store does); it answers "is this record in
+// memory". A power cut empties it (Clear). Not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_ZFS_ZFS_ARC_H_
+#define STORLAB_SIM_LAYERS_ZFS_ZFS_ARC_H_
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "sim/lru_list.h"
+
+namespace storlab {
+
+class ZfsArc {
+ public:
+  // REQUIRES: record_bytes > 0.
+  ZfsArc(uint64_t capacity_bytes, uint64_t record_bytes)
+      : capacity_bytes_(capacity_bytes), record_bytes_(record_bytes) {}
+  ZfsArc(const ZfsArc&) = delete;
+  ZfsArc& operator=(const ZfsArc&) = delete;
+
+  bool Contains(uint64_t record) const { return records_.count(record) != 0; }
+  uint64_t used_bytes() const { return lru_.size() * record_bytes_; }
+
+  // Holds `record` as the most recently used, evicting the least recently
+  // used while more than the capacity is held (the new record too, when
+  // one record is more than the capacity).
+  void Insert(uint64_t record);
+  // Makes a record held the most recently used; others are ignored.
+  void Touch(uint64_t record);
+  // Forgets every record (a power cut).
+  void Clear();
+
+ private:
+  struct Entry {
+    uint64_t record;
+    LruHook<Entry> hook;
+  };
+
+  uint64_t capacity_bytes_;
+  uint64_t record_bytes_;
+  std::unordered_map<uint64_t, Entry> records_;  // stable nodes, linked in lru_
+  LruList<Entry, &Entry::hook> lru_;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_ZFS_ZFS_ARC_H_
