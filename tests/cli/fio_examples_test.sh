@@ -24,6 +24,18 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # Simulated time per job: short enough for ctest, long enough to issue I/O.
 cap=50ms
 
+# --max-runtime itself: a bad value is an error naming it; a capped run
+# says so in its report.
+source "$(dirname "$0")/lib.sh"
+expect_error "--max-runtime=0" "--max-runtime: '0' must be more than 0" \
+  "$storlab" sim --stack sata-ssd --max-runtime=0 --name=x --size=1m
+expect_error "--max-runtime=fast" "--max-runtime: 'fast': expected a time" \
+  "$storlab" sim --stack sata-ssd --max-runtime=fast --name=x --size=1m
+"$storlab" sim --stack sata-ssd --max-runtime=10ms --name=x --size=1g --rw=randread \
+  > "$tmp/capped" 2>&1 || fail "a capped run failed: $(head -c 300 "$tmp/capped")"
+tail -1 "$tmp/capped" | grep -q '^storlab sim: --max-runtime=10ms capped 1 of 1 jobs .*not a full run$' ||
+  fail "a capped run does not say so on its last line: $(tail -1 "$tmp/capped")"
+
 # The outcome of one run as "CLASS KEY": runs, or the reason class of its
 # error line and the engine, option or variable it names.
 classify() {  # RC STDERR_FILE
