@@ -42,22 +42,12 @@ constexpr Why kEngines[] = {
     {"solarisaio", "Solaris asynchronous I/O, not Linux"},
 };
 
-// Options that steer the host the real fio runs on, not the I/O: the
-// simulated host has cores, but no NUMA nodes, cgroups or I/O priorities.
+// Options about what the simulated host does not have. (I/O priorities,
+// CPU pinning and cgroups would mean something for a simulated stack: they
+// are "not supported", not listed here.)
 constexpr Why kOptions[] = {
     {"numa_cpu_nodes", "pins to host NUMA nodes; the simulated host has none"},
     {"numa_mem_policy", "host NUMA memory policy; the simulated host has no NUMA nodes"},
-    {"cpus_allowed", "pins to host CPUs; the simulated host schedules its own cores"},
-    {"cpus_allowed_policy", "pins to host CPUs; the simulated host schedules its own cores"},
-    {"cpumask", "pins to host CPUs; the simulated host schedules its own cores"},
-    {"cgroup", "a host cgroup; the simulated host has none"},
-    {"nice", "host scheduling priority; the simulated host has no scheduler classes"},
-    {"prio", "I/O priority; the simulated devices have no priority queues"},
-    {"prioclass", "I/O priority class; the simulated devices have no priority queues"},
-    {"cmdprio_percentage",
-     "I/O priority per command; the simulated devices have no priority queues"},
-    {"cmdprio_bssplit", "I/O priority per command; the simulated devices have no priority queues"},
-    {"log_prio", "logs I/O priorities; the simulated devices have no priority queues"},
     {"nfs_url", "libnfs engine option: a network NFS server"},
 };
 
