@@ -91,6 +91,14 @@ for f in "${files[@]}"; do
   if [[ $got == "runs -" ]]; then
     # A run that says it ran: fio's JSON with every job, and the cap shown.
     grep -q '"jobs" : \[' "$tmp/out" || fail "$name: exit 0 but no JSON report"
+    # ... that the cap held (in-flight I/O and end_fsync may finish after
+    # it, as in fio) and that the report says it was capped.
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+runtimes = [j["job_runtime"] for j in d["jobs"]]
+sys.exit(0 if d["storlab"].get("capped") and max(runtimes) <= 100 else 1)' "$tmp/out" ||
+      fail "$name: not capped at $cap: $(grep -m4 '"job_runtime"\|"capped"' "$tmp/out")"
   fi
   # Options another branch works on (verify, trace replay): their own class.
   case ${got#* } in
