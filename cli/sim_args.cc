@@ -59,6 +59,11 @@ const char kSimUsage[] =
     "                         durable, power cuts (format: docs/sim.md); read it with\n"
     "                         `storlab trace summarize FILE`\n"
     "  --trace-limit N        at most N event lines in the trace (default 1000000)\n"
+    "  --max-runtime DUR      cap every job at DUR of simulated time (fio's time units,\n"
+    "                         seconds by default): runtime= above DUR becomes DUR, a job\n"
+    "                         without runtime= stops at DUR as fio's runtime stops it,\n"
+    "                         ramp_time= is capped too; the report says so (not a fio\n"
+    "                         option: for running fio's own 900 s job files in a test)\n"
     "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
@@ -234,6 +239,13 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
     } else if (TakeValue(args, &i, "trace", &v)) {
       if (v.empty()) return SimFail("--trace needs a file name");
       out->trace = v;
+    } else if (TakeValue(args, &i, "max-runtime", &v)) {
+      auto t = fio::ParseFioTime(v, fio::TimeUnit::kSeconds);
+      if (!t.ok() || *t <= Nanos(0)) {
+        return SimFail("--max-runtime: " +
+                       (t.ok() ? Quoted(v) + " must be more than 0" : t.status().message()));
+      }
+      out->max_runtime = *t;
     } else if (TakeValue(args, &i, "iozone", &v)) {
       out->iozone = v;
     } else if (TakeValue(args, &i, "repeat", &v)) {

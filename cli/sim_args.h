@@ -40,6 +40,9 @@ struct SimArgs {
   // --trace FILE (sim/trace.h): "" none; at most trace_limit event lines.
   std::string trace;
   uint64_t trace_limit = 1'000'000;
+  // --max-runtime DUR (workloads/fio/run_cap.h): each job's runtime and
+  // ramp_time capped at DUR; the report says so.
+  std::optional<Nanos> max_runtime;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };

@@ -34,6 +34,7 @@
 #include "workloads/fio/job_logs.h"
 #include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
+#include "workloads/fio/run_cap.h"
 
 namespace storlab::cli {
 namespace {
@@ -91,6 +92,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
             FILE* out, std::string* json, GroupFigures* figures) {
   auto jobs = fio::BuildJobs(sections, seed);
   if (!jobs.ok()) return -SimFail(jobs.status().message());
+  const std::string capped = a.max_runtime ? fio::CapRuntime(&*jobs, *a.max_runtime) : "";
+  if (!capped.empty() && !a.normal) std::fputs(capped.c_str(), stderr);
   HostOptions ho = a.host;
   ho.seed = seed;
   auto host = SimHost::Create(ho);
@@ -181,6 +184,10 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   if (a.json) {
     auto doc = fio::FioJson(run, opts);
     if (cuts) doc["storlab"]["oracle"] = CutsJson(cuts->summary());
+    if (!capped.empty()) {
+      doc["storlab"]["max_runtime_ms"] = a.max_runtime->count() / 1000000;
+      doc["storlab"]["capped"] = capped.substr(0, capped.size() - 1);
+    }
     *json = fio::FioJsonDump(doc);
   }
   if (a.json && a.normal) {
@@ -189,6 +196,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   }
   if (a.normal) {
     std::fputs(fio::FioNormalReport(run, opts).c_str(), out);
+    if (!capped.empty()) std::fputs(("\n" + capped).c_str(), out);
     if (cuts) std::fputs(("\n" + cuts->summary().Paragraph()).c_str(), out);
   }
   for (const auto& g : run.Groups(run.Reports())) {

@@ -7,6 +7,7 @@
 
 #include "sim/profile/units.h"
 #include "sim/quoted.h"
+#include "workloads/fio/rand_dist_gen.h"
 
 namespace storlab::fio {
 namespace {
@@ -44,6 +45,10 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
       uint64_t blocks = f.size >= max_bs ? (f.size - max_bs) / granule_ + 1 : 0;
       f.picker = std::make_unique<RandomPicker>(blocks, spec.rand_gen, !spec.opts.norandommap,
                                                 spec.rand_seed + i);
+      if (spec.rand_dist.kind != RandDist::Kind::kRandom && blocks) {
+        f.picker->SetDistribution(std::make_unique<RandDistGen>(
+            spec.rand_dist, blocks, granule_, (spec.rand_seed + i) ^ 0x64697374ULL));
+      }
     }
     f.queue.resize(spec.iodepth + 1);
     files_.push_back(std::move(f));

@@ -62,6 +62,12 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
     j.iodepth = 1;
   }
   j.rand_gen = ToRandGen(o.random_generator);
+  auto dist = ParseRandDist(o.random_distribution);
+  if (!dist.ok()) return dist.status().WithContext(where + ": job " + Quoted(j.name));
+  j.rand_dist = *dist;
+  // init.c fixup_options: a distribution other than uniform has no random
+  // map (its hot blocks repeat).
+  if (j.rand_dist.kind != RandDist::Kind::kRandom) j.opts.norandommap = true;
   if (o.time_based && o.runtime == Nanos(0)) {
     return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
                                    ": time_based needs runtime= (fio would run forever)");

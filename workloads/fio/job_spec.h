@@ -15,6 +15,7 @@
 #include "sim/time.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
+#include "workloads/fio/rand_dist.h"
 
 namespace storlab::fio {
 
@@ -40,6 +41,7 @@ struct JobSpec {
   bool direct = false;
   RandGen rand_gen = RandGen::kTausworthe;
   uint64_t rand_seed = 0;  // offsets and the read/write mix derive from it
+  RandDist rand_dist;      // random_distribution (kRandom: uniform)
 
   std::vector<std::string> files;  // paths in the simulated file system
   uint64_t file_size = 0;          // each file; 0: take the existing file's size

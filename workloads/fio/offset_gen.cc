@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "workloads/fio/rand_dist_gen.h"
+
 namespace storlab::fio {
 namespace {
 
@@ -125,6 +127,10 @@ RandomPicker::RandomPicker(uint64_t blocks, RandGen gen, bool use_map, uint64_t 
   }
 }
 
+RandomPicker::~RandomPicker() = default;
+
+void RandomPicker::SetDistribution(std::unique_ptr<RandDistGen> dist) { dist_ = std::move(dist); }
+
 uint64_t RandomPicker::Permute(uint64_t x) const {
   const uint64_t mask = (uint64_t{1} << half_bits_) - 1;
   uint64_t l = x >> half_bits_, r = x & mask;
@@ -147,6 +153,10 @@ uint64_t RandomPicker::Draw() {
 
 bool RandomPicker::Next(uint64_t* block) {
   if (blocks_ == 0) return false;
+  if (dist_) {
+    *block = dist_->Next();
+    return true;
+  }
   if (gen_ == RandGen::kLfsr) {
     if (counter_ == blocks_) return false;
     uint64_t y = Permute(counter_++);

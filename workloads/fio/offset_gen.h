@@ -20,11 +20,14 @@
 #define STORLAB_WORKLOADS_FIO_OFFSET_GEN_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "workloads/fio/job_spec.h"
 
 namespace storlab::fio {
+
+class RandDistGen;
 
 class Taus88 {
  public:
@@ -67,6 +70,10 @@ class RandomMap {
 class RandomPicker {
  public:
   RandomPicker(uint64_t blocks, RandGen gen, bool use_map, uint64_t seed);
+  ~RandomPicker();
+  // random_distribution other than uniform (rand_dist_gen.h): Next() takes
+  // its blocks from `dist` (with no map: fio's norandommap).
+  void SetDistribution(std::unique_ptr<RandDistGen> dist);
   // The next block; false when a pass is complete (every block used once —
   // never with norandommap unless lfsr). Call Restart() for the next pass.
   bool Next(uint64_t* block);
@@ -87,6 +94,7 @@ class RandomPicker {
   unsigned half_bits_ = 1;
   uint64_t keys_[4] = {};
   uint64_t counter_ = 0;
+  std::unique_ptr<RandDistGen> dist_;
 };
 
 }  // namespace storlab::fio

@@ -131,9 +131,15 @@ std::vector<OptionDef> MakeTable() {
                   {"mmap", "Memory mapped IO", false},
                   {"splice", "splice/vmsplice based IO", false},
                   {"sg", "SCSI generic v3 IO", false},
-                  {"net", "Network IO", false},
-                  {"nbd", "Network Block Device", false},
-                  {"rbd", "Rados Block Device", false}},
+                  {"falloc", "fallocate() specified range", false},
+                  {"ftruncate", "ftruncate() the file to each offset", false},
+                  {"filecreate", "Create empty files (time the open)", false},
+                  {"filestat", "stat() files (time the call)", false},
+                  {"filedelete", "Delete files (time the unlink)", false},
+                  {"io_uring_cmd", "Pass-through NVMe commands over io_uring", false},
+                  {"libzbc", "Zoned block device through libzbc", false},
+                  {"xnvme", "NVMe through xNVMe", false},
+                  {"libblkio", "Block device through libblkio", false}},
        .help = "IO engine to use"});
   add({.name = "direct",
        .type = OptType::kBool,
@@ -291,6 +297,7 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::thread,
        .help = "Use threads instead of processes"});
   AddStatOptions(&t);
+  AddIoOptions(&t);
   return t;
 }
 

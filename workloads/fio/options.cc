@@ -10,6 +10,7 @@
 #include "sim/edit_distance.h"
 #include "sim/quoted.h"
 #include "workloads/fio/fio_known_options.h"
+#include "workloads/fio/fio_no_meaning.h"
 
 namespace storlab::fio {
 namespace {
@@ -105,6 +106,10 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
   const OptionDef* d = FindOption(name);
   if (!d) {
     std::string msg = std::string(where) + ": unknown option " + Quoted(name);
+    if (std::string_view why = OptionNoMeaning(name); !why.empty()) {
+      return Status::InvalidArgument(std::string(where) + ": option " + Quoted(name) +
+                                     " has no meaning in storlab sim: " + std::string(why));
+    }
     if (IsFioJobOption(name)) {
       // The job file is fine for fio: say so, rather than suggest a typo.
       return Status::InvalidArgument(std::string(where) + ": option " + Quoted(name) +
@@ -150,12 +155,22 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
                                        (d->name == "filename" ? "file" : "directory") +
                                        " (a list is separated by ':')");
       }
+      if (d->check) {
+        Status st = d->check(value);
+        if (!st.ok()) return fail(st);
+      }
       opts->*std::get<std::string JobOptions::*>(d->target) = std::string(value);
       break;
     case OptType::kEnum: {
       const EnumValue* found = nullptr;
       for (const auto& ev : d->values) {
         if (ev.value == value) found = &ev;
+      }
+      if (std::string_view why = d->name == "ioengine" ? EngineNoMeaning(value) : "";
+          !why.empty()) {
+        return Status::InvalidArgument(std::string(where) +
+                                       ": option 'ioengine': " + Quoted(value) +
+                                       " has no meaning in storlab sim: " + std::string(why));
       }
       if (!found) {
         std::string allowed;

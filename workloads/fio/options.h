@@ -69,6 +69,8 @@ struct JobOptions {
   int64_t randseed = 0;  // 0: derived (see job_spec.h)
   std::string random_generator = "tausworthe";
   bool norandommap = false;
+  std::string random_distribution = "random";  // rand_dist.h
+  int64_t tiobench_threads = 0;  // "threads": the tiobench profile's, no effect (as in fio)
   std::string verify = "0";
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
@@ -131,6 +133,8 @@ struct OptionDef {
   std::vector<EnumValue> values;
   std::string_view help;
   bool inverse = false;  // kBool: store !value ("buffered" sets direct)
+  // kString: checks the value (an error names what is wrong with it).
+  Status (*check)(std::string_view value) = nullptr;
 };
 
 // Every option, in the order `--cmdhelp` lists them.
@@ -138,6 +142,9 @@ const std::vector<OptionDef>& OptionTable();
 // The log and percentile options (option_table_stat.cc), appended to the
 // table when it is built.
 void AddStatOptions(std::vector<OptionDef>* table);
+// The I/O pattern options added for fio's example job files
+// (option_table_io.cc: random_distribution, ...).
+void AddIoOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its
 // value (a flag, or a log whose file name is optional).
 bool TakesNoNextWord(const OptionDef& d);
