@@ -40,6 +40,8 @@ struct SimArgs {
   // --trace FILE (sim/trace.h): "" none; at most trace_limit event lines.
   std::string trace;
   uint64_t trace_limit = 1'000'000;
+  // --report FILE.html (workloads/report/html_report.h): "" none.
+  std::string report;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };
