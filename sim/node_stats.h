@@ -53,13 +53,6 @@ class NodeStats {
   // Time with at least one request in flight, from the last reset up to
   // `now` (a disk's "util" is this over the elapsed time).
   Nanos BusyTime(Nanos now) const { return in_flight_ ? busy_ + (now - last_) : busy_; }
-  // Queue depth integrated over time (depth × ns) from the last reset up to
-  // `now`: its change over an interval, divided by the interval, is the
-  // mean depth in it.
-  double QueueDepthArea(Nanos now) const {
-    return qd_integral_ +
-           static_cast<double>(in_flight_) * static_cast<double>((now - last_).count());
-  }
   void Reset(Nanos now);
 
  private:

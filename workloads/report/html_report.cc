@@ -133,7 +133,7 @@ struct Chooser {
 
 // Nothing to draw: a gauge that stays 0, a count that never grows.
 bool AllZero(const RunSampler::Column& c) {
-  if (c.kind == Kind::kGauge || c.kind == Kind::kLimit) {
+  if (c.kind == Kind::kGauge || c.kind == Kind::kLimit || c.kind == Kind::kDepth) {
     return std::all_of(c.values.begin(), c.values.end(), [](double v) { return v == 0; });
   }
   for (size_t i = 1; i < c.values.size(); ++i) {
@@ -172,7 +172,10 @@ std::string Charts(fio::FioRun& run, const RunSampler& s) {
       return c->kind == Kind::kGauge && !AllZero(*c);
     });
     if (holds) {
-      out += ch.Chart("Held in '" + n->name() + "' (" + std::string(n->type()) + "), limits dashed",
+      const bool limits = std::any_of(held.begin(), held.end(),
+                                      [](const auto* c) { return c->kind == Kind::kLimit; });
+      out += ch.Chart("Held in '" + n->name() + "' (" + std::string(n->type()) + ")" +
+                          (limits ? ", limits dashed" : ""),
                       held);
     }
     if (!slc.empty()) {
@@ -191,7 +194,8 @@ std::string Charts(fio::FioRun& run, const RunSampler& s) {
     if (q && !AllZero(*q)) qd.push_back(q);
     if (b && !AllZero(*b)) busy.push_back(b);
   }
-  if (!qd.empty()) out += ch.Chart("Queue depth (mean per interval)", qd, "depth", 1);
+  if (!qd.empty())
+    out += ch.Chart("Queue depth (requests in flight at each sample)", qd, "depth", 1);
   if (!busy.empty()) out += ch.Chart("Busy (at least one request in flight)", busy, "%", 100);
   return out;
 }

@@ -107,7 +107,7 @@ void RunSampler::Sample(Nanos t) {
     columns_[c++].values.push_back(
         static_cast<double>(s.op(Op::kRead).bytes + s.op(Op::kWrite).bytes));
     columns_[c++].values.push_back(static_cast<double>(s.BusyTime(t).count()));
-    columns_[c++].values.push_back(s.QueueDepthArea(t));
+    columns_[c++].values.push_back(static_cast<double>(s.in_flight()));
     if (c == columns_.size() || columns_[c].node != n->name()) continue;
     StatList list;
     n->AppendStats(list);
@@ -147,7 +147,7 @@ RunSampler::Counts RunSampler::Since(const Node& node) const {
 std::vector<double> RunSampler::Figures(const Column& c) const {
   std::vector<double> out(c.values.size());
   for (size_t i = 0; i < c.values.size(); ++i) {
-    if (c.kind == Kind::kGauge || c.kind == Kind::kLimit) {
+    if (c.kind == Kind::kGauge || c.kind == Kind::kLimit || c.kind == Kind::kDepth) {
       out[i] = c.values[i];
       continue;
     }
@@ -156,7 +156,7 @@ std::vector<double> RunSampler::Figures(const Column& c) const {
     // A count reset at the end of ramp_time starts again from 0.
     const double dv = std::max(0.0, c.values[i] - c.values[i - 1]);
     if (dt <= 0) continue;
-    out[i] = c.kind == Kind::kRate ? dv / dt * 1e9 : dv / dt;
+    out[i] = c.kind == Kind::kRate ? dv / dt * 1e9 : dv / dt;  // kBusy: ns per ns
   }
   return out;
 }
@@ -186,7 +186,7 @@ std::string RunSampler::Csv() const {
   for (const auto& c : columns_) {
     const char* unit = c.kind == Kind::kRate    ? " bytes/s"
                        : c.kind == Kind::kBusy  ? " busy fraction"
-                       : c.kind == Kind::kDepth ? " mean depth"
+                       : c.kind == Kind::kDepth ? " in flight"
                                                 : " bytes";
     out += "," + quoted(c.node + " " + c.figure + unit);
     figs.push_back(Figures(c));

@@ -2,7 +2,7 @@
 // (storlab sim --report) and its CSV.
 //
 // It samples at a fixed simulated interval: every job's bytes per
-// direction, every node's bytes, busy time and queue depth (NodeStats),
+// direction, every node's bytes, busy time and requests in flight (NodeStats),
 // and the model figures that show a volatile cache or an SSD's state
 // (dirty bytes and their limits, SLC fill, GC copies). It is driven by
 // FioRun::SetObserver: it reads the stack between two events, when the
@@ -31,7 +31,7 @@ class RunSampler {
   enum class Kind {
     kRate,   // a cumulative count of bytes: its change per second
     kBusy,   // cumulative busy ns: the busy fraction of each interval
-    kDepth,  // cumulative depth × ns: the mean queue depth of each interval
+    kDepth,  // requests in flight at the sample time (NodeStats::in_flight)
     kGauge,  // an instantaneous value (bytes held)
     kLimit,  // an instantaneous limit, drawn dashed beside its gauges
   };
@@ -64,8 +64,8 @@ class RunSampler {
   // Sample times, relative to the start.
   const std::vector<Nanos>& times() const { return times_; }
   const std::vector<Column>& columns() const { return columns_; }
-  // Column `c`'s figure per sample (rates in bytes/s, busy as a fraction,
-  // depth as a mean; the first sample of a cumulative column is 0).
+  // Column `c`'s figure per sample (rates in bytes/s, busy as a fraction;
+  // the first sample of a cumulative column is 0).
   std::vector<double> Figures(const Column& c) const;
   // The largest value of a gauge column (0 when absent).
   double Peak(const std::string& node, const std::string& figure) const;

@@ -28,6 +28,15 @@ double Growth(const RunSampler& s, const std::string& node, const std::string& f
   return c->values.back() - c->values.front();
 }
 
+// The mean of a column's samples.
+double MeanOf(const RunSampler& s, const std::string& node, const std::string& figure) {
+  const RunSampler::Column* c = s.Find(node, figure);
+  if (!c || c->values.empty()) return 0;
+  double sum = 0;
+  for (double v : c->values) sum += v;
+  return sum / static_cast<double>(c->values.size());
+}
+
 // Hit rates from the model's own counters: PREFIX_hits / PREFIX_misses,
 // and the page cache's read_hit_bytes / read_miss_bytes.
 std::string HitRates(const Node& n) {
@@ -62,7 +71,7 @@ std::string Box(const Node& n, const RunSampler& s) {
        Fmt("%.0f", static_cast<double>(c.flushes));
   if (span > 0) {
     b += "<br>busy " + Fmt("%.1f %%", 100 * Growth(s, n.name(), "busy") / span) +
-         ", queue depth mean " + Fmt("%.2f", Growth(s, n.name(), "depth") / span) + ", max " +
+         ", queue depth mean " + Fmt("%.2f", MeanOf(s, n.name(), "depth")) + ", max " +
          std::to_string(st.max_in_flight());
   }
   b += HitRates(n);

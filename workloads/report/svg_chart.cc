@@ -25,7 +25,8 @@ std::string Num(double v) {
 // A tick label: at most 4 significant digits, no trailing zeros.
 std::string Label(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
+  const bool whole = v >= 1e4 && v < 1e12 && v == std::floor(v);
+  std::snprintf(buf, sizeof buf, whole ? "%.0f" : "%.4g", v);
   return buf;
 }
 
@@ -125,7 +126,8 @@ std::pair<double, std::string> ByteUnit(double max_bytes) {
 }
 
 std::string SvgLineChart(const LineChart& c) {
-  const double legend_h = kLegendRow * static_cast<double>((c.series.size() + 1) / 2) + 10;
+  const size_t legend_rows = (c.series.size() + 1) / 2;
+  const double legend_h = kLegendRow * static_cast<double>(legend_rows) + 10;
   const double height = kHeight + legend_h;
   const double plot_h = kHeight - kTop - kBottom;
   const double plot_w = kWidth - kLeft - kRight;
@@ -180,7 +182,8 @@ std::string SvgLineChart(const LineChart& c) {
          "\" stroke-width=\"1.5\"" + (sr.dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\"" +
          pts + "\"/>";
     const double lx = kLeft + static_cast<double>(i % 2) * (plot_w / 2);
-    const double ly = kHeight + 10 + kLegendRow * static_cast<double>(i / 2) - 4;
+    const size_t row = i / 2;
+    const double ly = kHeight + 10 + kLegendRow * static_cast<double>(row) - 4;
     s += "<line x1=\"" + Num(lx) + "\" y1=\"" + Num(ly - 4) + "\" x2=\"" + Num(lx + 18) +
          "\" y2=\"" + Num(ly - 4) + "\" stroke=\"" + color + "\" stroke-width=\"2\"" +
          (sr.dashed ? " stroke-dasharray=\"4 3\"" : "") + "/>";
