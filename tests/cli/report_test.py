@@ -143,6 +143,15 @@ def main():
                 fail("%s: status %d, stderr %r (expected %r)" %
                      (args, bad.returncode, bad.stderr[:300], want))
 
+        # storlab demo --report DIR: DIR is made and checked before the cells run.
+        blocker = os.path.join(tmp, "a-file")
+        open(blocker, "w").close()
+        bad = subprocess.run([storlab, "demo", "--report", os.path.join(blocker, "dir")],
+                             capture_output=True, text=True, timeout=30)
+        if bad.returncode != 2 or "--report: cannot create" not in bad.stderr:
+            fail("storlab demo --report under a file: status %d, stderr %r" %
+                 (bad.returncode, bad.stderr[:300]))
+
         chromium = shutil.which("chromium") or shutil.which("chromium-browser")
         if not chromium:
             print("SKIP: chromium is not installed (Debian package 'chromium'); the page "
