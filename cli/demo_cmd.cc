@@ -2,9 +2,11 @@
 //
 //   storlab demo [--csv FILE] [--plot DIR] [--seed N] [--host-mem SIZE]
 //                [--host-cores N] [--threads N] [--runtime SECONDS]
+//                [--report DIR]
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -13,6 +15,7 @@
 #include "sim/quoted.h"
 #include "workloads/demo.h"
 #include "workloads/demo_plot.h"
+#include "workloads/report/html_report.h"
 #include "workloads/scenarios/scenario.h"
 
 namespace po = boost::program_options;
@@ -28,14 +31,17 @@ int DemoCommand(const Args& args) {
       "stack's link or device limit by more than 2x from the run's own layer statistics.\n"
       "With NAME, runs one of the seeds' failure stories instead (--list shows them).\n\n"
       "Options");
-  std::string csv, plot, mem, cores, scenario;
+  std::string csv, plot, mem, cores, scenario, report_dir;
   uint64_t seed = 1;
   unsigned threads = 0;
   double runtime = 0;
   desc.add_options()("help,h", "show this help")("csv", po::value(&csv),
                                                  "also write the table as CSV to FILE")(
       "plot", po::value(&plot), "also draw the table with gnuplot into DIR (PNG and SVG)")(
-      "seed", po::value(&seed), "run seed (default 1)")(
+      "report", po::value(&report_dir),
+      "also write each cell's run report into DIR: test-A-nvme.html (one self-contained "
+      "page, inline SVG) and its series as test-A-nvme.csv")("seed", po::value(&seed),
+                                                             "run seed (default 1)")(
       "host-mem", po::value(&mem),
       "the host's RAM for every cell (default: each stack's own [host], the seed's "
       "nodes as assumed)")("host-cores", po::value(&cores),
@@ -76,10 +82,11 @@ int DemoCommand(const Args& args) {
         names += (names.empty() ? "" : ", ") + std::string(x.name);
       return fail("no scenario " + Quoted(scenario) + " (there are: " + names + "; --list)");
     }
-    if (!csv.empty() || !plot.empty() || !mem.empty() || !cores.empty() || vm.count("runtime")) {
+    if (!csv.empty() || !plot.empty() || !mem.empty() || !cores.empty() || vm.count("runtime") ||
+        !report_dir.empty()) {
       return fail(
-          "a scenario takes only --seed (--csv, --plot, --host-mem, --host-cores and "
-          "--runtime are for the seed table)");
+          "a scenario takes only --seed (--csv, --plot, --report, --host-mem, --host-cores "
+          "and --runtime are for the seed table)");
     }
     scenarios::ScenarioOptions so;
     so.seed = seed;
@@ -123,6 +130,14 @@ int DemoCommand(const Args& args) {
   if (!plot.empty()) {
     Status st = demo::PreparePlotDir(plot);
     if (!st.ok()) return fail("--plot: " + st.message());
+  }
+  if (!report_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(report_dir, ec);
+    if (ec) return fail("--report: cannot create " + Quoted(report_dir, 256) + ": " + ec.message());
+    Status st = report::CheckReportPath(report_dir + "/test-A-nvme.html");
+    if (!st.ok()) return fail(st.message());
+    o.report_dir = report_dir;
   }
   auto start = std::chrono::steady_clock::now();
   auto results = demo::RunDemo(o, [](const demo::CellResult& r) {

@@ -64,6 +64,11 @@ const char kSimUsage[] =
     "                         without runtime= stops at DUR as fio's runtime stops it,\n"
     "                         ramp_time= is capped too; the report says so (not a fio\n"
     "                         option: for running fio's own 900 s job files in a test)\n"
+    "  --report FILE.html     draw the run into one self-contained HTML page (inline SVG,\n"
+    "                         no script): the stack as a tree with each node's figures,\n"
+    "                         throughput, cache fill, SLC, GC and queue depth over\n"
+    "                         simulated time, latency histograms, where the bytes went;\n"
+    "                         the series also to FILE.csv (docs/sim.md, \"Reports\")\n"
     "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
@@ -236,6 +241,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       if (!ParseCount(v, UINT64_MAX / 2, &out->trace_limit)) {
         return SimFail("--trace-limit: " + Quoted(v) + " (expected a count of lines, 1 or more)");
       }
+    } else if (TakeValue(args, &i, "report", &v)) {
+      if (v.empty()) return SimFail("--report needs a file name (FILE.html)");
+      out->report = v;
     } else if (TakeValue(args, &i, "trace", &v)) {
       if (v.empty()) return SimFail("--trace needs a file name");
       out->trace = v;
@@ -291,6 +299,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
   }
   if (!out->faults.empty() && (out->repeat > 1 || out->iozone)) {
     return SimFail("--fault: one run of fio jobs (not with --repeat or --iozone)");
+  }
+  if (!out->report.empty() && (out->repeat > 1 || out->iozone)) {
+    return SimFail("--report: one run of fio jobs (not with --repeat or --iozone)");
   }
   if (!out->trace.empty() && (out->repeat > 1 || out->iozone)) {
     return SimFail("--trace: one run of fio jobs (not with --repeat or --iozone)");

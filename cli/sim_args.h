@@ -43,6 +43,8 @@ struct SimArgs {
   // --max-runtime DUR (workloads/fio/run_cap.h): each job's runtime and
   // ramp_time capped at DUR; the report says so.
   std::optional<Nanos> max_runtime;
+  // --report FILE.html (workloads/report/html_report.h): "" none.
+  std::string report;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };

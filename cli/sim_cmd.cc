@@ -4,6 +4,7 @@
 //   storlab sim --stack STACK [--seed N] [--output-format=normal|json|json+|terse,...]
 //               [--host-mem SIZE] [--host-cores N] [--timestamp]
 //               [--repeat N [--seed-step[=K]]] [--output FILE] [--eta WHEN]
+//               [--report FILE.html]
 //               [JOBFILE ...] [--fio-option=value ...]
 //   storlab sim --stack STACK --iozone "-T -t 4 -s 256m ..." [--repeat N]
 //   storlab sim --cmdhelp[=OPTION]
@@ -28,6 +29,7 @@
 #include "cli/sim_faults.h"
 #include "sim/quoted.h"
 #include "sim/trace.h"
+#include "workloads/demo_explain.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
@@ -35,6 +37,8 @@
 #include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/run_cap.h"
+#include "workloads/report/html_report.h"
+#include "workloads/report/run_sampler.h"
 
 namespace storlab::cli {
 namespace {
@@ -140,6 +144,12 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   }
   // The layout ran in Prepare(): count the jobs' time from here.
   const Nanos t0 = (*host)->engine().now();
+  // --report: a sampler that only reads the stack between events.
+  std::optional<report::RunSampler> sampler;
+  if (!a.report.empty()) {
+    sampler.emplace(run, t0);
+    run.SetObserver([&sampler](Nanos until) { sampler->Observe(until); });
+  }
   Progress* shown = nullptr;  // the progress line, while the jobs run
   AddSimFaults(faults, t0, (*host)->stack(), run, [&shown](const std::string& line) {
     if (shown) return shown->Note(line);
@@ -153,6 +163,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   }
   if (st.ok() && cuts) st = cuts->Finish();
   if (!st.ok()) return -SimFail(st.message());
+  if (sampler) sampler->Finish(run.end_time());
   NoteFaultsNotRun(faults, t0, run.end_time());
   if (tracer) {
     (*host)->stack().SetTracer(nullptr);
@@ -180,6 +191,9 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   // fio's order (stat.c __show_run_stats): terse, JSON, normal. With
   // normal output too, the JSON goes out here; alone it is returned, for
   // --repeat's array.
+  // Where the bytes went, when fio's figure beats the stack's limit by
+  // more than 2× (the demo's paragraph, workloads/demo_explain.h).
+  const std::string why = demo::ExplainIfInflated(run);
   if (a.terse) std::fputs(fio::FioTerseReport(run, a.terse_version).c_str(), out);
   if (a.json) {
     auto doc = fio::FioJson(run, opts);
@@ -188,6 +202,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
       doc["storlab"]["max_runtime_ms"] = a.max_runtime->count() / 1000000;
       doc["storlab"]["capped"] = capped.substr(0, capped.size() - 1);
     }
+    if (!why.empty()) doc["storlab"]["explanation"] = why;
     *json = fio::FioJsonDump(doc);
   }
   if (a.json && a.normal) {
@@ -198,6 +213,17 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     std::fputs(fio::FioNormalReport(run, opts).c_str(), out);
     if (!capped.empty()) std::fputs(("\n" + capped).c_str(), out);
     if (cuts) std::fputs(("\n" + cuts->summary().Paragraph()).c_str(), out);
+    if (!why.empty()) std::fputs(("\nWhere the bytes went: " + why + "\n").c_str(), out);
+  }
+  if (sampler) {
+    std::string jobs;
+    for (const auto& f : a.job_files) jobs += (jobs.empty() ? "" : ", ") + f;
+    if (jobs.empty()) jobs = "command-line jobs";
+    report::ReportText text{.title = "storlab sim: " + jobs + " on " + a.host.stack,
+                            .explanation = why,
+                            .power_cuts = cuts ? cuts->summary().Paragraph() : ""};
+    st = report::WriteReport(a.report, report::HtmlReport(run, *sampler, text), *sampler);
+    if (!st.ok()) return -SimFail(st.message());
   }
   for (const auto& g : run.Groups(run.Reports())) {
     for (int d = 0; d < 2; ++d) {
@@ -268,6 +294,10 @@ int RunFioJobs(const SimArgs& a) {
       return SimFail("--output: cannot write " + Quoted(a.output, 256) + ": " +
                      std::strerror(errno));
     }
+  }
+  if (!a.report.empty()) {
+    Status st = report::CheckReportPath(a.report);
+    if (!st.ok()) return SimFail(st.message());
   }
   for (const auto& n : notes) std::fprintf(stderr, "%s\n", n.c_str());
   std::vector<GroupFigures> figures(static_cast<size_t>(a.repeat));

@@ -11,6 +11,8 @@
 #include "workloads/demo_explain.h"
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
+#include "workloads/report/html_report.h"
+#include "workloads/report/run_sampler.h"
 
 namespace storlab::demo {
 namespace {
@@ -66,8 +68,14 @@ CellResult RunCell(const Cell& cell, const DemoOptions& o) {
   fio::FioRun run(**host, std::move(*jobs));
   r.status = run.Prepare();
   if (!r.status.ok()) return r;
+  std::optional<report::RunSampler> sampler;
+  if (!o.report_dir.empty()) {
+    sampler.emplace(run, (*host)->engine().now());
+    run.SetObserver([&sampler](Nanos until) { sampler->Observe(until); });
+  }
   r.status = run.Run(nullptr);
   if (!r.status.ok()) return r;
+  if (sampler) sampler->Finish(run.end_time());
   auto reports = run.Reports();
   auto groups = run.Groups(reports);
   r.simulated_mbps = static_cast<double>(groups[0].agg[fio::kWrite]) / 1e6;
@@ -82,6 +90,17 @@ CellResult RunCell(const Cell& cell, const DemoOptions& o) {
       r.status = Status::IoError("job error " + std::to_string(rr->stat().error) + ": " +
                                  rr->stat().verror);
     }
+  }
+  if (sampler) {
+    r.report = o.report_dir + "/test-" + std::string(1, cell.test) + "-" + cell.option + ".html";
+    report::ReportText text{.title = "storlab demo: test " + std::string(1, cell.test) + " on " +
+                                     cell.option + " (" + cell.stack + "), published " +
+                                     Fmt("%.1f MB/s", cell.published_mbps) + ", simulated " +
+                                     Fmt("%.1f MB/s", r.simulated_mbps),
+                            .explanation = r.explanation,
+                            .power_cuts = ""};
+    Status st = report::WriteReport(r.report, report::HtmlReport(run, *sampler, text), *sampler);
+    if (!st.ok() && r.status.ok()) r.status = st;
   }
   r.events = (*host)->engine().events_run();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

@@ -56,6 +56,9 @@ struct DemoOptions {
   std::vector<std::pair<std::string, std::string>> job_overrides;
   std::string jobs_dir;  // where seed-a.fio ... live
   unsigned threads = 0;  // 0: the machine's cores
+  // --report DIR: each cell's run report (workloads/report/html_report.h)
+  // as DIR/test-A-nvme.html (+ .csv); "" none.
+  std::string report_dir;
 };
 
 struct CellResult {
@@ -67,6 +70,7 @@ struct CellResult {
   std::string limit_what;
   bool flagged = false;     // simulated > 2 × limit
   std::string explanation;  // for flagged cells
+  std::string report;       // the report's file, when DemoOptions::report_dir is set
   double wall_seconds = 0;
   uint64_t events = 0;
 };

@@ -158,4 +158,14 @@ std::string ExplainRun(const fio::FioRun& run, double simulated_mbps, const Limi
   return s;
 }
 
+std::string ExplainIfInflated(const fio::FioRun& run) {
+  double mbps = 0;
+  for (const auto& g : run.Groups(run.Reports())) {
+    mbps = std::max(mbps, static_cast<double>(g.agg[fio::kRead] + g.agg[fio::kWrite]) / 1e6);
+  }
+  const Limit limit = StackLimit(run);
+  if (limit.mbps <= 0 || mbps <= 2 * limit.mbps) return "";
+  return ExplainRun(run, mbps, limit);
+}
+
 }  // namespace storlab::demo

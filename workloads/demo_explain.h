@@ -23,6 +23,11 @@ struct Limit {
 Limit StackLimit(const fio::FioRun& run);
 // The paragraph for a cell that fio measured at `simulated_mbps`.
 std::string ExplainRun(const fio::FioRun& run, double simulated_mbps, const Limit& limit);
+// For `storlab sim` and its report: the paragraph when the run's client
+// figure (the busiest group's bandwidth, reads and writes together, as fio
+// prints it in "Run status group") exceeds StackLimit by more than 2×, as
+// the demo flags a cell; "" otherwise.
+std::string ExplainIfInflated(const fio::FioRun& run);
 
 }  // namespace storlab::demo
 

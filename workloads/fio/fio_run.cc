@@ -207,8 +207,16 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
         if (progress && (++n & 0x3ffff) == 0) progress(engine.now());
         while (cut.ok() && done_ < runners_.size() && cut_due()) {
           const Timed& t = timed_[next_timed_++];
+          if (observe_) observe_(Max(engine.now(), t.at));
           engine.AdvanceTo(Max(engine.now(), t.at));
           cut = t.run();
+        }
+        if (observe_ && !engine.empty()) {
+          Nanos until = engine.next_time();
+          if (next_timed_ < timed_.size() && timed_[next_timed_].at < until) {
+            until = timed_[next_timed_].at;
+          }
+          observe_(until);
         }
         return cut.ok() && done_ < runners_.size();
       },

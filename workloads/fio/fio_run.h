@@ -64,6 +64,12 @@ class FioRun {
   // time. Faults due after the last job has exited do not run. An error
   // from `run` ends the run with it.
   void AddFault(Nanos at, std::function<Status()> run);
+  // A watcher of the run (workloads/report/run_sampler.h): during Run(),
+  // between two events, `observe(until)` is called with the time up to
+  // which the stack stays as it is now (the next event's or the next cut's
+  // time). It may only read; it schedules nothing, so the run is the same
+  // with and without it.
+  void SetObserver(std::function<void(Nanos)> observe) { observe_ = std::move(observe); }
 
   std::vector<Report> Reports() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
@@ -101,6 +107,7 @@ class FioRun {
   };
   std::vector<Timed> timed_;
   size_t next_timed_ = 0;
+  std::function<void(Nanos)> observe_;
 };
 
 }  // namespace storlab::fio

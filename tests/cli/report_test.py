@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""storlab sim --report: the page is self-contained and has its charts, and
+headless Chromium draws it (not a blank page). Skips (77) only when chromium
+is not installed.
+
+    python3 tests/cli/report_test.py STORLAB
+"""
+import html.parser
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zlib
+
+SKIP = 77
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+class Shape(html.parser.HTMLParser):
+    """Counts the elements and classes the report is made of."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags = {}
+        self.classes = {}
+        self.fetches = []  # attributes that would load something
+
+    def handle_starttag(self, tag, attrs):
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        for k, v in attrs:
+            if k == "class":
+                self.classes[(tag, v)] = self.classes.get((tag, v), 0) + 1
+            if k in ("src", "href") or (k == "style" and "url(" in (v or "")):
+                self.fetches.append((tag, k, v))
+
+
+def png_pixels(path):
+    """Decodes an 8-bit RGB/RGBA non-interlaced PNG: (width, height, channels, rows)."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fail(path + " is not a PNG")
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            ihdr = body
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    w, h = int.from_bytes(ihdr[0:4], "big"), int.from_bytes(ihdr[4:8], "big")
+    depth, ctype, interlace = ihdr[8], ihdr[9], ihdr[12]
+    if depth != 8 or ctype not in (2, 6) or interlace:
+        fail("unexpected PNG format: depth %d, colour type %d, interlace %d" % (depth, ctype, interlace))
+    ch = 3 if ctype == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * ch
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if f == 1:
+            for i in range(ch, stride):
+                line[i] = (line[i] + line[i - ch]) & 255
+        elif f == 2:
+            line = bytearray(((a + b) & 255) for a, b in zip(line, prev))
+        elif f == 3:
+            for i in range(stride):
+                left = line[i - ch] if i >= ch else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif f == 4:
+            for i in range(stride):
+                a = line[i - ch] if i >= ch else 0
+                b, c = prev[i], (prev[i - ch] if i >= ch else 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pr) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, ch, rows
+
+
+def main():
+    if len(sys.argv) != 2:
+        fail("usage: report_test.py STORLAB")
+    storlab = sys.argv[1]
+    tmp = tempfile.mkdtemp(prefix="storlab-report-")
+    try:
+        page = os.path.join(tmp, "run.html")
+        # Buffered writes through the page cache onto an SSD in a USB
+        # enclosure, and a small job with end_fsync: fio's figure beats the
+        # link, so the page explains it, and the fsync tail is marked.
+        run = subprocess.run(
+            [storlab, "sim", "--stack", "usb3-nvme", "--host-mem", "4GiB", "--name=w",
+             "--rw=write", "--bs=1m", "--size=512m", "--name=f", "--rw=write", "--bs=64k",
+             "--size=16m", "--end_fsync=1", "--output-format=json", "--report", page],
+            capture_output=True, text=True, timeout=60)
+        if run.returncode != 0:
+            fail("storlab sim --report: status %d: %s" % (run.returncode, run.stderr[:400]))
+        text = open(page, encoding="utf-8").read()
+        shape = Shape()
+        shape.feed(text)
+        t = shape.tags
+        if t.get("script") or shape.fetches:
+            fail("the page loads or runs something: %s %s" % (t.get("script"), shape.fetches[:3]))
+        if t.get("svg", 0) < 4:
+            fail("expected at least 4 <svg> charts, found %d" % t.get("svg", 0))
+        if t.get("polyline", 0) < 4:
+            fail("expected time series (<polyline>), found %d" % t.get("polyline", 0))
+        if shape.classes.get(("rect", "bar"), 0) < 2:
+            fail("expected a latency histogram (rect.bar)")
+        if shape.classes.get(("rect", "span"), 0) < 1:
+            fail("expected the end_fsync tail marked (rect.span)")
+        if shape.classes.get(("ul", "tree"), 0) != 1 or shape.classes.get(("div", "node"), 0) < 2:
+            fail("expected the stack as a tree of node boxes")
+        if "where the bytes went" not in text.lower() or 'class="explain"' not in text:
+            fail("expected the explanation paragraph")
+        import json
+        doc = json.loads(run.stdout)
+        why = doc.get("storlab", {}).get("explanation", "")
+        if not why or why.replace("&", "&amp;") not in text:
+            fail("storlab.explanation missing from the JSON or differing from the page")
+        csv = open(os.path.join(tmp, "run.csv"), encoding="utf-8").read().splitlines()
+        if not csv[0].startswith("time_s,") or len(csv) < 20:
+            fail("run.csv: expected a header and >= 20 samples, got %d lines" % len(csv))
+
+        # Bad input: a clear error before the run, naming the option.
+        for args, want in (
+                (["--report", os.path.join(tmp, "no", "such", "dir", "r.html")],
+                 "--report: cannot write"),
+                (["--report", os.path.join(tmp, "r.html"), "--repeat", "2"],
+                 "--report: one run of fio jobs"),
+                (["--report="], "--report needs a file name")):
+            bad = subprocess.run([storlab, "sim", "--stack", "ram", "--name=x", "--size=1m"] + args,
+                                 capture_output=True, text=True, timeout=30)
+            if bad.returncode not in (1, 2) or want not in bad.stderr:
+                fail("%s: status %d, stderr %r (expected %r)" %
+                     (args, bad.returncode, bad.stderr[:300], want))
+
+        # storlab demo --report DIR: DIR is made and checked before the cells run.
+        blocker = os.path.join(tmp, "a-file")
+        open(blocker, "w").close()
+        bad = subprocess.run([storlab, "demo", "--report", os.path.join(blocker, "dir")],
+                             capture_output=True, text=True, timeout=30)
+        if bad.returncode != 2 or "--report: cannot create" not in bad.stderr:
+            fail("storlab demo --report under a file: status %d, stderr %r" %
+                 (bad.returncode, bad.stderr[:300]))
+
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if not chromium:
+            print("SKIP: chromium is not installed (Debian package 'chromium'); the page "
+                  "itself was checked", file=sys.stderr)
+            return SKIP
+        shot = os.path.join(tmp, "run.png")
+        env = dict(os.environ, HOME=tmp)
+        subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--user-data-dir=" + os.path.join(tmp, "profile"), "--screenshot=" + shot,
+             "--window-size=800,1600", "file://" + page],
+            capture_output=True, timeout=60, env=env)
+        if not os.path.exists(shot):
+            fail("chromium wrote no screenshot")
+        w, h, ch, rows = png_pixels(shot)
+        colors, blue, dark = set(), 0, 0
+        for r in rows:
+            for i in range(0, len(r), ch):
+                px = r[i:i + 3]
+                colors.add(px)
+                if px == b"\x00\x72\xb2":  # the first series' and the bars' colour
+                    blue += 1
+                if px[0] < 100 and px[1] < 100 and px[2] < 100:
+                    dark += 1
+        print("screenshot %dx%d: %d colours, %d pixels of the chart blue, %d dark (text)" %
+              (w, h, len(colors), blue, dark))
+        if len(colors) < 16 or dark < 1000:
+            fail("the screenshot looks blank: %d colours, %d dark pixels" % (len(colors), dark))
+        if blue < 200:
+            fail("no chart drawn in the screenshot (%d pixels of #0072B2)" % blue)
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
