@@ -9,6 +9,7 @@
 
 #include "sim/quoted.h"
 #include "sim/serve/names.h"
+#include "sim/serve/node_commands.h"
 
 namespace storlab {
 namespace {
@@ -78,6 +79,15 @@ Status Service::Load() {
   if (names.empty()) names = loaded_.exports;
   if (names.empty()) names.push_back(root.name());
   ASSIGN_OR_RETURN(names, ResolveNodeNames(stack, names, "export"));
+  for (const StackFault& f : loaded_.faults) {
+    ASSIGN_OR_RETURN(FaultLine line, ParseFaultLine(f.text, f.where + ": [stack] faults"));
+    auto n = CheckNodeCommand(stack, line.cmd);
+    if (!n.ok()) {
+      return Status::InvalidArgument(line.source + " " + Quoted(line.arg) + ": " + line.cmd.verb() +
+                                     ": " + n.status().message());
+    }
+    scheduled_.push_back(std::move(line));
+  }
 
   const bool track = options_.oracle && options_.store.kind != DataMode::Kind::kNone;
   exports_.resize(names.size());
@@ -137,6 +147,7 @@ Status Service::Start() {
   started_ = true;
   replies_.Start();
   driver_.Start();
+  if (!scheduled_.empty()) RETURN_IF_ERROR(driver_.Call([this] { ScheduleFaults(); }));
   accepting_.store(true);
   if (options_.compensate.mode == CompensationOptions::Mode::kAuto) Calibrate();
   return Status();

@@ -47,6 +47,7 @@
 #include "sim/request.h"
 #include "sim/serve/compensation.h"
 #include "sim/serve/control.h"
+#include "sim/serve/fault_line.h"
 #include "sim/serve/reply_pool.h"
 #include "sim/status.h"
 #include "sim/store/store.h"
@@ -162,6 +163,9 @@ class Service {
   void StartIo(int e, const ExportRequest& req, Completion done);
   void RunCommand(const ControlCommand& cmd, Callback<void(std::string)> answer);
   void PowerCutNow(Callback<void(std::string)> answer);
+  // The stack file's [stack] faults, each at its time after Start() (on the
+  // engine thread; its answer goes to stderr, the exports' log).
+  void ScheduleFaults();
   void FlushAll(Callback<void(std::string)> answer);
   nlohmann::ordered_json StatsOnEngine() const;
   void ResetStatsOnEngine();
@@ -174,6 +178,7 @@ class Service {
   std::string stack_name_;
   Engine engine_;
   LoadedStack loaded_;
+  std::vector<FaultLine> scheduled_;  // [stack] faults, checked at load
   std::vector<Export> exports_;
   std::vector<ExportInfo> infos_;
   RealtimeDriver driver_;

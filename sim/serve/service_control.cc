@@ -2,6 +2,7 @@
 // caller's thread, run on the engine's thread between requests, answered in
 // one line. A bad command is answered "error: ..." and changes nothing.
 #include <condition_variable>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -92,6 +93,18 @@ void Service::RunCommand(const ControlCommand& cmd, Callback<void(std::string)> 
       break;
   }
   answer("error: internal: command not run on the engine");
+}
+
+void Service::ScheduleFaults() {
+  const Nanos t0 = engine_.now();
+  for (const FaultLine& f : scheduled_) {
+    engine_.After(f.at, [this, &f, t0] {
+      auto r = RunNodeCommand(*loaded_.stack, f.cmd);
+      const std::string answer = r.ok() ? *r : "error: " + r.status().message();
+      std::fprintf(stderr, "storlab: at %s: %s: %s\n", FaultTime(engine_.now() - t0).c_str(),
+                   f.command.c_str(), answer.c_str());
+    });
+  }
 }
 
 void Service::PowerCutNow(Callback<void(std::string)> answer) {

@@ -4,6 +4,7 @@
 // ignore-fua, and media-error refused on a node that is not a faults node.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -77,6 +78,49 @@ TEST(ServiceFaults, TheOracleCatchesACorruptedBlockOnRead) {
   auto j = svc->Stats();
   EXPECT_EQ(j["service"]["oracle"][0]["export"], "md");
   EXPECT_EQ(j["service"]["oracle"][0]["read_violations"], 1);
+}
+
+// A stack file's [stack] faults run in real time after Start(): here a
+// member fails 50 ms in, which the export then shows (the answer to failing
+// it again); a bad line refuses the service, naming its file and line.
+TEST(ServiceFaults, TheStackFilesFaultsRunAfterStart) {
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "/scheduled.toml";
+  std::string text =
+      "[stack]\nexports = [\"md\"]\nfaults = [\"50ms: fail disk.1\"]\n"
+      "[node.md]\ntype = \"raid\"\nlevel = 1\nchildren = [\"disk\"]\n"
+      "[node.disk]\ntype = \"ram\"\ncapacity = \"16MiB\"\ncount = 2\n";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  }
+  ManualClock clock(false);
+  ServiceOptions o;
+  o.stack = path;
+  o.clock = &clock;
+  auto svc = Start(o);
+  ASSERT_TRUE(svc);
+  EXPECT_EQ(svc->Control("replace disk.1"),
+            "error: replace: 'disk.1' has not failed (fail it first)");
+  clock.Advance(100'000'000);
+  EXPECT_TRUE(testing::Eventually([&] {
+    return svc->Control("replace disk.1").rfind("replace: 'disk.1' is back in its slot", 0) == 0;
+  }));
+  svc.reset();
+
+  text.replace(text.find("fail disk.1"), 11, "fail disk.9");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  }
+  auto bad = Service::Create(o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("scheduled.toml:3: [stack] faults '50ms: fail disk.9': "
+                                        "fail: no node 'disk.9'"),
+            std::string::npos)
+      << bad.status().message();
 }
 
 }  // namespace
