@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "sim/quoted.h"
+#include "sim/time_units.h"
 
 namespace storlab {
 namespace {
@@ -35,22 +36,8 @@ Result<Nanos> ParseTime(const std::string& s) {
   if (number.empty() || end != number.c_str() + number.size() || !(v >= 0)) {
     return Status::InvalidArgument(Quoted(s) + ": expected a time such as 2s, 500ms or 1.5");
   }
-  double ns_per_unit;
-  if (unit.empty() || unit == "s" || unit == "sec") {
-    ns_per_unit = 1e9;
-  } else if (unit == "ns" || unit == "nsec") {
-    ns_per_unit = 1;
-  } else if (unit == "us" || unit == "usec") {
-    ns_per_unit = 1e3;
-  } else if (unit == "ms" || unit == "msec") {
-    ns_per_unit = 1e6;
-  } else if (unit == "m" || unit == "min") {
-    ns_per_unit = 60e9;
-  } else if (unit == "h") {
-    ns_per_unit = 3600e9;
-  } else if (unit == "d") {
-    ns_per_unit = 86400e9;
-  } else {
+  const double ns_per_unit = unit.empty() ? 1e9 : TimeUnitNanos(unit);
+  if (ns_per_unit == 0) {
     return Status::InvalidArgument(Quoted(s) + ": unknown time unit " + Quoted(unit) +
                                    " (use us, ms, s, m, h, d)");
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/quoted.h"
+#include "sim/time_units.h"
 
 namespace storlab::fio {
 namespace {
@@ -93,23 +94,12 @@ Result<Nanos> ParseFioTime(std::string_view text, TimeUnit default_unit) {
     ns_per_unit = default_unit == TimeUnit::kSeconds        ? 1e9
                   : default_unit == TimeUnit::kMilliseconds ? 1e6
                                                             : 1e3;
-  } else if (unit == "ns" || unit == "nsec") {
-    ns_per_unit = 1;
-  } else if (unit == "us" || unit == "usec") {
-    ns_per_unit = 1e3;
-  } else if (unit == "ms" || unit == "msec") {
-    ns_per_unit = 1e6;
-  } else if (unit == "s" || unit == "sec") {
-    ns_per_unit = 1e9;
-  } else if (unit == "m" || unit == "min") {
-    ns_per_unit = 60e9;
-  } else if (unit == "h") {
-    ns_per_unit = 3600e9;
-  } else if (unit == "d") {
-    ns_per_unit = 86400e9;
   } else {
-    return Status::InvalidArgument(Quoted(s) + ": unknown time unit " + Quoted(unit) +
-                                   " (use us, ms, s, m, h, d)");
+    ns_per_unit = TimeUnitNanos(unit);
+    if (ns_per_unit == 0) {
+      return Status::InvalidArgument(Quoted(s) + ": unknown time unit " + Quoted(unit) +
+                                     " (use us, ms, s, m, h, d)");
+    }
   }
   double ns = v * ns_per_unit;
   if (ns > 9.2e18) return Status::InvalidArgument(Quoted(s) + ": time out of range");
