@@ -30,6 +30,7 @@
 #include "sim/trace.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
+#include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/job_logs.h"
 #include "workloads/fio/options.h"
@@ -162,6 +163,10 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   // fio writes its logs (write_bw_log, ...) when the jobs are done, in the
   // current directory.
   for (const auto& r : run.runners()) {
+    if (r->iolog() && !r->spec().trace) {  // write_iolog (read_iolog overrides it)
+      st = r->iolog()->Write();
+      if (!st.ok()) return -SimFail(st.message());
+    }
     if (!r->logs()) continue;
     st = r->logs()->Write();
     if (!st.ok()) return -SimFail(st.message());
@@ -243,6 +248,8 @@ int RunFioJobs(const SimArgs& a) {
   for (const auto& spec : check->jobs) {
     auto logs = fio::JobLogs::Make(spec.opts, spec.name, spec.thread_number);
     Status st = logs ? logs->CheckWritable() : Status();
+    if (st.ok() && !spec.opts.write_iolog.empty())
+      st = fio::IologWriter(spec.opts.write_iolog).CheckWritable();
     if (!st.ok()) return SimFail(st.message());
   }
   Output out;

@@ -7,6 +7,7 @@
 #include "sim/status_errno.h"
 #include "sim/virtual_driver.h"
 #include "workloads/fio/io_buffers.h"
+#include "workloads/fio/iolog_read.h"
 
 // The tables below use designated initializers and rely on member defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -101,6 +102,7 @@ Status FioRun::Prepare() {
       spec.file_size = total / nfiles / max_bs * max_bs;
       spec.io_size = spec.file_size * nfiles;
     }
+    if (spec.trace) RETURN_IF_ERROR(CheckReplayFits(spec, fs.capacity()));
     std::vector<uint32_t> ids;
     std::vector<uint64_t> sizes;
     uint32_t extend_files = 0;

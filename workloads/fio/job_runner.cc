@@ -62,6 +62,9 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   ts_.members = 1;
   ts_.latency_depth = static_cast<uint32_t>(spec.opts.iodepth);
   logs_ = JobLogs::Make(spec.opts, spec.name, spec.thread_number);
+  if (!spec.opts.write_iolog.empty()) iolog_ = std::make_unique<IologWriter>(spec.opts.write_iolog);
+  // A replay ends with its trace, not after io_size bytes.
+  if (spec.trace) io_size_ = UINT64_MAX;
   bw_avg_ = iops_avg_ = kAvgTime;
   if (logs_) {
     if (logs_->bw_window_ms())
@@ -104,6 +107,8 @@ void JobRunner::Begin() {
   if (!ramp_over_) host_.engine().At(now + spec_.opts.ramp_time, [this] { OnRampEnd(); });
   extras_.epoch = epoch_;
   extras_.passes = 1;
+  replay_last_issue_ = now;
+  if (iolog_) IologOpen();
   Pump();
 }
 
@@ -244,6 +249,7 @@ void JobRunner::Finish(Nanos t) {
   while (bw_windows_ && next_bw_sample_ < t) CloseBwWindow();
   while (iops_windows_ && next_iops_sample_ < t) CloseIopsWindow();
   if (logs_) logs_->Finish(static_cast<uint64_t>(elapsed.count() / 1000000));
+  if (iolog_) IologClose(t);
   for (int d = 0; d < 2; ++d) {
     if (ts_.dir[d].io_bytes) ts_.dir[d].runtime_ms = RuntimeMs(elapsed);
   }

@@ -27,6 +27,7 @@
 #include "sim/time.h"
 #include "workloads/fio/engines.h"
 #include "workloads/fio/io_buffers.h"
+#include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_logs.h"
 #include "workloads/fio/job_spec.h"
 #include "workloads/fio/offset_gen.h"
@@ -63,6 +64,8 @@ class JobRunner {
   const Extras& extras() const { return extras_; }
   // The job's fio logs (write_bw_log, ...); nullptr when it writes none.
   const JobLogs* logs() const { return logs_.get(); }
+  // write_iolog's recording; nullptr when the job has none.
+  const IologWriter* iolog() const { return iolog_.get(); }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
 
@@ -119,6 +122,13 @@ class JobRunner {
   std::string NoIoReason() const;
   void RecordError(const IoUnit& u, const Status& st);
   Nanos Book(Nanos t, Nanos d);
+  // Trace replay and recording (job_runner_replay.cc).
+  bool ReplayNext(Nanos t, int* dir, Nanos* due);
+  void ReplayIssue(int dir, Nanos t);
+  bool ReplayPick(IoUnit* u);
+  void IologOpen();
+  void IologIo(const IoUnit& u);
+  void IologClose(Nanos t);
 
   SimHost& host_;
   const JobSpec& spec_;
@@ -135,6 +145,10 @@ class JobRunner {
   Extras extras_;
   std::vector<std::string> messages_;
   Taus88 mix_rng_;
+  size_t replay_pos_ = 0;    // next trace entry
+  Nanos replay_last_issue_;  // fio's td->last_issue
+  std::unique_ptr<IologWriter> iolog_;
+  uint64_t iolog_offset_ = 0;  // the last I/O's offset: what a sync line shows
 
   Phase phase_ = Phase::kIdle;
   bool in_pump_ = false;

@@ -44,6 +44,7 @@ void JobRunner::RestartFiles() {
 }
 
 bool JobRunner::PickOffset(int dir, IoUnit* u) {
+  if (spec_.trace) return ReplayPick(u);
   const size_t n = files_.size();
   for (size_t tries = 0; tries < n; ++tries) {
     size_t idx = next_file_;
@@ -108,6 +109,20 @@ void JobRunner::Pump() {
     if (every && last_dir_issued_ == kWrite && write_issues_ &&
         write_issues_ % static_cast<uint64_t>(every) == 0) {
       Issue(kSync, t);
+      continue;
+    }
+    if (spec_.trace) {  // read_iolog: the trace says what and when
+      int rdir = 0;
+      Nanos due;
+      if (!ReplayNext(t, &rdir, &due)) {
+        StopIssuing();
+        break;
+      }
+      if (due > t) {
+        SleepUntil(due);
+        break;
+      }
+      ReplayIssue(rdir, t);
       continue;
     }
     int dir = pending_dir_;
@@ -208,6 +223,7 @@ void JobRunner::Issue(int dir, Nanos t) {
     }
   }
   last_dir_issued_ = dir;
+  if (iolog_) IologIo(*u);
   Dispatch(u);
 }
 

@@ -8,6 +8,7 @@
 #define STORLAB_WORKLOADS_FIO_JOB_SPEC_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "workloads/fio/options.h"
 
 namespace storlab::fio {
+
+struct ReplayTrace;  // iolog_read.h
 
 enum class EngineKind { kSync, kPsync, kLibaio, kIoUring, kPosixaio, kNull };
 enum class RandGen { kTausworthe, kLfsr, kTausworthe64 };
@@ -44,6 +47,9 @@ struct JobSpec {
   std::vector<std::string> files;  // paths in the simulated file system
   uint64_t file_size = 0;          // each file; 0: take the existing file's size
   uint64_t io_size = 0;            // bytes per loop; 0: the files' total size
+  // read_iolog: the trace the job replays instead of choosing its own I/O
+  // (files, directions and block sizes come from it; iolog_spec.cc).
+  std::shared_ptr<const ReplayTrace> trace;
 };
 
 struct JobSet {

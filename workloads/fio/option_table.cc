@@ -291,6 +291,7 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::thread,
        .help = "Use threads instead of processes"});
   AddStatOptions(&t);
+  AddIologOptions(&t);
   return t;
 }
 

@@ -90,6 +90,12 @@ struct JobOptions {
   bool slat_percentiles = false;
   std::vector<double> percentile_list;  // empty: fio's default list
   int64_t percentile_precision = 2;     // decimals the list was written with
+  // Trace replay and recording (option_table_iolog.cc).
+  std::string read_iolog, write_iolog, replay_redirect;
+  bool replay_no_stall = false;
+  int64_t replay_scale = 1;         // offsets divided by this (0: as 1)
+  int64_t replay_align = 0;         // offsets rounded down to this power of 2
+  int64_t replay_time_scale = 100;  // percent: 200 replays twice as fast
 
   // The options as written ("job options" / "global options" in fio's
   // JSON): name and value, in the order given; options given without a
@@ -138,6 +144,8 @@ const std::vector<OptionDef>& OptionTable();
 // The log and percentile options (option_table_stat.cc), appended to the
 // table when it is built.
 void AddStatOptions(std::vector<OptionDef>* table);
+// The trace replay options (option_table_iolog.cc).
+void AddIologOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its
 // value (a flag, or a log whose file name is optional).
 bool TakesNoNextWord(const OptionDef& d);
