@@ -103,6 +103,15 @@ TEST(IologReadTest, Version3DelaysFollowDelaySinceTtime) {
   EXPECT_EQ(r->files, std::vector<std::string>{"/other"});
 }
 
+TEST(IologReadTest, AppendedLogsReadAsOne) {
+  // write_iolog appends: two runs' logs in one file.
+  const std::string run = "fio version 3 iolog\n0 /f add\n3 /f open\n9 /f write 0 4096\n";
+  auto t = Parse(run + run);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->files.size(), 1u);
+  EXPECT_EQ(t->ios[1], 2u);
+}
+
 TEST(IologReadTest, BadTextLogsNameFileAndLine) {
   struct Case {
     std::string log, want;

@@ -53,6 +53,11 @@ Status ParseLine(std::string_view line, uint32_t lineno, const JobOptions& o, ui
                  ReplayTrace* t) {
   std::vector<std::string_view> w = Words(line);
   if (w.empty()) return Status();  // fio logs "bad iolog" and goes on
+  // A second run's write_iolog appends to the file: its version line is
+  // skipped (fio logs it as a bad line) and its adds name known files.
+  if (line.substr(0, kVer2.size()) == kVer2 || line.substr(0, kVer3.size()) == kVer3) {
+    return Status();
+  }
   const std::string where = t->path + ":" + std::to_string(lineno);
   auto bad = [&](const std::string& why) {
     return Status::InvalidArgument(where + ": " + why + ": " + Quoted(std::string(line)));
@@ -75,7 +80,7 @@ Status ParseLine(std::string_view line, uint32_t lineno, const JobOptions& o, ui
     e.kind = ReplayEntry::kFileAction;
     int f = FindFile(*t, fname);
     if (act == "add") {
-      // With replay_redirect a re-add of the one file is ignored.
+      // A re-add of a file (with replay_redirect: of the one file) is ignored.
       if (f < 0) {
         t->files.push_back(fname);
         t->extent.push_back(0);
