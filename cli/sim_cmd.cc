@@ -94,6 +94,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   if (!jobs.ok()) return -SimFail(jobs.status().message());
   HostOptions ho = a.host;
   ho.seed = seed;
+  // verify= checks the data the stack returns: the host keeps it.
+  for (const auto& j : jobs->jobs) ho.keep_data |= j.verify != fio::VerifyKind::kNone;
   auto host = SimHost::Create(ho);
   if (!host.ok()) return -SimFail(host.status().message());
   std::vector<SimFault> faults = a.faults;

@@ -103,6 +103,10 @@ Status FioRun::Prepare() {
       spec.io_size = spec.file_size * nfiles;
     }
     if (spec.trace) RETURN_IF_ERROR(CheckReplayFits(spec, fs.capacity()));
+    if (spec.verify != VerifyKind::kNone && !host_.keeps_data()) {
+      return Status::InvalidArgument("job '" + spec.name +
+                                     "': verify= needs a host that keeps data (keep_data)");
+    }
     std::vector<uint32_t> ids;
     std::vector<uint64_t> sizes;
     uint32_t extend_files = 0;

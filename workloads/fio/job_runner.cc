@@ -55,6 +55,7 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   }
   if (host.keeps_data()) {
     bufs_ = IoBuffers(units_.size(), std::max(spec.bs[kRead], spec.bs[kWrite]), spec.rand_seed);
+    verify_unit_.resize(units_.size());
   }
   ts_.name = spec.name;
   ts_.description = spec.opts.description;
@@ -195,7 +196,7 @@ void JobRunner::StopIssuing() {
 void JobRunner::FinishIo(Nanos t) {
   extras_.io_end = t;
   const bool writes = spec_.do_write;
-  if (spec_.opts.end_fsync && writes && !failed_ && !eng_.no_io) {
+  if (spec_.opts.end_fsync && writes && !failed_ && !eng_.no_io && !verifying_) {
     phase_ = Phase::kFsyncing;
     FsyncNext(0, t);
     return;
@@ -245,6 +246,7 @@ std::string JobRunner::NoIoReason() const {
 }
 
 void JobRunner::Finish(Nanos t) {
+  if (StartVerify(t)) return;
   Nanos elapsed = t - epoch_;
   while (bw_windows_ && next_bw_sample_ < t) CloseBwWindow();
   while (iops_windows_ && next_iops_sample_ < t) CloseIopsWindow();
@@ -252,6 +254,12 @@ void JobRunner::Finish(Nanos t) {
   if (iolog_) IologClose(t);
   for (int d = 0; d < 2; ++d) {
     if (ts_.dir[d].io_bytes) ts_.dir[d].runtime_ms = RuntimeMs(elapsed);
+  }
+  // thread_main(): the writes' runtime ends where do_verify() starts; the
+  // verify pass's reads get their own.
+  if (verifying_) {
+    ts_.dir[kWrite].runtime_ms = RuntimeMs(verify_start_ - epoch_);
+    if (ts_.dir[kRead].io_bytes) ts_.dir[kRead].runtime_ms = RuntimeMs(t - verify_start_);
   }
   ts_.total_run_time_ms = static_cast<uint64_t>(elapsed.count() / 1000000);
   ts_.usr_time_ms = static_cast<uint64_t>(usr_ns_.count() / 1000000);

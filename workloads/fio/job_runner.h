@@ -18,6 +18,7 @@
 #define STORLAB_WORKLOADS_FIO_JOB_RUNNER_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -129,6 +130,13 @@ class JobRunner {
   void IologOpen();
   void IologIo(const IoUnit& u);
   void IologClose(Nanos t);
+  // verify= (job_runner_verify.cc, verify.h).
+  bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && !bufs_.empty(); }
+  void VerifyIssue(const IoUnit& u);
+  bool VerifyPick(IoUnit* u);
+  void VerifyFill(const IoUnit& u, uint8_t* data);
+  void VerifyRead(const IoUnit& u);
+  bool StartVerify(Nanos t);
 
   SimHost& host_;
   const JobSpec& spec_;
@@ -149,6 +157,20 @@ class JobRunner {
   Nanos replay_last_issue_;  // fio's td->last_issue
   std::unique_ptr<IologWriter> iolog_;
   uint64_t iolog_offset_ = 0;  // the last I/O's offset: what a sync line shows
+  // verify=: the blocks written (fio's io_hist_list, write order; a block
+  // written again supersedes its older entry), the verify pass's position,
+  // and what each unit's block should hold.
+  struct VerifyPiece {
+    uint32_t file;
+    uint64_t length;  // 0: superseded
+    VerifyBlock block;
+  };
+  std::vector<VerifyPiece> verify_hist_;
+  std::map<std::pair<uint32_t, uint64_t>, size_t> verify_index_;  // (file, offset) → entry
+  std::vector<VerifyBlock> verify_unit_;                          // per unit
+  size_t verify_pos_ = 0;
+  bool verifying_ = false;  // the verify pass after the writes (fio's do_verify())
+  Nanos verify_start_;
 
   Phase phase_ = Phase::kIdle;
   bool in_pump_ = false;

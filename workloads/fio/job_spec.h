@@ -16,6 +16,7 @@
 #include "sim/time.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
+#include "workloads/fio/verify.h"
 
 namespace storlab::fio {
 
@@ -50,6 +51,9 @@ struct JobSpec {
   // read_iolog: the trace the job replays instead of choosing its own I/O
   // (files, directions and block sizes come from it; iolog_spec.cc).
   std::shared_ptr<const ReplayTrace> trace;
+  // verify=: what writes put in their blocks and reads check (verify.h).
+  VerifyKind verify = VerifyKind::kNone;
+  std::vector<uint8_t> verify_pattern;
 };
 
 struct JobSet {

@@ -70,6 +70,10 @@ struct JobOptions {
   std::string random_generator = "tausworthe";
   bool norandommap = false;
   std::string verify = "0";
+  // Verification (option_table_verify.cc, verify.h).
+  std::string verify_pattern;
+  bool do_verify = true;
+  bool verify_fatal = false;
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
   DirValues rate = {0, 0, 0};  // bytes per second
@@ -146,6 +150,8 @@ const std::vector<OptionDef>& OptionTable();
 void AddStatOptions(std::vector<OptionDef>* table);
 // The trace replay options (option_table_iolog.cc).
 void AddIologOptions(std::vector<OptionDef>* table);
+// The verify options besides verify= (option_table_verify.cc).
+void AddVerifyOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its
 // value (a flag, or a log whose file name is optional).
 bool TakesNoNextWord(const OptionDef& d);
