@@ -26,6 +26,7 @@
 #include "cli/sim_args.h"
 #include "cli/sim_cuts.h"
 #include "cli/sim_faults.h"
+#include "cli/sim_status.h"
 #include "sim/quoted.h"
 #include "sim/trace.h"
 #include "workloads/fio/fio_json_print.h"
@@ -137,6 +138,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     if (shown) return shown->Note(line);
     std::fprintf(stderr, "%s\n", line.c_str());
   });
+  SetStatusReports(a, opts, run, t0, out);
   {
     Progress progress(expect, a.progress);
     shown = &progress;

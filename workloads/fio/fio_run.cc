@@ -190,6 +190,12 @@ void FioRun::SetCuts(const std::vector<Nanos>& times, const std::function<Status
   for (Nanos t : times) timed_.push_back({.at = t, .after_jobs = true, .run = hook});
 }
 
+void FioRun::SetStatusInterval(Nanos first, Nanos every, std::function<void(Nanos)> show) {
+  status_next_ = first;
+  status_every_ = every;
+  status_show_ = std::move(show);
+}
+
 void FioRun::AddFault(Nanos at, std::function<Status()> run) {
   timed_.push_back({.at = at, .after_jobs = false, .run = std::move(run)});
 }
@@ -215,6 +221,12 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
           const Timed& t = timed_[next_timed_++];
           engine.AdvanceTo(Max(engine.now(), t.at));
           cut = t.run();
+        }
+        while (status_show_ && done_ < runners_.size() && !engine.empty() &&
+               engine.next_time() > status_next_) {
+          engine.AdvanceTo(Max(engine.now(), status_next_));
+          status_show_(engine.now());
+          status_next_ += status_every_;
         }
         return cut.ok() && done_ < runners_.size();
       },

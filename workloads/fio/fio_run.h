@@ -64,6 +64,9 @@ class FioRun {
   // time. Faults due after the last job has exited do not run. An error
   // from `run` ends the run with it.
   void AddFault(Nanos at, std::function<Status()> run);
+  // --status-interval: `show` runs every `every` of engine time from `first`
+  // while jobs run, between two events, as a fault does (it only reads).
+  void SetStatusInterval(Nanos first, Nanos every, std::function<void(Nanos)> show);
 
   std::vector<Report> Reports() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
@@ -101,6 +104,8 @@ class FioRun {
   };
   std::vector<Timed> timed_;
   size_t next_timed_ = 0;
+  Nanos status_next_, status_every_;
+  std::function<void(Nanos)> status_show_;
 };
 
 }  // namespace storlab::fio

@@ -58,6 +58,7 @@ class JobRunner {
   // Starts the job at `t` + startdelay; `on_done` runs when it has finished.
   void Start(Nanos t, Callback<void()> on_done);
   bool done() const { return phase_ == Phase::kDone; }
+  bool running() const { return phase_ != Phase::kIdle && phase_ != Phase::kDone; }
 
   const JobSpec& spec() const { return spec_; }
   ThreadStat& stat() { return ts_; }
