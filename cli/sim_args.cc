@@ -40,6 +40,8 @@ const char kSimUsage[] =
     "  --eta WHEN             fio's --eta: auto (default), always or never show the progress\n"
     "                         line (stderr)\n"
     "  --eta-newline T        fio's --eta-newline: a new progress line every T of wall time\n"
+    "  --status-interval T    fio's --status-interval: the report so far every T of simulated\n"
+    "                         time (seconds by default), then the final one\n"
     "  --host-mem SIZE        override the stack's [host] mem (e.g. 32GiB)\n"
     "  --host-cores N         override the stack's [host] cores\n"
     "  --timestamp            print the wall-clock time where fio does (default: the epoch)\n"
@@ -113,7 +115,7 @@ bool ParseCount(const std::string& v, uint64_t max, uint64_t* out) {
 
 // fio's command-line options that are not job options, and what we say.
 int UnsupportedFioFlag(const std::string& key) {
-  const bool output = key == "status-interval" || key == "bandwidth-log";
+  const bool output = key == "bandwidth-log";
   return SimFail(
       "--" + key + " is a " + std::string(fio::FioVersion()) +
       " command-line option that storlab sim does not support" +
@@ -206,6 +208,14 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
         out->progress.eta = Eta::kNever;
       else
         return SimFail("--eta: " + Quoted(v) + " (expected auto, always or never)");
+    } else if (TakeValue(args, &i, "status-interval", &v)) {
+      // fio's parse_cmd_line() 'L': check_str_time(), seconds by default.
+      auto t = fio::ParseFioTime(v, fio::TimeUnit::kSeconds);
+      if (!t.ok() || *t < Nanos(1000000)) {
+        return SimFail("--status-interval: " + Quoted(v) +
+                       " (expected a time of 1ms or more: 1, 500ms, 2s)");
+      }
+      out->status_interval = *t;
     } else if (TakeValue(args, &i, "eta-newline", &v)) {
       auto t = fio::ParseFioTime(v, fio::TimeUnit::kSeconds);
       if (!t.ok() || *t <= Nanos(0)) {

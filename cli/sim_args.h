@@ -31,6 +31,9 @@ struct SimArgs {
   uint64_t seed_step = 0;    // --seed-step: run i of --repeat uses seed + i * step
   std::string output;        // --output FILE ("" : stdout)
   ProgressOptions progress;  // --eta, --eta-newline
+  // --status-interval: the reports every this much simulated time (0: none;
+  // cli/sim_status.h).
+  Nanos status_interval;
   // Power cuts (workloads/power_cuts.h): one at a time after the jobs
   // start, or N at seeded times over the jobs' run; 0: none.
   std::optional<Nanos> power_cut_at;

@@ -27,11 +27,13 @@
 #include "cli/sim_args.h"
 #include "cli/sim_cuts.h"
 #include "cli/sim_faults.h"
+#include "cli/sim_status.h"
 #include "sim/quoted.h"
 #include "sim/trace.h"
 #include "workloads/demo_explain.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
+#include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/job_logs.h"
 #include "workloads/fio/options.h"
@@ -100,6 +102,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   if (!capped.empty() && !a.normal) std::fputs(capped.c_str(), stderr);
   HostOptions ho = a.host;
   ho.seed = seed;
+  // verify= checks the data the stack returns: the host keeps it.
+  for (const auto& j : jobs->jobs) ho.keep_data |= j.verify != fio::VerifyKind::kNone;
   auto host = SimHost::Create(ho);
   if (!host.ok()) return -SimFail(host.status().message());
   // The stack file's faults first, then the command line's.
@@ -155,6 +159,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     if (shown) return shown->Note(line);
     std::fprintf(stderr, "%s\n", line.c_str());
   });
+  SetStatusReports(a, opts, run, t0, out);
   {
     Progress progress(expect, a.progress);
     shown = &progress;
@@ -184,6 +189,10 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   // fio writes its logs (write_bw_log, ...) when the jobs are done, in the
   // current directory.
   for (const auto& r : run.runners()) {
+    if (r->iolog() && !r->spec().trace) {  // write_iolog (read_iolog overrides it)
+      st = r->iolog()->Write();
+      if (!st.ok()) return -SimFail(st.message());
+    }
     if (!r->logs()) continue;
     st = r->logs()->Write();
     if (!st.ok()) return -SimFail(st.message());
@@ -285,6 +294,8 @@ int RunFioJobs(const SimArgs& a) {
   for (const auto& spec : check->jobs) {
     auto logs = fio::JobLogs::Make(spec.opts, spec.name, spec.thread_number);
     Status st = logs ? logs->CheckWritable() : Status();
+    if (st.ok() && !spec.opts.write_iolog.empty())
+      st = fio::IologWriter(spec.opts.write_iolog).CheckWritable();
     if (!st.ok()) return SimFail(st.message());
   }
   Output out;

@@ -26,8 +26,8 @@ expect_error "demo --csv" "cannot write '/nonexistent/x.csv'" "$storlab" demo --
 expect_error "demo --plot" "cannot create" "$storlab" demo --plot /proc/no/such/dir
 (( SECONDS - start < 5 )) || fail "bad output paths were found only after running the demo"
 expect_error '--iozone ""' "give iozone's arguments" "$storlab" sim --stack ram --iozone ""
-expect_error "--status-interval" "command-line option that storlab sim does not support" \
-  "$storlab" sim --stack ram --status-interval=1 "${job[@]}"
+expect_error "--bandwidth-log" "command-line option that storlab sim does not support" \
+  "$storlab" sim --stack ram --bandwidth-log "${job[@]}"
 expect_error "--output-format=xml" "'xml' is not an output format" \
   "$storlab" sim --stack ram --output-format=json,xml "${job[@]}"
 expect_error "--terse-version=6" "--terse-version: '6' (expected 2, 3, 4 or 5)" \

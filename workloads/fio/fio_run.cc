@@ -7,6 +7,7 @@
 #include "sim/status_errno.h"
 #include "sim/virtual_driver.h"
 #include "workloads/fio/io_buffers.h"
+#include "workloads/fio/iolog_read.h"
 
 // The tables below use designated initializers and rely on member defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -101,6 +102,11 @@ Status FioRun::Prepare() {
       spec.file_size = total / nfiles / max_bs * max_bs;
       spec.io_size = spec.file_size * nfiles;
     }
+    if (spec.trace) RETURN_IF_ERROR(CheckReplayFits(spec, fs.capacity()));
+    if (spec.verify != VerifyKind::kNone && !host_.keeps_data()) {
+      return Status::InvalidArgument("job '" + spec.name +
+                                     "': verify= needs a host that keeps data (keep_data)");
+    }
     std::vector<uint32_t> ids;
     std::vector<uint64_t> sizes;
     uint32_t extend_files = 0;
@@ -184,6 +190,12 @@ void FioRun::SetCuts(const std::vector<Nanos>& times, const std::function<Status
   for (Nanos t : times) timed_.push_back({.at = t, .after_jobs = true, .run = hook});
 }
 
+void FioRun::SetStatusInterval(Nanos first, Nanos every, std::function<void(Nanos)> show) {
+  status_next_ = first;
+  status_every_ = every;
+  status_show_ = std::move(show);
+}
+
 void FioRun::AddFault(Nanos at, std::function<Status()> run) {
   timed_.push_back({.at = at, .after_jobs = false, .run = std::move(run)});
 }
@@ -210,6 +222,13 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
           if (observe_) observe_(Max(engine.now(), t.at));
           engine.AdvanceTo(Max(engine.now(), t.at));
           cut = t.run();
+        }
+        while (status_show_ && done_ < runners_.size() && !engine.empty() &&
+               engine.next_time() > status_next_) {
+          if (observe_) observe_(Max(engine.now(), status_next_));
+          engine.AdvanceTo(Max(engine.now(), status_next_));
+          status_show_(engine.now());
+          status_next_ += status_every_;
         }
         if (observe_ && !engine.empty()) {
           Nanos until = engine.next_time();

@@ -70,6 +70,9 @@ class FioRun {
   // time). It may only read; it schedules nothing, so the run is the same
   // with and without it.
   void SetObserver(std::function<void(Nanos)> observe) { observe_ = std::move(observe); }
+  // --status-interval: `show` runs every `every` of engine time from `first`
+  // while jobs run, between two events, as a fault does (it only reads).
+  void SetStatusInterval(Nanos first, Nanos every, std::function<void(Nanos)> show);
 
   std::vector<Report> Reports() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
@@ -108,6 +111,8 @@ class FioRun {
   std::vector<Timed> timed_;
   size_t next_timed_ = 0;
   std::function<void(Nanos)> observe_;
+  Nanos status_next_, status_every_;
+  std::function<void(Nanos)> status_show_;
 };
 
 }  // namespace storlab::fio

@@ -60,6 +60,7 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   }
   if (host.keeps_data()) {
     bufs_ = IoBuffers(units_.size(), std::max(spec.bs[kRead], spec.bs[kWrite]), spec.rand_seed);
+    verify_unit_.resize(units_.size());
   }
   ts_.name = spec.name;
   ts_.description = spec.opts.description;
@@ -67,6 +68,9 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   ts_.members = 1;
   ts_.latency_depth = static_cast<uint32_t>(spec.opts.iodepth);
   logs_ = JobLogs::Make(spec.opts, spec.name, spec.thread_number);
+  if (!spec.opts.write_iolog.empty()) iolog_ = std::make_unique<IologWriter>(spec.opts.write_iolog);
+  // A replay ends with its trace, not after io_size bytes.
+  if (spec.trace) io_size_ = UINT64_MAX;
   bw_avg_ = iops_avg_ = kAvgTime;
   if (logs_) {
     if (logs_->bw_window_ms())
@@ -109,6 +113,8 @@ void JobRunner::Begin() {
   if (!ramp_over_) host_.engine().At(now + spec_.opts.ramp_time, [this] { OnRampEnd(); });
   extras_.epoch = epoch_;
   extras_.passes = 1;
+  replay_last_issue_ = now;
+  if (iolog_) IologOpen();
   Pump();
 }
 
@@ -195,7 +201,7 @@ void JobRunner::StopIssuing() {
 void JobRunner::FinishIo(Nanos t) {
   extras_.io_end = t;
   const bool writes = spec_.do_write;
-  if (spec_.opts.end_fsync && writes && !failed_ && !eng_.no_io) {
+  if (spec_.opts.end_fsync && writes && !failed_ && !eng_.no_io && !verifying_) {
     phase_ = Phase::kFsyncing;
     FsyncNext(0, t);
     return;
@@ -245,12 +251,20 @@ std::string JobRunner::NoIoReason() const {
 }
 
 void JobRunner::Finish(Nanos t) {
+  if (StartVerify(t)) return;
   Nanos elapsed = t - epoch_;
   while (bw_windows_ && next_bw_sample_ < t) CloseBwWindow();
   while (iops_windows_ && next_iops_sample_ < t) CloseIopsWindow();
   if (logs_) logs_->Finish(static_cast<uint64_t>(elapsed.count() / 1000000));
+  if (iolog_) IologClose(t);
   for (int d = 0; d < 2; ++d) {
     if (ts_.dir[d].io_bytes) ts_.dir[d].runtime_ms = RuntimeMs(elapsed);
+  }
+  // thread_main(): the writes' runtime ends where do_verify() starts; the
+  // verify pass's reads get their own.
+  if (verifying_) {
+    ts_.dir[kWrite].runtime_ms = RuntimeMs(verify_start_ - epoch_);
+    if (ts_.dir[kRead].io_bytes) ts_.dir[kRead].runtime_ms = RuntimeMs(t - verify_start_);
   }
   ts_.total_run_time_ms = static_cast<uint64_t>(elapsed.count() / 1000000);
   ts_.usr_time_ms = static_cast<uint64_t>(usr_ns_.count() / 1000000);

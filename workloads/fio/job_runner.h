@@ -18,6 +18,7 @@
 #define STORLAB_WORKLOADS_FIO_JOB_RUNNER_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "sim/time.h"
 #include "workloads/fio/engines.h"
 #include "workloads/fio/io_buffers.h"
+#include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_logs.h"
 #include "workloads/fio/job_spec.h"
 #include "workloads/fio/offset_gen.h"
@@ -56,6 +58,7 @@ class JobRunner {
   // Starts the job at `t` + startdelay; `on_done` runs when it has finished.
   void Start(Nanos t, Callback<void()> on_done);
   bool done() const { return phase_ == Phase::kDone; }
+  bool running() const { return phase_ != Phase::kIdle && phase_ != Phase::kDone; }
 
   const JobSpec& spec() const { return spec_; }
   ThreadStat& stat() { return ts_; }
@@ -63,6 +66,8 @@ class JobRunner {
   const Extras& extras() const { return extras_; }
   // The job's fio logs (write_bw_log, ...); nullptr when it writes none.
   const JobLogs* logs() const { return logs_.get(); }
+  // write_iolog's recording; nullptr when the job has none.
+  const IologWriter* iolog() const { return iolog_.get(); }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
 
@@ -119,6 +124,20 @@ class JobRunner {
   std::string NoIoReason() const;
   void RecordError(const IoUnit& u, const Status& st);
   Nanos Book(Nanos t, Nanos d);
+  // Trace replay and recording (job_runner_replay.cc).
+  bool ReplayNext(Nanos t, int* dir, Nanos* due);
+  void ReplayIssue(int dir, Nanos t);
+  bool ReplayPick(IoUnit* u);
+  void IologOpen();
+  void IologIo(const IoUnit& u);
+  void IologClose(Nanos t);
+  // verify= (job_runner_verify.cc, verify.h).
+  bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && !bufs_.empty(); }
+  void VerifyIssue(const IoUnit& u);
+  bool VerifyPick(IoUnit* u);
+  void VerifyFill(const IoUnit& u, uint8_t* data);
+  void VerifyRead(const IoUnit& u);
+  bool StartVerify(Nanos t);
 
   SimHost& host_;
   const JobSpec& spec_;
@@ -135,6 +154,24 @@ class JobRunner {
   Extras extras_;
   std::vector<std::string> messages_;
   Taus88 mix_rng_;
+  size_t replay_pos_ = 0;    // next trace entry
+  Nanos replay_last_issue_;  // fio's td->last_issue
+  std::unique_ptr<IologWriter> iolog_;
+  uint64_t iolog_offset_ = 0;  // the last I/O's offset: what a sync line shows
+  // verify=: the blocks written (fio's io_hist_list, write order; a block
+  // written again supersedes its older entry), the verify pass's position,
+  // and what each unit's block should hold.
+  struct VerifyPiece {
+    uint32_t file;
+    uint64_t length;  // 0: superseded
+    VerifyBlock block;
+  };
+  std::vector<VerifyPiece> verify_hist_;
+  std::map<std::pair<uint32_t, uint64_t>, size_t> verify_index_;  // (file, offset) → entry
+  std::vector<VerifyBlock> verify_unit_;                          // per unit
+  size_t verify_pos_ = 0;
+  bool verifying_ = false;  // the verify pass after the writes (fio's do_verify())
+  Nanos verify_start_;
 
   Phase phase_ = Phase::kIdle;
   bool in_pump_ = false;

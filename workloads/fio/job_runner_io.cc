@@ -44,6 +44,8 @@ void JobRunner::RestartFiles() {
 }
 
 bool JobRunner::PickOffset(int dir, IoUnit* u) {
+  if (spec_.trace) return ReplayPick(u);
+  if (verifying_) return VerifyPick(u);
   const size_t n = files_.size();
   for (size_t tries = 0; tries < n; ++tries) {
     size_t idx = next_file_;
@@ -82,6 +84,14 @@ void JobRunner::Pump() {
   const JobOptions& o = spec_.opts;
   while (phase_ == Phase::kRunning && !blocked_io_ && !sleeping_ && cur_depth_ < spec_.iodepth) {
     Nanos t = Max(engine.now(), thread_free_);
+    if (verifying_) {  // do_verify(): read back every block written
+      if (failed_ || verify_pos_ >= verify_hist_.size()) {
+        StopIssuing();
+        break;
+      }
+      Issue(kRead, t);
+      continue;
+    }
     if (ShouldStop(t)) {
       StopIssuing();
       break;
@@ -108,6 +118,20 @@ void JobRunner::Pump() {
     if (every && last_dir_issued_ == kWrite && write_issues_ &&
         write_issues_ % static_cast<uint64_t>(every) == 0) {
       Issue(kSync, t);
+      continue;
+    }
+    if (spec_.trace) {  // read_iolog: the trace says what and when
+      int rdir = 0;
+      Nanos due;
+      if (!ReplayNext(t, &rdir, &due)) {
+        StopIssuing();
+        break;
+      }
+      if (due > t) {
+        SleepUntil(due);
+        break;
+      }
+      ReplayIssue(rdir, t);
       continue;
     }
     int dir = pending_dir_;
@@ -208,6 +232,8 @@ void JobRunner::Issue(int dir, Nanos t) {
     }
   }
   last_dir_issued_ = dir;
+  if (iolog_) IologIo(*u);
+  if (VerifyOn()) VerifyIssue(*u);
   Dispatch(u);
 }
 
@@ -260,8 +286,12 @@ void JobRunner::SubmitNow(IoUnit* u) {
     uint8_t* data = nullptr;
     if (!bufs_.empty()) {
       const size_t slot = static_cast<size_t>(u - units_.data());
-      if (u->dir == kWrite) bufs_.Scramble(slot, u->length, u->offset, u->start);
       data = bufs_.slot(slot);
+      if (u->dir == kWrite && VerifyOn()) {
+        VerifyFill(*u, data);
+      } else if (u->dir == kWrite) {
+        bufs_.Scramble(slot, u->length, u->offset, u->start);
+      }
     }
     host_.FileIo(f.id, u->dir == kRead ? Op::kRead : Op::kWrite, u->offset, u->length, spec_.direct,
                  std::move(done), 0, data);
@@ -311,6 +341,7 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
     }
     d.io_bytes += u->length;
     ++completed_blocks_;
+    if (u->dir == kRead && VerifyOn()) VerifyRead(*u);
   }
   ts_.MarkComplete(1);
   --cur_depth_;

@@ -4,6 +4,7 @@
 
 #include "sim/quoted.h"
 #include "sim/random.h"
+#include "workloads/fio/iolog_read.h"
 
 namespace storlab::fio {
 namespace {
@@ -192,6 +193,14 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       }
       // io_size: that much I/O, wrapping over the files (fio's io_size).
       if (o.io_size) j.io_size = o.io_size;
+      if (!o.read_iolog.empty()) RETURN_IF_ERROR(ApplyReplay(&j, s.where, &set.notes));
+      j.verify = VerifyKindFromName(o.verify);
+      if (!o.verify_pattern.empty()) {
+        ASSIGN_OR_RETURN(j.verify_pattern, ParseVerifyPattern(o.verify_pattern, s.where));
+      }
+      if (j.verify == VerifyKind::kPattern && j.verify_pattern.empty()) {
+        return Status::InvalidArgument(s.where + ": verify=pattern needs a verify_pattern");
+      }
       // Offsets repeat run after run (randrepeat=1, fio's default) from the
       // job's number alone, as fio seeds them; randrepeat=0 takes them from
       // --seed instead, so they change when the seed does.

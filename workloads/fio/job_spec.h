@@ -8,6 +8,7 @@
 #define STORLAB_WORKLOADS_FIO_JOB_SPEC_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,11 @@
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
 #include "workloads/fio/rand_dist.h"
+#include "workloads/fio/verify.h"
 
 namespace storlab::fio {
+
+struct ReplayTrace;  // iolog_read.h
 
 enum class EngineKind { kSync, kPsync, kLibaio, kIoUring, kPosixaio, kNull };
 enum class RandGen { kTausworthe, kLfsr, kTausworthe64 };
@@ -46,6 +50,12 @@ struct JobSpec {
   std::vector<std::string> files;  // paths in the simulated file system
   uint64_t file_size = 0;          // each file; 0: take the existing file's size
   uint64_t io_size = 0;            // bytes per loop; 0: the files' total size
+  // read_iolog: the trace the job replays instead of choosing its own I/O
+  // (files, directions and block sizes come from it; iolog_spec.cc).
+  std::shared_ptr<const ReplayTrace> trace;
+  // verify=: what writes put in their blocks and reads check (verify.h).
+  VerifyKind verify = VerifyKind::kNone;
+  std::vector<uint8_t> verify_pattern;
 };
 
 struct JobSet {

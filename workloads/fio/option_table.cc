@@ -252,13 +252,15 @@ std::vector<OptionDef> MakeTable() {
        .def = "0",
        .values = {{"0", "Don't do IO verification"},
                   {"md5", "Use md5 checksums for verification", false},
-                  {"crc32c", "Use crc32c checksums for verification", false},
+                  {"crc32c", "Use crc32c checksums for verification"},
+                  {"crc32c-intel",
+                   "Use crc32c checksums for verification (hw assisted, if available)"},
                   {"crc32", "Use crc32 checksums for verification", false},
-                  {"xxhash", "Use xxhash checksums for verification", false},
+                  {"xxhash", "Use xxhash checksums for verification"},
                   {"sha256", "Use sha256 checksums for verification", false},
-                  {"meta", "Use io_u meta data for verification", false},
-                  {"pattern", "Verify strict pattern", false},
-                  {"null", "Pretend to verify", false}},
+                  {"meta", "Use io_u meta data for verification"},
+                  {"pattern", "Verify strict pattern"},
+                  {"null", "Pretend to verify"}},
        .help = "Verify data written"});
   add({.name = "thinktime",
        .type = OptType::kTime,
@@ -298,6 +300,8 @@ std::vector<OptionDef> MakeTable() {
        .help = "Use threads instead of processes"});
   AddStatOptions(&t);
   AddIoOptions(&t);
+  AddIologOptions(&t);
+  AddVerifyOptions(&t);
   return t;
 }
 

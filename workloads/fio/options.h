@@ -72,6 +72,10 @@ struct JobOptions {
   std::string random_distribution = "random";  // rand_dist.h
   int64_t tiobench_threads = 0;  // "threads": the tiobench profile's, no effect (as in fio)
   std::string verify = "0";
+  // Verification (option_table_verify.cc, verify.h).
+  std::string verify_pattern;
+  bool do_verify = true;
+  bool verify_fatal = false;
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
   DirValues rate = {0, 0, 0};  // bytes per second
@@ -92,6 +96,12 @@ struct JobOptions {
   bool slat_percentiles = false;
   std::vector<double> percentile_list;  // empty: fio's default list
   int64_t percentile_precision = 2;     // decimals the list was written with
+  // Trace replay and recording (option_table_iolog.cc).
+  std::string read_iolog, write_iolog, replay_redirect;
+  bool replay_no_stall = false;
+  int64_t replay_scale = 1;         // offsets divided by this (0: as 1)
+  int64_t replay_align = 0;         // offsets rounded down to this power of 2
+  int64_t replay_time_scale = 100;  // percent: 200 replays twice as fast
 
   // The options as written ("job options" / "global options" in fio's
   // JSON): name and value, in the order given; options given without a
@@ -145,6 +155,10 @@ void AddStatOptions(std::vector<OptionDef>* table);
 // The I/O pattern options added for fio's example job files
 // (option_table_io.cc: random_distribution, ...).
 void AddIoOptions(std::vector<OptionDef>* table);
+// The trace replay options (option_table_iolog.cc).
+void AddIologOptions(std::vector<OptionDef>* table);
+// The verify options besides verify= (option_table_verify.cc).
+void AddVerifyOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its
 // value (a flag, or a log whose file name is optional).
 bool TakesNoNextWord(const OptionDef& d);

@@ -1,0 +1,29 @@
+// The option table's verify entries besides verify= itself (options.h,
+// verify.h). Help texts are fio 3.33's own (options.c).
+#include "workloads/fio/options.h"
+
+// The table below uses designated initializers and relies on member defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace storlab::fio {
+
+void AddVerifyOptions(std::vector<OptionDef>* t) {
+  using O = JobOptions;
+  auto add = [&](OptionDef d) { t->push_back(std::move(d)); };
+  add({.name = "do_verify",
+       .type = OptType::kBool,
+       .target = &O::do_verify,
+       .def = "1",
+       .help = "Run verification stage after write"});
+  add({.name = "verify_pattern",
+       .type = OptType::kString,
+       .target = &O::verify_pattern,
+       .help = "Fill pattern for IO buffers"});
+  add({.name = "verify_fatal",
+       .type = OptType::kBool,
+       .target = &O::verify_fatal,
+       .def = "0",
+       .help = "Exit on a single verify failure, don't continue"});
+}
+
+}  // namespace storlab::fio

@@ -1,0 +1,227 @@
+// fio's verify headers and checks (verify.h).
+#include "workloads/fio/verify.h"
+
+#include <xxhash.h>
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+
+#include "sim/quoted.h"
+
+namespace storlab::fio {
+namespace {
+
+constexpr uint16_t kMagic = 0xacca;  // FIO_HDR_MAGIC
+constexpr uint64_t kHdrSize = 40;    // sizeof(struct verify_header)
+constexpr uint64_t kCrcOffset = 36;  // offsetof(struct verify_header, crc32)
+
+void Put16(uint8_t* p, uint16_t v) {
+  p[0] = static_cast<uint8_t>(v);
+  p[1] = static_cast<uint8_t>(v >> 8);
+}
+void Put32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void Put64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint64_t Get(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = v << 8 | p[i];
+  return v;
+}
+
+// The checksum's size after the header (hdr_size(): vhdr_crc32c, vhdr_xxhash).
+uint64_t SumSize(VerifyKind k) {
+  return k == VerifyKind::kCrc32c || k == VerifyKind::kXxhash ? 4 : 0;
+}
+
+uint32_t Sum(VerifyKind k, const uint8_t* p, size_t n) {
+  // fio's verify_io_u_xxhash(): XXH32 with seed 1.
+  return k == VerifyKind::kXxhash ? XXH32(p, n, 1) : Crc32c(p, n);
+}
+
+const std::array<uint32_t, 256>& CrcTable() {
+  static const std::array<uint32_t, 256> t = [] {
+    std::array<uint32_t, 256> r{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = c & 1 ? (c >> 1) ^ 0x82f63b78U : c >> 1;
+      r[i] = c;
+    }
+    return r;
+  }();
+  return t;
+}
+
+std::string Hex(const uint8_t* p, size_t n) {
+  std::string s;
+  char b[3];
+  for (size_t i = 0; i < n; ++i) {
+    std::snprintf(b, sizeof(b), "%02x", p[i]);
+    s += b;
+  }
+  return s;
+}
+
+// log_verify_failure(): the block and the I/O it was in (one block per I/O:
+// verify_interval is the block size).
+std::string Failure(const char* name, const std::string& file, uint64_t off, uint64_t len,
+                    bool check_seed) {
+  char b[256];
+  std::snprintf(b, sizeof(b),
+                "%.8s: verify failed at file %s offset %llu, length %llu (requested block: "
+                "offset=%llu, length=%llu, flags=%x)\n",
+                name, file.c_str(), static_cast<unsigned long long>(off),
+                static_cast<unsigned long long>(len), static_cast<unsigned long long>(off),
+                static_cast<unsigned long long>(len), check_seed ? 0x88U : 0x8U);
+  return b;
+}
+
+}  // namespace
+
+VerifyKind VerifyKindFromName(std::string_view n) {
+  if (n == "crc32c" || n == "crc32c-intel") return VerifyKind::kCrc32c;
+  if (n == "xxhash") return VerifyKind::kXxhash;
+  if (n == "md5") return VerifyKind::kMd5;
+  if (n == "meta") return VerifyKind::kMeta;
+  if (n == "pattern") return VerifyKind::kPattern;
+  if (n == "null") return VerifyKind::kNull;
+  return VerifyKind::kNone;
+}
+
+Result<std::vector<uint8_t>> ParseVerifyPattern(std::string_view t, std::string_view where) {
+  auto bad = [&](const char* why) {
+    return Status::InvalidArgument(std::string(where) + ": verify_pattern=" + Quoted(t) + ": " +
+                                   why);
+  };
+  std::vector<uint8_t> out;
+  if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) {
+    out.assign(t.begin() + 1, t.end() - 1);
+  } else if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    std::string_view h = t.substr(2);
+    if (h.size() % 2) return bad("an odd number of hex digits");
+    for (size_t i = 0; i < h.size(); i += 2) {
+      unsigned v = 0;
+      if (std::sscanf(std::string(h.substr(i, 2)).c_str(), "%2x", &v) != 1 ||
+          !std::isxdigit(static_cast<unsigned char>(h[i])) ||
+          !std::isxdigit(static_cast<unsigned char>(h[i + 1]))) {
+        return bad("not a hex number");
+      }
+      out.push_back(static_cast<uint8_t>(v));
+    }
+  } else {
+    // A decimal number: its bytes, least significant first, as fio's
+    // parse_and_fill_pattern() stores an integer.
+    if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string_view::npos)
+      return bad("not 0xHEX, a number or a \"string\"");
+    uint64_t v = std::stoull(std::string(t));
+    do {
+      out.push_back(static_cast<uint8_t>(v));
+      v >>= 8;
+    } while (v);
+  }
+  if (out.empty()) return bad("empty");
+  if (out.size() > 512) return bad("longer than fio's 512 bytes (MAX_PATTERN_SIZE)");
+  return out;
+}
+
+uint32_t Crc32c(const uint8_t* p, size_t n) {
+  const auto& t = CrcTable();
+  uint32_t c = ~0U;
+  for (size_t i = 0; i < n; ++i) c = t[(c ^ p[i]) & 0xff] ^ (c >> 8);
+  return c;  // fio's crc32c_sw() starts at ~0 and does not invert at the end
+}
+
+void FillVerify(VerifyKind kind, const std::vector<uint8_t>& pattern, const VerifyBlock& b,
+                uint8_t* buf, uint64_t len) {
+  if (kind == VerifyKind::kNone || kind == VerifyKind::kNull) return;
+  // fill_verify_pattern(): verify_pattern's bytes, when given, replace the data.
+  if (!pattern.empty()) {
+    for (uint64_t i = 0; i < len; ++i) buf[i] = pattern[i % pattern.size()];
+  }
+  if (kind == VerifyKind::kPattern || len < kHdrSize + SumSize(kind)) return;
+  Put16(buf, kMagic);
+  Put16(buf + 2, static_cast<uint16_t>(kind));
+  Put32(buf + 4, static_cast<uint32_t>(len));
+  Put64(buf + 8, b.rand_seed);
+  Put64(buf + 16, b.offset);
+  Put32(buf + 24, static_cast<uint32_t>(b.time_ns / 1000000000));
+  Put32(buf + 28, static_cast<uint32_t>(b.time_ns % 1000000000));
+  Put16(buf + 32, b.thread);
+  Put16(buf + 34, b.numberio);
+  Put32(buf + kCrcOffset, Crc32c(buf, kCrcOffset));
+  const uint64_t sum = SumSize(kind);
+  if (sum) Put32(buf + kHdrSize, Sum(kind, buf + kHdrSize + sum, len - kHdrSize - sum));
+}
+
+std::string CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
+                        const VerifyBlock& expect, bool check_seed, const std::string& file,
+                        const uint8_t* buf, uint64_t len) {
+  if (kind == VerifyKind::kNone || kind == VerifyKind::kNull) return "";
+  char m[256];
+  const auto off = static_cast<unsigned long long>(expect.offset);
+  const auto ulen = static_cast<unsigned long long>(len);
+  if (kind == VerifyKind::kPattern) {
+    // verify_io_u_pattern(): the first byte that differs.
+    for (uint64_t i = 0; i < len && !pattern.empty(); ++i) {
+      const uint8_t want = pattern[i % pattern.size()];
+      if (buf[i] == want) continue;
+      std::snprintf(m, sizeof(m),
+                    "fio: got pattern '%02x', wanted '%02x'. Bad bits %d\n"
+                    "fio: bad pattern block offset %llu\n",
+                    buf[i], want, __builtin_popcount(static_cast<unsigned>(buf[i] ^ want)),
+                    static_cast<unsigned long long>(i));
+      return m + Failure("pattern", file, expect.offset, len, check_seed);
+    }
+    return "";
+  }
+  if (len < kHdrSize + SumSize(kind)) return "";
+  // verify_header(): magic, length, seed, offset, numberio, the header's crc.
+  std::string why;
+  const uint64_t magic = Get(buf, 2), hlen = Get(buf + 4, 4), seed = Get(buf + 8, 8),
+                 hoff = Get(buf + 16, 8), numberio = Get(buf + 34, 2), crc = Get(buf + 36, 4);
+  if (magic != kMagic) {
+    std::snprintf(m, sizeof(m), "verify: bad magic header %llx, wanted %x",
+                  static_cast<unsigned long long>(magic), kMagic);
+  } else if (hlen != len) {
+    std::snprintf(m, sizeof(m), "verify: bad header length %llu, wanted %llu",
+                  static_cast<unsigned long long>(hlen), ulen);
+  } else if (check_seed && seed != expect.rand_seed) {
+    std::snprintf(m, sizeof(m), "verify: bad header rand_seed %llu, wanted %llu",
+                  static_cast<unsigned long long>(seed),
+                  static_cast<unsigned long long>(expect.rand_seed));
+  } else if (hoff != expect.offset) {
+    std::snprintf(m, sizeof(m), "verify: bad header offset %llu, wanted %llu",
+                  static_cast<unsigned long long>(hoff), off);
+  } else if (check_seed && numberio != expect.numberio) {
+    std::snprintf(m, sizeof(m), "verify: bad header numberio %llu, wanted %u",
+                  static_cast<unsigned long long>(numberio), expect.numberio);
+  } else if (crc != Crc32c(buf, kCrcOffset)) {
+    std::snprintf(m, sizeof(m), "verify: bad header crc %llx, calculated %x",
+                  static_cast<unsigned long long>(crc), Crc32c(buf, kCrcOffset));
+  } else {
+    m[0] = '\0';
+  }
+  if (m[0]) {
+    char tail[200];
+    std::snprintf(tail, sizeof(tail),
+                  " at file %s offset %llu, length %llu (requested block: offset=%llu, "
+                  "length=%llu)\n",
+                  file.c_str(), off, ulen, off, ulen);
+    return std::string(m) + tail;
+  }
+  const uint64_t sum = SumSize(kind);
+  if (!sum) return "";  // meta: the header is all there is
+  uint8_t got[4];
+  Put32(got, Sum(kind, buf + kHdrSize + sum, len - kHdrSize - sum));
+  if (std::memcmp(got, buf + kHdrSize, 4) == 0) return "";
+  return Failure(kind == VerifyKind::kXxhash ? "xxhash" : "crc32c", file, expect.offset, len,
+                 check_seed) +
+         "       Expected CRC: " + Hex(buf + kHdrSize, 4) +
+         "\n       Received CRC: " + Hex(got, 4) + "\n";
+}
+
+}  // namespace storlab::fio

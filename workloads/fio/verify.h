@@ -1,0 +1,75 @@
+// fio's data verification (verify.c, verify.h) on the bytes a simulated
+// stack really returns: what a write with verify= puts into its buffer
+// (populate_verify_io_u(): a struct verify_header, then the checksum of the
+// rest of the block, or verify_pattern's bytes), and the checks a read of
+// the block makes (verify_io_u(), verify_header(), verify_io_u_crc32c(),
+// ...), with fio 3.33's error messages.
+//
+// The header is fio 3.33's struct verify_header, 40 bytes, little-endian
+// (checked against blocks real fio 3.33 wrote, tests/workloads/golden/verify):
+//   0 u16 magic 0xacca   2 u16 verify_type   4 u32 len   8 u64 rand_seed
+//  16 u64 offset        24 u32 time_sec     28 u32 time_nsec
+//  32 u16 thread        34 u16 numberio     36 u32 crc32 (crc32c of bytes 0-35)
+// followed by the checksum (crc32c: 4 bytes, xxhash: 4) of the bytes after
+// it up to len. meta: the header only; pattern: no header, the pattern.
+// Thread-safe (pure functions).
+#ifndef STORLAB_WORKLOADS_FIO_VERIFY_H_
+#define STORLAB_WORKLOADS_FIO_VERIFY_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/status.h"
+
+namespace storlab::fio {
+
+// fio's VERIFY_* values (verify.h), as they appear in verify_type.
+enum class VerifyKind : uint16_t {
+  kNone = 0,
+  kMeta = 1,  // VERIFY_HDR_ONLY
+  kMd5 = 2,   // not modelled: an error says so
+  kCrc32c = 5,
+  kXxhash = 15,
+  kPattern = 100,  // no header
+  kNull = 101,     // pretend to verify
+};
+
+// From verify=NAME (option_table.cc's values); crc32c-intel is crc32c, as in
+// fio 3.33 (the same verify_type 5 in the header).
+VerifyKind VerifyKindFromName(std::string_view name);
+
+// verify_pattern=0xHEX, a decimal number or a "string" (fio's
+// parse_and_fill_pattern() for those forms). An error names the option.
+Result<std::vector<uint8_t>> ParseVerifyPattern(std::string_view text, std::string_view where);
+
+// fio's fio_crc32c(): CRC-32C (Castagnoli) without the final inversion,
+// so "123456789" gives 0x1cf96d7c (~0xe3069283, the usual check value).
+uint32_t Crc32c(const uint8_t* p, size_t n);
+
+// What a block's header says it is.
+struct VerifyBlock {
+  uint64_t offset = 0;
+  uint64_t rand_seed = 0;
+  uint64_t time_ns = 0;
+  uint16_t thread = 1;
+  uint16_t numberio = 0;
+};
+
+// populate_verify_io_u(): fills `len` bytes at `buf` (its other bytes are
+// the job's data) as fio would for `kind`.
+void FillVerify(VerifyKind kind, const std::vector<uint8_t>& pattern, const VerifyBlock& b,
+                uint8_t* buf, uint64_t len);
+
+// verify_io_u(): checks a block read back. `expect` holds what was written
+// there (check_seed: the header's rand_seed and numberio must match, as in
+// a write job's verify pass). Returns "" or fio's message (one or more
+// lines, each ending in '\n'), naming `file`.
+std::string CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
+                        const VerifyBlock& expect, bool check_seed, const std::string& file,
+                        const uint8_t* buf, uint64_t len);
+
+}  // namespace storlab::fio
+
+#endif  // STORLAB_WORKLOADS_FIO_VERIFY_H_
