@@ -100,10 +100,6 @@ runtimes = [j["job_runtime"] for j in d["jobs"]]
 sys.exit(0 if d["storlab"].get("capped") and max(runtimes) <= 100 else 1)' "$tmp/out" ||
       fail "$name: not capped at $cap: $(grep -m4 '"job_runtime"\|"capped"' "$tmp/out")"
   fi
-  # Options another branch works on (verify, trace replay): their own class.
-  case ${got#* } in
-    verify* | do_verify* | read_iolog* | write_iolog* | replay_*) got="other-branch ${got#* }" ;;
-  esac
   class=${got%% *}
   count[$class]=$((${count[$class]:-0} + 1))
   ((table)) && printf '%-32s %s\n' "$name" "$got"
