@@ -17,6 +17,7 @@ using testing::RamStack;
 using testing::ReadGolden;
 using testing::RunArgs;
 using testing::Split;
+using testing::TempDir;
 
 const char kJob[] =
     "--name=jp --directory=/tmp/fiox/g --ioengine=libaio --direct=1 --iodepth=4 --size=16m "
@@ -133,15 +134,6 @@ void ExpectLogLike(const std::string& path, const std::string& golden) {
   }
   EXPECT_GT(lines, 0u) << path;
 }
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char t[] = "/tmp/storlab_logs_XXXXXX";
-    path = mkdtemp(t);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 TEST(FioLogsTest, PerIoLogsHaveFiosNamesAndLines) {
   auto s =

@@ -21,20 +21,7 @@ using testing::RamStack;
 using testing::ReadGolden;
 using testing::RunArgs;
 using testing::Split;
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char t[] = "/tmp/storlab_iolog_XXXXXX";
-    path = mkdtemp(t);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string Put(const std::string& name, const std::string& data) const {
-    std::string p = path + "/" + name;
-    std::ofstream(p, std::ios::binary) << data;
-    return p;
-  }
-};
+using testing::TempDir;
 
 Result<ReplayTrace> Parse(const std::string& text, const std::string& opts = "") {
   JobOptions o;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -113,6 +114,24 @@ inline void KeyPaths(const nlohmann::json& j, const std::string& prefix,
     for (const auto& v : j) KeyPaths(v, prefix + "[]", out);
   }
 }
+
+// A fresh directory under /tmp, removed with everything in it.
+struct TempDir {
+  std::string path;
+  explicit TempDir(const char* prefix = "storlab_test") {
+    std::string t = std::string("/tmp/") + prefix + "_XXXXXX";
+    path = mkdtemp(t.data());
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() { std::filesystem::remove_all(path); }
+  // Writes `data` to the file `name` in it; returns its path.
+  std::string Put(const std::string& name, const std::string& data) const {
+    std::string p = path + "/" + name;
+    std::ofstream(p, std::ios::binary) << data;
+    return p;
+  }
+};
 
 }  // namespace storlab::fio::testing
 
