@@ -91,6 +91,11 @@ class Node {
   void ResetStats();
   virtual void AppendStats(StatList& out) const {}
   virtual std::vector<const TimeSeries*> Series() const { return {}; }
+  // Bytes of acknowledged writes this node holds only in volatile memory
+  // now (a drive's write cache, a page cache's dirty pages): what a power
+  // cut at this moment could lose here. The oracle's report names the
+  // nodes that held some at a cut (workloads/power_cuts.h).
+  virtual uint64_t volatile_bytes() const { return 0; }
 
   // The trace every request here is written to (sim/trace.h); nullptr:
   // none, the default (Stack::SetTracer sets it on every node).

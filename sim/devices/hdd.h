@@ -104,6 +104,7 @@ class Hdd : public Node {
 
   std::string_view type() const override { return "hdd"; }
   void AppendStats(StatList& out) const override;
+  uint64_t volatile_bytes() const override { return cache_.dirty_bytes(); }
   std::vector<const TimeSeries*> Series() const override { return {&dirty_series_}; }
 
   const Config& config() const { return c_; }

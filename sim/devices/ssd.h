@@ -68,6 +68,8 @@ class Ssd : public Node {
 
   std::string_view type() const override { return "ssd"; }
   void AppendStats(StatList& out) const override;
+  // Without power-loss protection the buffer is lost at a cut.
+  uint64_t volatile_bytes() const override { return config_.plp ? 0 : buffered_bytes(); }
   std::vector<const TimeSeries*> Series() const override;
 
   const SsdConfig& config() const { return config_; }

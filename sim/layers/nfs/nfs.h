@@ -65,6 +65,8 @@ class Nfs : public Node {
   std::string_view type() const override { return "nfs"; }
   std::vector<Node*> children() const override { return {&backing_}; }
   void AppendStats(StatList& out) const override;
+  // What the server holds in its RAM and has not written to its disks.
+  uint64_t volatile_bytes() const override { return cache_ ? cache_->dirty_bytes() : 0; }
   std::vector<const TimeSeries*> Series() const override;
 
   const NfsLink& link() const { return link_; }

@@ -151,6 +151,7 @@ class PageCache : public Node {
   double write_bandwidth() const { return throttle_.write_bandwidth(); }
 
   void AppendStats(StatList& out) const override;
+  uint64_t volatile_bytes() const override { return dirty_bytes() + writeback_bytes(); }
   std::vector<const TimeSeries*> Series() const override { return {&dirty_series_}; }
 
  protected:

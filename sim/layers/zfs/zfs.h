@@ -125,6 +125,8 @@ class ZfsPool : public Node {
   const ZfsVdevs& vdevs() const { return vdevs_; }
 
   void AppendStats(StatList& out) const override;
+  // The open and syncing txgs' data (a sync write's ZIL record is durable).
+  uint64_t volatile_bytes() const override { return dirty_bytes(); }
   std::vector<const TimeSeries*> Series() const override { return {&dirty_series_}; }
 
   // The dataset size a pool of `usable` bytes offers by default: room for
