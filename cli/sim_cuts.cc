@@ -61,6 +61,11 @@ nlohmann::ordered_json CutsJson(const CutSummary& s) {
       e["violations"] = c.violations;
       e["read_errors"] = c.read_errors;
       if (!c.failure.empty()) e["failure"] = c.failure;
+      auto held = nlohmann::ordered_json::array();
+      for (const auto& [node, bytes] : c.volatile_holders) {
+        held.push_back({{"node", node}, {"bytes", bytes}});
+      }
+      e["volatile"] = held;
       per_cut.push_back(e);
     }
     for (const auto& v : c.first) {
@@ -75,6 +80,10 @@ nlohmann::ordered_json CutsJson(const CutSummary& s) {
       e["expected"] = acc;
       e["what"] = v.what;
       e["counted_as"] = c.promise_broken ? "lost_unhonoured" : "violation";
+      // Where it can have been: the nodes that held volatile data at the cut.
+      auto held = nlohmann::ordered_json::array();
+      for (const auto& h : c.volatile_holders) held.push_back(h.first);
+      e["held_volatile_by"] = held;
       details.push_back(e);
     }
   }

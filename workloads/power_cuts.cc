@@ -168,6 +168,11 @@ Status PowerCuts::CutHere() {
   const size_t index = summary_.cuts.size();
   summary_.cuts.emplace_back();
   summary_.cuts.back().at = stack_.engine().now();
+  for (const auto& n : stack_.nodes()) {
+    if (const uint64_t b = n->volatile_bytes()) {
+      summary_.cuts.back().volatile_holders.emplace_back(n->name(), b);
+    }
+  }
   // The promise breakers now (a fault may have made one since the start).
   for (std::string& b : PromiseBreakers(stack_)) {
     summary_.cuts.back().promise_broken = true;

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/oracle.h"
@@ -48,6 +49,10 @@ struct CutResult {
   // A node broke FLUSH or FUA at the cut's time (its capabilities, which a
   // fault can change: ignore-fua): its losses are lost_unhonoured.
   bool promise_broken = false;
+  // The nodes that held acknowledged writes only in volatile memory at the
+  // cut (Node::volatile_bytes), top of the stack first, with how much: a
+  // lost block was held by one of them.
+  std::vector<std::pair<std::string, uint64_t>> volatile_holders;
 };
 
 // Every cut of a run, and the totals.

@@ -25,6 +25,7 @@ c = o['per_cut'][0]
 assert c['at_ns'] == 1500000000, c
 assert c['blocks_checked'] == c['blocks_newest'] + c['blocks_older'] > 0, c
 assert o['lost_allowed'] > 0, "the drive's write cache held unflushed writes"
+assert [h['node'] for h in c['volatile']] == ['hdd'] and c['volatile'][0]['bytes'] > 0, c
 PY
 
 # Many cuts, normal output: the paragraph; the same again byte for byte.

@@ -207,6 +207,7 @@ class TestCache : public NodeWrapper {
     caps_.honors_flush = caps_.honors_fua = !declares;
   }
   std::string_view type() const override { return "test-cache"; }
+  uint64_t volatile_bytes() const override { return held_.held_bytes(); }
 
  protected:
   void DoSubmit(Request req) override {
@@ -314,6 +315,13 @@ TEST(NegativeControlTest, ACacheThatAcknowledgesFlushWithoutDestagingIsCaught) {
   EXPECT_FALSE(s.ok());
   EXPECT_GT(s.violations, 0u) << s.Paragraph();
   EXPECT_EQ(s.lost_unhonoured, 0u);
+  // Each cut that lost flushed data names the node that held it volatile.
+  for (const CutResult& c : s.cuts) {
+    if (c.violations == 0) continue;
+    ASSERT_EQ(c.volatile_holders.size(), 1u);
+    EXPECT_EQ(c.volatile_holders[0].first, "test-cache");
+    EXPECT_GT(c.volatile_holders[0].second, 0u);
+  }
 }
 
 TEST(NegativeControlTest, TheSameCacheHonestKeepsEverythingFlushed) {
