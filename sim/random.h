@@ -11,7 +11,9 @@
 #define STORLAB_SIM_RANDOM_H_
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace storlab {
@@ -37,6 +39,14 @@ class Random {
     s_[2] ^= t;
     s_[3] = Rotl(s_[3], 45);
     return result;
+  }
+  // Fills `n` bytes at `p`, eight per draw (the last draw's low bytes for a
+  // tail), in the host's byte order: test data and buffers, not a model.
+  void Fill(uint8_t* p, size_t n) {
+    for (size_t i = 0; i < n; i += 8) {
+      const uint64_t v = Next();
+      std::memcpy(p + i, &v, n - i < 8 ? n - i : 8);
+    }
   }
   // Uniform in [0, n). REQUIRES: n > 0. (Lemire's multiply-shift; the tiny
   // bias for huge n does not matter here and keeps it branch-free.)

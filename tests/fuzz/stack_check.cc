@@ -21,7 +21,7 @@ bool PowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 std::vector<uint8_t> Pattern(uint64_t len, uint64_t seed) {
   std::vector<uint8_t> v(len);
   Random r(seed);
-  for (auto& b : v) b = static_cast<uint8_t>(r.Next());
+  r.Fill(v.data(), v.size());
   return v;
 }
 

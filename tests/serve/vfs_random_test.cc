@@ -104,7 +104,7 @@ uint64_t Pick(Random& r, std::initializer_list<uint64_t> v) {
 
 std::vector<uint8_t> Bytes(Random& r, size_t n) {
   std::vector<uint8_t> v(n);
-  for (auto& b : v) b = static_cast<uint8_t>(r.Next());
+  r.Fill(v.data(), v.size());
   return v;
 }
 

@@ -208,14 +208,15 @@ TEST(StackBadInputTest, FilesThatAreNotStackFilesAreNotQuoted) {
   EXPECT_LT(st.message().size(), 300u) << st.message();
 }
 
-// A 1 MB capacity string was echoed whole.
+// A 1 MB capacity string was echoed whole (128 KiB here: toml11 copies the
+// line many times over, and that is slow under the sanitizers).
 TEST(StackBadInputTest, HugeValuesAreCappedInMessages) {
-  const std::string huge(1 << 20, '7');
+  const std::string huge(1 << 17, '7');
   for (const std::string& kv : {"capacity = \"" + huge + "x\"", "capacity = \"x" + huge + "\"",
                                 "latency = \"" + huge + "\"", "bandwidth = \"" + huge + "zB/s\"",
                                 "queue_depth = \"" + huge + "\""}) {
     Status st = LoadError("[node.d]\ntype = \"ram\"\n" + kv + "\n");
-    ExpectMessage(st, {"bad.toml:3", "...' (10485"});
+    ExpectMessage(st, {"bad.toml:3", "...' (1310"});
     EXPECT_LT(st.message().size(), 400u) << st.message().substr(0, 600);
   }
   Status name = LoadError("[node.d]\ntype = \"" + huge + "\"\n");

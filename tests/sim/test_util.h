@@ -57,7 +57,7 @@ inline IoResult Flush(Engine& e, Node& n) { return DoIo(e, n, Op::kFlush, 0, 0, 
 inline std::vector<uint8_t> Pattern(uint64_t len, uint64_t seed) {
   std::vector<uint8_t> v(len);
   Random r(seed);
-  for (auto& b : v) b = static_cast<uint8_t>(r.Next());
+  r.Fill(v.data(), v.size());
   return v;
 }
 

@@ -292,7 +292,7 @@ CutSummary RunTestCache(bool lies, bool declares, size_t cuts) {
       oracle.Submit(Request{.op = Op::kFlush, .done = [&, slot](Status) { next(slot); }});
       return;
     }
-    for (auto& b : bufs[slot]) b = static_cast<uint8_t>(rng.Next());
+    rng.Fill(bufs[slot].data(), bufs[slot].size());
     oracle.Submit(Request{.op = Op::kWrite,
                           .offset = rng.Uniform(1024) * 4096,
                           .length = 4096,
