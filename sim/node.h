@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/engine.h"
+#include "sim/node_kind.h"
 #include "sim/node_stats.h"
 #include "sim/request.h"
 #include "sim/status.h"
@@ -71,6 +72,9 @@ class Node {
 
   // The model's kind, as named in profiles: "hdd", "ssd", "raid", ...
   virtual std::string_view type() const = 0;
+  // The same as a type, for NodeAs<T>() (sim/node_kind.h); kOther for nodes
+  // that are no catalog model (tests' own nodes).
+  virtual NodeKind kind() const { return NodeKind::kOther; }
   const std::string& name() const { return name_; }
   const Geometry& geometry() const { return geometry_; }
   const Capabilities& caps() const { return caps_; }
@@ -85,8 +89,9 @@ class Node {
   // Afterwards the node behaves as if just powered on with its durable data.
   void PowerCut();
 
-  // Stats. AppendStats adds the model's own figures (hits, dirty bytes, ...);
-  // Series lists its time series.
+  // Stats. AppendStats adds the model's own figures (hits, dirty bytes, ...),
+  // each with its unit, from one table (sim/stat_table.h); Series lists its
+  // time series.
   const NodeStats& stats() const { return stats_; }
   void ResetStats();
   virtual void AppendStats(StatList& out) const {}

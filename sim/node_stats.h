@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -71,9 +72,11 @@ class NodeStats {
 };
 
 // One named figure a model reports about itself ("cache_hits", "dirty_bytes").
+// `unit` is one of sim/stat_table.h's (empty: not stated, a test fails).
 struct StatValue {
   std::string name;
   double value;
+  std::string_view unit;
 };
 using StatList = std::vector<StatValue>;
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "sim/stat_table.h"
 #include "sim/virtual_driver.h"
 
 namespace storlab {
@@ -319,12 +320,18 @@ OracleReport Oracle::VerifyNow() {
 }
 
 void Oracle::AppendStats(StatList& out) const {
-  out.push_back({"blocks_tracked", static_cast<double>(blocks_.size())});
-  out.push_back({"blocks_not_yet_durable", static_cast<double>(multi_.size())});
-  out.push_back({"flushes_completed", static_cast<double>(flushes_)});
-  out.push_back({"fua_writes_completed", static_cast<double>(durable_writes_)});
-  out.push_back({"read_blocks_checked", static_cast<double>(reads_checked_)});
-  out.push_back({"read_violations", static_cast<double>(read_violations_.size())});
+  static constexpr StatField<Oracle> kStats[] = {
+      {"blocks_tracked", kCount, [](const Oracle& x) { return StatNumber(x.blocks_.size()); }},
+      {"blocks_not_yet_durable", kCount,
+       [](const Oracle& x) { return StatNumber(x.multi_.size()); }},
+      {"flushes_completed", kCount, [](const Oracle& x) { return StatNumber(x.flushes_); }},
+      {"fua_writes_completed", kCount,
+       [](const Oracle& x) { return StatNumber(x.durable_writes_); }},
+      {"read_blocks_checked", kCount, [](const Oracle& x) { return StatNumber(x.reads_checked_); }},
+      {"read_violations", kCount,
+       [](const Oracle& x) { return StatNumber(x.read_violations_.size()); }},
+  };
+  AppendStatTable(*this, kStats, out);
 }
 
 }  // namespace storlab

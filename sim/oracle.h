@@ -59,6 +59,8 @@ class Oracle : public NodeWrapper {
   // value is accepted until a durable write covers it.
   // `name`: the oracle's own node name (one per export: "oracle/disk.0").
   Oracle(Engine& engine, Node& child, bool fresh = true, std::string name = "oracle");
+  static constexpr NodeKind kKind = NodeKind::kOracle;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "oracle"; }
 
   // Reads back every block the oracle knows (queue depth 16) and checks it.

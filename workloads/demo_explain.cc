@@ -4,16 +4,14 @@
 #include <cstdio>
 #include <map>
 
+#include "sim/devices/hdd.h"
+#include "sim/layers/link/link.h"
+#include "sim/layers/nfs/nfs.h"
+#include "sim/layers/zfs/zfs.h"
+#include "sim/stat_table.h"
+
 namespace storlab::demo {
 namespace {
-
-std::map<std::string, double> ModelStats(const Node& n) {
-  StatList list;
-  n.AppendStats(list);
-  std::map<std::string, double> m;
-  for (const auto& v : list) m[v.name] = v.value;
-  return m;
-}
 
 std::string Fmt(const char* fmt, double v) {
   char buf[64];
@@ -46,12 +44,12 @@ RunFigures Figures(const fio::FioRun& run) {
 }  // namespace
 
 Limit StackLimit(const fio::FioRun& run) {
-  SimHost& host = const_cast<fio::FioRun&>(run).host();
+  const SimHost& host = run.host();
   Limit l;
   for (const auto& n : host.stack().nodes()) {
-    if (n->type() != "link" && n->type() != "nfs") continue;
-    auto m = ModelStats(*n);
-    double rate = m["link_payload_bytes_per_s"];
+    double rate = 0;
+    if (const Link* link = NodeAs<Link>(n.get())) rate = link->payload_rate();
+    if (const Nfs* nfs = NodeAs<Nfs>(n.get())) rate = nfs->link().payload_bytes_per_s();
     if (rate > 0 && (l.mbps == 0 || rate / 1e6 < l.mbps)) {
       l.mbps = rate / 1e6;
       l.what = "link '" + n->name() + "' (" + Mbps(rate) + ")";
@@ -68,7 +66,7 @@ Limit StackLimit(const fio::FioRun& run) {
 }
 
 std::string ExplainRun(const fio::FioRun& run, double simulated_mbps, const Limit& limit) {
-  SimHost& host = const_cast<fio::FioRun&>(run).host();
+  const SimHost& host = run.host();
   RunFigures f = Figures(run);
   std::string s = "fio counted " + Gb(f.app_bytes) + " written in " + Fmt("%.1f s", f.runtime_s) +
                   " (" + Fmt("%.0f MB/s", simulated_mbps) + "), " +
@@ -76,26 +74,28 @@ std::string ExplainRun(const fio::FioRun& run, double simulated_mbps, const Limi
                   limit.what + ".";
   // What crossed the links and reached the device.
   for (const auto& n : host.stack().nodes()) {
-    if (n->type() != "link") continue;
-    auto m = ModelStats(*n);
-    s += " " + Gb(m["link_bytes_down"]) + " crossed link '" + n->name() + "'";
-    if (m["link_busy_down_ns"] > 0) s += ", busy " + Secs(m["link_busy_down_ns"]);
+    const Link* link = NodeAs<Link>(n.get());
+    if (link == nullptr) continue;
+    s += " " + Gb(StatNumber(link->bytes_down())) + " crossed link '" + n->name() + "'";
+    if (link->busy_down() > Nanos(0)) s += ", busy " + Secs(StatNumber(link->busy_down()));
     s += ".";
   }
   // An NFS mount: what crossed its network link, and its COMMITs.
   for (const auto& n : host.stack().nodes()) {
-    if (n->type() != "nfs") continue;
-    auto m = ModelStats(*n);
-    s += " " + Gb(m["bytes_to_server"]) + " crossed the network to the NFS server '" + n->name() +
-         "' (" + Fmt("%.0f", m["rpcs_write"]) + " WRITE RPCs, link busy " +
-         Secs(m["link_to_server_busy_ns"]) + "); " + Fmt("%.0f", m["commits"]) + " COMMITs took " +
-         Secs(m["commit_time_ns"]) + " in all.";
+    const Nfs* nfs = NodeAs<Nfs>(n.get());
+    if (nfs == nullptr) continue;
+    s += " " + Gb(StatNumber(nfs->link().bytes(NfsLink::kToServer))) +
+         " crossed the network to the NFS server '" + n->name() + "' (" +
+         Fmt("%.0f", StatNumber(nfs->write_rpcs())) + " WRITE RPCs, link busy " +
+         Secs(StatNumber(nfs->link().busy(NfsLink::kToServer))) + "); " +
+         Fmt("%.0f", StatNumber(nfs->commits())) + " COMMITs took " +
+         Secs(StatNumber(nfs->commit_time())) + " in all.";
   }
   // What reached the disks at the bottom.
   double disk_bytes = 0;
   int disks = 0;
   for (const auto& n : host.stack().nodes()) {
-    if (n->type() != "hdd") continue;
+    if (NodeAs<Hdd>(n.get()) == nullptr) continue;
     disk_bytes += static_cast<double>(n->stats().op(Op::kWrite).bytes);
     ++disks;
   }
@@ -129,17 +129,18 @@ std::string ExplainRun(const fio::FioRun& run, double simulated_mbps, const Limi
   }
   // A file system that caches for itself (ZFS).
   for (const auto& n : host.stack().nodes()) {
-    if (n->type() != "zfs") continue;
-    auto m = ModelStats(*n);
-    s += " ZFS pool '" + n->name() + "' took " + Gb(m["absorbed_bytes"]) +
-         " into its transaction groups and wrote " + Gb(m["txg_physical_bytes"]) + " in " +
-         Fmt("%.0f", m["txgs"]) + " txgs";
-    if (m["rmw_reads"] > 0)
-      s += "; " + Fmt("%.0f", m["rmw_reads"]) + " partial records were read first";
-    if (m["compress_cpu_ns"] > 0)
-      s += "; compression took " + Secs(m["compress_cpu_ns"]) + " of CPU";
-    if (m["throttle_ns"] > 0)
-      s += "; its write throttle held writers for " + Secs(m["throttle_ns"]);
+    const ZfsPool* zfs = NodeAs<ZfsPool>(n.get());
+    if (zfs == nullptr) continue;
+    const ZfsPool::Counters& c = zfs->counters();
+    s += " ZFS pool '" + n->name() + "' took " + Gb(StatNumber(c.absorbed_bytes)) +
+         " into its transaction groups and wrote " + Gb(StatNumber(c.physical_bytes)) + " in " +
+         Fmt("%.0f", StatNumber(c.txgs)) + " txgs";
+    if (c.rmw_reads > 0)
+      s += "; " + Fmt("%.0f", StatNumber(c.rmw_reads)) + " partial records were read first";
+    if (c.compress_cpu_ns > 0)
+      s += "; compression took " + Secs(StatNumber(c.compress_cpu_ns)) + " of CPU";
+    if (c.throttle_ns > 0)
+      s += "; its write throttle held writers for " + Secs(StatNumber(c.throttle_ns));
     s += ".";
   }
   if (f.end_fsync_ns > 0) {

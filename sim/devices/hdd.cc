@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 
 Hdd::Hdd(Engine& engine, std::string name, const Config& c, HddMechanics mech,
@@ -314,26 +316,39 @@ void Hdd::OnPowerCut() {
 }
 
 void Hdd::AppendStats(StatList& out) const {
-  auto add = [&](const char* name, double v) { out.push_back({name, v}); };
-  const double ops = static_cast<double>(n_.media_ops);
-  add("media_ops", ops);
-  add("seeks", static_cast<double>(n_.seeks));
-  add("mean_seek_cylinders", ops ? static_cast<double>(n_.seek_cylinders) / ops : 0);
-  add("mean_seek_ms", ops ? n_.seek_time.millis() / ops : 0);
-  add("mean_rotational_ms", ops ? n_.rotate_time.millis() / ops : 0);
-  add("media_busy_ns", static_cast<double>(n_.media_busy.count()));
-  add("cache_read_hits", static_cast<double>(n_.cache_read_hits));
-  add("read_ahead_hits", static_cast<double>(n_.read_ahead_hits));
-  add("stream_reads", static_cast<double>(n_.stream_reads));
-  add("cached_writes", static_cast<double>(n_.cached_writes));
-  add("blocked_writes", static_cast<double>(n_.blocked_writes));
-  add("write_through_writes", static_cast<double>(n_.write_through));
-  add("dirty_bytes", static_cast<double>(cache_.dirty_bytes()));
-  add("dirty_extents", static_cast<double>(cache_.extents()));
-  add("destage_ops", static_cast<double>(n_.destage_ops));
-  add("destaged_bytes", static_cast<double>(n_.destaged_bytes));
-  add("flushes", static_cast<double>(n_.flushes));
-  add("aged_picks", static_cast<double>(n_.aged_picks));
+  // Per media operation: 0 before the first.
+  static constexpr auto kPerOp = [](const Counters& c, double v) {
+    return c.media_ops ? v / static_cast<double>(c.media_ops) : 0;
+  };
+  static constexpr StatField<Counters> kMedia[] = {
+      Field<&Counters::media_ops>("media_ops", kCount),
+      Field<&Counters::seeks>("seeks", kCount),
+      {"mean_seek_cylinders", kCylinders,
+       [](const Counters& c) { return kPerOp(c, StatNumber(c.seek_cylinders)); }},
+      {"mean_seek_ms", kMillis, [](const Counters& c) { return kPerOp(c, c.seek_time.millis()); }},
+      {"mean_rotational_ms", kMillis,
+       [](const Counters& c) { return kPerOp(c, c.rotate_time.millis()); }},
+      Field<&Counters::media_busy>("media_busy_ns", kNanos),
+      Field<&Counters::cache_read_hits>("cache_read_hits", kCount),
+      Field<&Counters::read_ahead_hits>("read_ahead_hits", kCount),
+      Field<&Counters::stream_reads>("stream_reads", kCount),
+      Field<&Counters::cached_writes>("cached_writes", kCount),
+      Field<&Counters::blocked_writes>("blocked_writes", kCount),
+      Field<&Counters::write_through>("write_through_writes", kCount),
+  };
+  static constexpr StatField<Hdd> kCache[] = {
+      {"dirty_bytes", kBytes, [](const Hdd& h) { return StatNumber(h.cache_.dirty_bytes()); }},
+      {"dirty_extents", kCount, [](const Hdd& h) { return StatNumber(h.cache_.extents()); }},
+  };
+  static constexpr StatField<Counters> kDestage[] = {
+      Field<&Counters::destage_ops>("destage_ops", kCount),
+      Field<&Counters::destaged_bytes>("destaged_bytes", kBytes),
+      Field<&Counters::flushes>("flushes", kCount),
+      Field<&Counters::aged_picks>("aged_picks", kCount),
+  };
+  AppendStatTable(n_, kMedia, out);
+  AppendStatTable(*this, kCache, out);
+  AppendStatTable(n_, kDestage, out);
 }
 
 }  // namespace storlab

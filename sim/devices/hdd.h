@@ -102,6 +102,8 @@ class Hdd : public Node {
   Hdd(Engine& engine, std::string name, const Config& c, HddMechanics mech,
       std::unique_ptr<Store> store);
 
+  static constexpr NodeKind kKind = NodeKind::kHdd;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "hdd"; }
   void AppendStats(StatList& out) const override;
   uint64_t volatile_bytes() const override { return cache_.dirty_bytes(); }

@@ -26,6 +26,8 @@ class RamDisk : public Node {
     uint32_t queue_depth = 256;
   };
   RamDisk(Engine& engine, std::string name, const Config& p, std::unique_ptr<Store> store);
+  static constexpr NodeKind kKind = NodeKind::kRam;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "ram"; }
   Store& store() { return *store_; }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 
 Ssd::Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
@@ -177,21 +179,40 @@ void Ssd::OnPowerCut() {
 }
 
 void Ssd::AppendStats(StatList& out) const {
-  wear_.Append(out, config_.raw_bytes(), config_.rated_pe_cycles, config_.block_size);
-  out.push_back({"slc_used_bytes", static_cast<double>(slc_.used())});
-  out.push_back({"slc_valid_bytes", static_cast<double>(slc_.valid_bytes())});
-  out.push_back({"slc_capacity_bytes", static_cast<double>(slc_capacity())});
-  out.push_back({"slc_blocks_reclaimed", static_cast<double>(slc_.reclaimed_blocks())});
-  out.push_back({"valid_bytes", static_cast<double>(ftl_.valid_bytes())});
-  out.push_back({"free_block_fraction", ftl_.free_block_fraction()});
-  out.push_back({"buffered_bytes", static_cast<double>(buffer_.held_bytes())});
-  out.push_back({"flush_commits", static_cast<double>(flush_commits_)});
-  out.push_back({"flash_busy_ns", static_cast<double>(flash_.die_busy().count())});
-  out.push_back({"link_busy_ns", static_cast<double>(host_.link_busy().count())});
-  if (map_cache_) {
-    out.push_back({"map_cache_hits", static_cast<double>(map_cache_->hits())});
-    out.push_back({"map_cache_misses", static_cast<double>(map_cache_->misses())});
-  }
+  static constexpr StatField<Ssd> kStats[] = {
+      {"host_bytes_written", kBytes,
+       [](const Ssd& x) { return StatNumber(x.wear_.host_bytes_written); }},
+      {"nand_bytes_written", kBytes,
+       [](const Ssd& x) { return StatNumber(x.wear_.nand_bytes_written); }},
+      {"write_amplification", kRatio, [](const Ssd& x) { return x.wear_.write_amplification(); }},
+      {"gc_copied_bytes", kBytes, [](const Ssd& x) { return StatNumber(x.wear_.gc_copied_bytes); }},
+      {"slc_folded_bytes", kBytes, [](const Ssd& x) { return StatNumber(x.wear_.fold_bytes); }},
+      {"map_bytes_written", kBytes,
+       [](const Ssd& x) { return StatNumber(x.wear_.map_bytes_written); }},
+      {"block_erases", kCount,  // whole blocks
+       [](const Ssd& x) { return StatNumber(x.wear_.erased_bytes / x.config_.block_size); }},
+      {"percentage_used", kPercent,
+       [](const Ssd& x) {
+         return x.wear_.percentage_used(x.config_.raw_bytes(), x.config_.rated_pe_cycles);
+       }},
+      {"slc_used_bytes", kBytes, [](const Ssd& x) { return StatNumber(x.slc_.used()); }},
+      {"slc_valid_bytes", kBytes, [](const Ssd& x) { return StatNumber(x.slc_.valid_bytes()); }},
+      {"slc_capacity_bytes", kBytes, [](const Ssd& x) { return StatNumber(x.slc_capacity()); }},
+      {"slc_blocks_reclaimed", kCount,
+       [](const Ssd& x) { return StatNumber(x.slc_.reclaimed_blocks()); }},
+      {"valid_bytes", kBytes, [](const Ssd& x) { return StatNumber(x.ftl_.valid_bytes()); }},
+      {"free_block_fraction", kRatio, [](const Ssd& x) { return x.ftl_.free_block_fraction(); }},
+      {"buffered_bytes", kBytes, [](const Ssd& x) { return StatNumber(x.buffer_.held_bytes()); }},
+      {"flush_commits", kCount, [](const Ssd& x) { return StatNumber(x.flush_commits_); }},
+      {"flash_busy_ns", kNanos, [](const Ssd& x) { return StatNumber(x.flash_.die_busy()); }},
+      {"link_busy_ns", kNanos, [](const Ssd& x) { return StatNumber(x.host_.link_busy()); }},
+  };
+  static constexpr StatField<SsdMapCache> kMapCache[] = {
+      {"map_cache_hits", kCount, [](const SsdMapCache& m) { return StatNumber(m.hits()); }},
+      {"map_cache_misses", kCount, [](const SsdMapCache& m) { return StatNumber(m.misses()); }},
+  };
+  AppendStatTable(*this, kStats, out);
+  if (map_cache_) AppendStatTable(*map_cache_, kMapCache, out);
 }
 
 std::vector<const TimeSeries*> Ssd::Series() const { return {&slc_series_, &free_series_}; }

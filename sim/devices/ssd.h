@@ -66,6 +66,8 @@ class Ssd : public Node {
       std::unique_ptr<Store> store, bool keeps_data);
   ~Ssd() override;
 
+  static constexpr NodeKind kKind = NodeKind::kSsd;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "ssd"; }
   void AppendStats(StatList& out) const override;
   // Without power-loss protection the buffer is lost at a cut.

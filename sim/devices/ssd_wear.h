@@ -30,18 +30,6 @@ struct SsdWear {
     return 100.0 * static_cast<double>(nand_bytes_written) /
            (static_cast<double>(raw_bytes) * rated_pe_cycles);
   }
-  void Append(StatList& out, uint64_t raw_bytes, uint32_t rated_pe_cycles,
-              uint64_t block_bytes) const {
-    out.push_back({"host_bytes_written", static_cast<double>(host_bytes_written)});
-    out.push_back({"nand_bytes_written", static_cast<double>(nand_bytes_written)});
-    out.push_back({"write_amplification", write_amplification()});
-    out.push_back({"gc_copied_bytes", static_cast<double>(gc_copied_bytes)});
-    out.push_back({"slc_folded_bytes", static_cast<double>(fold_bytes)});
-    out.push_back({"map_bytes_written", static_cast<double>(map_bytes_written)});
-    const uint64_t erases = erased_bytes / block_bytes;  // whole blocks
-    out.push_back({"block_erases", static_cast<double>(erases)});
-    out.push_back({"percentage_used", percentage_used(raw_bytes, rated_pe_cycles)});
-  }
 };
 
 }  // namespace storlab

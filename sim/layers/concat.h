@@ -20,6 +20,8 @@ class Concat : public Node {
   // REQUIRES: children non-empty, each capacity a multiple of every
   // child's logical block.
   Concat(Engine& engine, std::string name, std::vector<Node*> children);
+  static constexpr NodeKind kKind = NodeKind::kConcat;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "concat"; }
   std::vector<Node*> children() const override { return children_; }
 

@@ -19,29 +19,6 @@ namespace {
 using testing::DoIo;
 using testing::Pattern;
 
-std::string SourceDir() {
-  const char* d = std::getenv("STORLAB_SOURCE_DIR");
-#ifdef STORLAB_SOURCE_DIR_DEFAULT
-  return d ? d : STORLAB_SOURCE_DIR_DEFAULT;
-#else
-  return d ? d : ".";
-#endif
-}
-
-std::vector<std::string> Stacks() {
-  std::vector<std::string> v;
-  for (const auto& e : Catalog()) v.emplace_back(e.name);
-  std::filesystem::path dir = std::filesystem::path(SourceDir()) / "tests/sim/conformance";
-  std::vector<std::string> files;
-  if (std::filesystem::exists(dir)) {
-    for (const auto& f : std::filesystem::directory_iterator(dir))
-      if (f.path().extension() == ".toml") files.push_back(f.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  v.insert(v.end(), files.begin(), files.end());
-  return v;
-}
-
 class Conformance : public ::testing::TestWithParam<std::string> {
  protected:
   LoadedStack Load(Engine& e, uint64_t seed = 1) { return testing::MustLoad(GetParam(), e, seed); }
@@ -283,7 +260,8 @@ std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
   return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllStacks, Conformance, ::testing::ValuesIn(Stacks()), TestName);
+INSTANTIATE_TEST_SUITE_P(AllStacks, Conformance,
+                         ::testing::ValuesIn(testing::CatalogAndConformanceStacks()), TestName);
 
 }  // namespace
 }  // namespace storlab

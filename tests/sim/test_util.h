@@ -2,13 +2,17 @@
 #ifndef STORLAB_TESTS_SIM_TEST_UTIL_H_
 #define STORLAB_TESTS_SIM_TEST_UTIL_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/engine.h"
 #include "sim/node.h"
+#include "sim/profile/catalog.h"
 #include "sim/profile/loader.h"
 #include "sim/random.h"
 #include "sim/virtual_driver.h"
@@ -58,6 +62,32 @@ inline std::vector<uint8_t> Pattern(uint64_t len, uint64_t seed) {
   std::vector<uint8_t> v(len);
   Random r(seed);
   r.Fill(v.data(), v.size());
+  return v;
+}
+
+// The source tree (STORLAB_SOURCE_DIR, else the build's default).
+inline std::string SourceDir() {
+  const char* d = std::getenv("STORLAB_SOURCE_DIR");
+#ifdef STORLAB_SOURCE_DIR_DEFAULT
+  return d ? d : STORLAB_SOURCE_DIR_DEFAULT;
+#else
+  return d ? d : ".";
+#endif
+}
+
+// Every catalog stack by name, then every tests/sim/conformance/*.toml by
+// path, sorted: the stacks that together hold every node type.
+inline std::vector<std::string> CatalogAndConformanceStacks() {
+  std::vector<std::string> v;
+  for (const auto& e : Catalog()) v.emplace_back(e.name);
+  std::filesystem::path dir = std::filesystem::path(SourceDir()) / "tests/sim/conformance";
+  std::vector<std::string> files;
+  if (std::filesystem::exists(dir)) {
+    for (const auto& f : std::filesystem::directory_iterator(dir))
+      if (f.path().extension() == ".toml") files.push_back(f.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  v.insert(v.end(), files.begin(), files.end());
   return v;
 }
 

@@ -152,9 +152,9 @@ Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s,
 // The device under the file system, as fio's disk_util shows a disk.
 Json DiskUtilJson(const FioRun& run) {
   const SimHost& host = run.host();
-  Node& root = const_cast<SimHost&>(host).device();
+  const Node& root = host.device();
   const NodeStats& s = root.stats();
-  Nanos now = const_cast<SimHost&>(host).engine().now();
+  Nanos now = host.engine().now();
   auto ticks = [&](Op op) {
     const LatencyHistogram& h = s.op(op).latency_ns;
     return static_cast<uint64_t>(h.mean() * static_cast<double>(h.samples()) / 1e6);
@@ -193,7 +193,7 @@ std::string FioTimeString(bool real_time) {
 }
 
 Json StorlabJson(const FioRun& run) {
-  SimHost& host = const_cast<FioRun&>(run).host();
+  const SimHost& host = run.host();
   Json j;
   j["stack"] = host.options().stack;
   j["stack_description"] = host.stack().description;

@@ -39,11 +39,11 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
         OverrideHost("cores", std::to_string(*options.cores), "--host-cores", &h->host_));
   }
   Node& top = h->stack_->root();
-  if (top.type() == "page_cache") {
+  if (PageCache* pc = NodeAs<PageCache>(&top)) {
     // The stack brings its own host page cache.
-    h->page_cache_ = static_cast<PageCache*>(&top);
+    h->page_cache_ = pc;
     h->root_ = top.children()[0];
-  } else if (top.type() == "zfs") {
+  } else if (top.kind() == NodeKind::kZfs) {
     // ZFS datasets do not use Linux's page cache: the pool's ARC and txgs
     // take buffered I/O. O_DIRECT is passed with kDirect, which the pool
     // ignores, as ZFS before 2.3 accepted O_DIRECT without honouring it.

@@ -53,9 +53,12 @@ class SimHost {
   SimHost& operator=(const SimHost&) = delete;
 
   Engine& engine() { return engine_; }
+  const Engine& engine() const { return engine_; }
   Stack& stack() { return *stack_; }
+  const Stack& stack() const { return *stack_; }
   const HostSpec& host() const { return host_; }
   ExtentFs& fs() { return *fs_; }
+  const ExtentFs& fs() const { return *fs_; }
   CpuPool& cpu() { return cpu_; }
   const HostOptions& options() const { return options_; }
   // The stack file's [stack] faults ("TIME: COMMAND" lines, for storlab sim).
@@ -64,11 +67,13 @@ class SimHost {
   // The device under the host's page cache: the stack as built from its
   // file (what fio's disk_util shows).
   Node& device() { return *root_; }
+  const Node& device() const { return *root_; }
   // The host page cache put on top of the stack (or the stack's own root
   // when it is a page_cache node); nullptr when the stack's root is a file
   // system that caches for itself (a ZFS dataset: the ARC and its txgs
   // take buffered writes, Linux's page cache is not used).
   PageCache* page_cache() { return page_cache_; }
+  const PageCache* page_cache() const { return page_cache_; }
   // The oracle on top of everything, when the options asked for one (from
   // set_direct_bypasses_cache() on).
   Oracle* oracle() { return oracle_; }

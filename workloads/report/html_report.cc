@@ -58,7 +58,7 @@ std::vector<double> Scaled(std::vector<double> v, double by) {
 // The nodes whose throughput the first chart shows: links, NFS mounts and
 // the devices at the bottom.
 bool IsCarrier(const Node& n) {
-  return n.type() == "link" || n.type() == "nfs" || n.children().empty();
+  return n.kind() == NodeKind::kLink || n.kind() == NodeKind::kNfs || n.children().empty();
 }
 
 std::string JobsTable(fio::FioRun& run) {

@@ -27,6 +27,8 @@ class Cache : public Node {
   // (ResolveCacheConfig).
   Cache(Engine& engine, const std::string& name, const CacheConfig& cfg, Node* fast, Node& origin,
         bool keeps_data);
+  static constexpr NodeKind kKind = NodeKind::kCache;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "cache"; }
   std::vector<Node*> children() const override;
   void AppendStats(StatList& out) const override { core_.AppendStats(out, ""); }

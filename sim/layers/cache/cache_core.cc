@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/join.h"
+#include "sim/stat_table.h"
 
 namespace storlab {
 
@@ -189,31 +190,36 @@ uint32_t CacheCore::Evict(uint64_t block, bool claim) {
 }
 
 void CacheCore::AppendStats(StatList& out, const std::string& prefix) const {
-  const std::pair<const char*, double> figures[] = {
-      {"read_hits", static_cast<double>(c_.read_hits)},
-      {"read_misses", static_cast<double>(c_.read_misses)},
-      {"write_hits", static_cast<double>(c_.write_hits)},
-      {"write_misses", static_cast<double>(c_.write_misses)},
-      {"promotions", static_cast<double>(c_.promotions)},
-      {"demotions", static_cast<double>(c_.demotions)},
-      {"invalidations", static_cast<double>(c_.invalidations)},
-      {"bypassed_ios", static_cast<double>(c_.bypassed_ios)},
-      {"throttled_writes", static_cast<double>(c_.throttled_writes)},
-      {"destage_ops", static_cast<double>(c_.destage_ops)},
-      {"destaged_bytes", static_cast<double>(c_.destaged_bytes)},
-      {"destage_errors", static_cast<double>(c_.destage_errors)},
-      {"flushes", static_cast<double>(c_.flushes)},
-      {"flush_time_ns", static_cast<double>(c_.flush_time.count())},
-      {"commits", static_cast<double>(c_.commits)},
-      {"commit_time_ns", static_cast<double>(c_.commit_time.count())},
-      {"dirty_bytes", static_cast<double>(table_.dirty_bytes())},
-      {"cached_bytes", static_cast<double>(table_.size() * bs_)},
-      {"cache_size_bytes", static_cast<double>(cfg_.size)},
+  static constexpr StatField<CacheCounters> kCounters[] = {
+      Field<&CacheCounters::read_hits>("read_hits", kCount),
+      Field<&CacheCounters::read_misses>("read_misses", kCount),
+      Field<&CacheCounters::write_hits>("write_hits", kCount),
+      Field<&CacheCounters::write_misses>("write_misses", kCount),
+      Field<&CacheCounters::promotions>("promotions", kCount),
+      Field<&CacheCounters::demotions>("demotions", kCount),
+      Field<&CacheCounters::invalidations>("invalidations", kCount),
+      Field<&CacheCounters::bypassed_ios>("bypassed_ios", kCount),
+      Field<&CacheCounters::throttled_writes>("throttled_writes", kCount),
+      Field<&CacheCounters::destage_ops>("destage_ops", kCount),
+      Field<&CacheCounters::destaged_bytes>("destaged_bytes", kBytes),
+      Field<&CacheCounters::destage_errors>("destage_errors", kCount),
+      Field<&CacheCounters::flushes>("flushes", kCount),
+      Field<&CacheCounters::flush_time>("flush_time_ns", kNanos),
+      Field<&CacheCounters::commits>("commits", kCount),
+      Field<&CacheCounters::commit_time>("commit_time_ns", kNanos),
   };
-  for (const auto& [name, value] : figures) out.push_back({prefix + name, value});
+  static constexpr StatField<CacheCore> kTable[] = {
+      {"dirty_bytes", kBytes,
+       [](const CacheCore& x) { return StatNumber(x.table_.dirty_bytes()); }},
+      {"cached_bytes", kBytes,
+       [](const CacheCore& x) { return StatNumber(x.table_.size() * x.bs_); }},
+      {"cache_size_bytes", kBytes, [](const CacheCore& x) { return StatNumber(x.cfg_.size); }},
+  };
+  AppendStatTable(c_, kCounters, out, prefix);
+  AppendStatTable(*this, kTable, out, prefix);
   StatList p;
   policy_->AppendStats(p);
-  for (auto& s : p) out.push_back({prefix + s.name, s.value});
+  for (auto& s : p) out.push_back({prefix + s.name, s.value, s.unit});
 }
 
 void CacheCore::RecordDirty() {

@@ -17,6 +17,8 @@ class CacheMemory : public Node {
  public:
   CacheMemory(Engine& engine, std::string name, uint64_t capacity, uint32_t logical_block,
               Nanos latency, double bytes_per_s, bool keeps_data);
+  static constexpr NodeKind kKind = NodeKind::kCacheMemory;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "cache_memory"; }
   // Frees the host memory that held [off, off+len).
   void Discard(uint64_t off, uint64_t len) { data_.Erase(off, len); }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 
 SmqPolicy::SmqPolicy(uint64_t cache_blocks, uint64_t origin_blocks) : cache_blocks_(cache_blocks) {
@@ -148,10 +150,17 @@ std::optional<uint64_t> SmqPolicy::Victim(const std::function<bool(uint64_t)>& e
 }
 
 void SmqPolicy::AppendStats(StatList& out) const {
-  out.push_back({"smq_read_promote_level", static_cast<double>(read_promote_level_)});
-  out.push_back({"smq_write_promote_level", static_cast<double>(write_promote_level_)});
-  out.push_back({"smq_hotspot_level_jump", static_cast<double>(level_jump_)});
-  out.push_back({"smq_blocks_per_hotspot", static_cast<double>(blocks_per_hotspot_)});
+  static constexpr StatField<SmqPolicy> kStats[] = {
+      {"smq_read_promote_level", kCount,
+       [](const SmqPolicy& x) { return StatNumber(x.read_promote_level_); }},
+      {"smq_write_promote_level", kCount,
+       [](const SmqPolicy& x) { return StatNumber(x.write_promote_level_); }},
+      {"smq_hotspot_level_jump", kCount,
+       [](const SmqPolicy& x) { return StatNumber(x.level_jump_); }},
+      {"smq_blocks_per_hotspot", kCount,
+       [](const SmqPolicy& x) { return StatNumber(x.blocks_per_hotspot_); }},
+  };
+  AppendStatTable(*this, kStats, out);
 }
 
 }  // namespace storlab

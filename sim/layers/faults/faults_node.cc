@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 
 FaultsNode::FaultsNode(Engine& engine, const std::string& name, Node& child, const Config& config,
@@ -137,14 +139,21 @@ void FaultsNode::StartReplay(const std::shared_ptr<std::vector<Replay>>& replays
 }
 
 void FaultsNode::AppendStats(StatList& out) const {
-  out.push_back({"media_error_bytes", static_cast<double>(bad_.bytes())});
-  out.push_back({"media_errors_returned", static_cast<double>(media_errors_returned_)});
-  out.push_back({"remapped_writes", static_cast<double>(remapped_writes_)});
-  out.push_back({"latency_spikes", static_cast<double>(spikes_)});
-  out.push_back({"disappeared", disappeared_ ? 1.0 : 0.0});
-  out.push_back({"lost_device_errors", static_cast<double>(lost_device_errors_)});
-  out.push_back({"torn_writes", static_cast<double>(torn_writes_)});
-  out.push_back({"torn_bytes_landed", static_cast<double>(torn_bytes_landed_)});
+  static constexpr StatField<FaultsNode> kStats[] = {
+      {"media_error_bytes", kBytes, [](const FaultsNode& x) { return StatNumber(x.bad_.bytes()); }},
+      {"media_errors_returned", kCount,
+       [](const FaultsNode& x) { return StatNumber(x.media_errors_returned_); }},
+      {"remapped_writes", kCount,
+       [](const FaultsNode& x) { return StatNumber(x.remapped_writes_); }},
+      {"latency_spikes", kCount, [](const FaultsNode& x) { return StatNumber(x.spikes_); }},
+      {"disappeared", kFlag, [](const FaultsNode& x) { return StatNumber(x.disappeared_); }},
+      {"lost_device_errors", kCount,
+       [](const FaultsNode& x) { return StatNumber(x.lost_device_errors_); }},
+      {"torn_writes", kCount, [](const FaultsNode& x) { return StatNumber(x.torn_writes_); }},
+      {"torn_bytes_landed", kBytes,
+       [](const FaultsNode& x) { return StatNumber(x.torn_bytes_landed_); }},
+  };
+  AppendStatTable(*this, kStats, out);
 }
 
 }  // namespace storlab

@@ -46,6 +46,8 @@ class FaultsNode : public NodeWrapper {
 
   FaultsNode(Engine& engine, const std::string& name, Node& child, const Config& config,
              uint64_t seed);
+  static constexpr NodeKind kKind = NodeKind::kFaults;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "faults"; }
   void AppendStats(StatList& out) const override;
 

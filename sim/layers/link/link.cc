@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 namespace {
 
@@ -108,13 +110,16 @@ void Link::OnPowerCut() {
 }
 
 void Link::AppendStats(StatList& out) const {
-  out.push_back({"link_payload_bytes_per_s", rate_});
-  out.push_back({"link_busy_down_ns", static_cast<double>(down_.busy_total.count())});
-  out.push_back({"link_busy_up_ns", static_cast<double>(up_.busy_total.count())});
-  out.push_back({"link_bytes_down", static_cast<double>(down_.bytes)});
-  out.push_back({"link_bytes_up", static_cast<double>(up_.bytes)});
-  out.push_back({"link_commands_queued", static_cast<double>(queued_)});
-  out.push_back({"link_fua_dropped", static_cast<double>(fua_dropped_)});
+  static constexpr StatField<Link> kStats[] = {
+      {"link_payload_bytes_per_s", kBytesPerSecond, [](const Link& l) { return l.rate_; }},
+      {"link_busy_down_ns", kNanos, [](const Link& l) { return StatNumber(l.down_.busy_total); }},
+      {"link_busy_up_ns", kNanos, [](const Link& l) { return StatNumber(l.up_.busy_total); }},
+      {"link_bytes_down", kBytes, [](const Link& l) { return StatNumber(l.down_.bytes); }},
+      {"link_bytes_up", kBytes, [](const Link& l) { return StatNumber(l.up_.bytes); }},
+      {"link_commands_queued", kCount, [](const Link& l) { return StatNumber(l.queued_); }},
+      {"link_fua_dropped", kCount, [](const Link& l) { return StatNumber(l.fua_dropped_); }},
+  };
+  AppendStatTable(*this, kStats, out);
 }
 
 }  // namespace storlab

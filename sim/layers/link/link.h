@@ -43,10 +43,15 @@ class Link : public NodeWrapper {
   // REQUIRES: config.payload_rate() > 0, config.queue_depth >= 1.
   Link(Engine& engine, std::string name, Node& child, const LinkConfig& config);
 
+  static constexpr NodeKind kKind = NodeKind::kLink;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "link"; }
   void AppendStats(StatList& out) const override;
   const LinkConfig& config() const { return c_; }
   double payload_rate() const { return rate_; }
+  // Payload that crossed host → device, and the time that direction was busy.
+  uint64_t bytes_down() const { return down_.bytes; }
+  Nanos busy_down() const { return down_.busy_total; }
 
  protected:
   void DoSubmit(Request req) override;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/join.h"
+#include "sim/stat_table.h"
 
 namespace storlab {
 
@@ -138,19 +139,25 @@ void Nfs::OnPowerCut() {
 }
 
 void Nfs::AppendStats(StatList& out) const {
-  auto d = [](uint64_t v) { return static_cast<double>(v); };
-  out.push_back({"rpcs_read", d(rpcs_[static_cast<int>(Op::kRead)])});
-  out.push_back({"rpcs_write", d(rpcs_[static_cast<int>(Op::kWrite)] +
-                                 rpcs_[static_cast<int>(Op::kWriteZeroes)])});
-  out.push_back({"commits", d(commits_)});
-  out.push_back({"commit_time_ns", static_cast<double>(commit_time_.count())});
-  out.push_back({"bytes_to_server", d(link_.bytes(NfsLink::kToServer))});
-  out.push_back({"bytes_to_client", d(link_.bytes(NfsLink::kToClient))});
-  out.push_back(
-      {"link_to_server_busy_ns", static_cast<double>(link_.busy(NfsLink::kToServer).count())});
-  out.push_back(
-      {"link_to_client_busy_ns", static_cast<double>(link_.busy(NfsLink::kToClient).count())});
-  out.push_back({"link_payload_bytes_per_s", link_.payload_bytes_per_s()});
+  using L = NfsLink;
+  static constexpr StatField<Nfs> kStats[] = {
+      {"rpcs_read", kCount,
+       [](const Nfs& n) { return StatNumber(n.rpcs_[static_cast<int>(Op::kRead)]); }},
+      {"rpcs_write", kCount, [](const Nfs& n) { return StatNumber(n.write_rpcs()); }},
+      {"commits", kCount, [](const Nfs& n) { return StatNumber(n.commits_); }},
+      {"commit_time_ns", kNanos, [](const Nfs& n) { return StatNumber(n.commit_time_); }},
+      {"bytes_to_server", kBytes,
+       [](const Nfs& n) { return StatNumber(n.link_.bytes(L::kToServer)); }},
+      {"bytes_to_client", kBytes,
+       [](const Nfs& n) { return StatNumber(n.link_.bytes(L::kToClient)); }},
+      {"link_to_server_busy_ns", kNanos,
+       [](const Nfs& n) { return StatNumber(n.link_.busy(L::kToServer)); }},
+      {"link_to_client_busy_ns", kNanos,
+       [](const Nfs& n) { return StatNumber(n.link_.busy(L::kToClient)); }},
+      {"link_payload_bytes_per_s", kBytesPerSecond,
+       [](const Nfs& n) { return n.link_.payload_bytes_per_s(); }},
+  };
+  AppendStatTable(*this, kStats, out);
   if (cache_) cache_->AppendStats(out, "server_");
 }
 

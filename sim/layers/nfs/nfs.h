@@ -62,6 +62,8 @@ class Nfs : public Node {
 
   Nfs(Engine& engine, const std::string& name, const Config& cfg, Node& backing, bool keeps_data);
   ~Nfs() override;
+  static constexpr NodeKind kKind = NodeKind::kNfs;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "nfs"; }
   std::vector<Node*> children() const override { return {&backing_}; }
   void AppendStats(StatList& out) const override;
@@ -73,6 +75,11 @@ class Nfs : public Node {
   // The server's page cache, or nullptr.
   const CacheCore* server_cache() const { return cache_.get(); }
   uint64_t commits() const { return commits_; }
+  Nanos commit_time() const { return commit_time_; }
+  // WRITE RPCs sent (write-zeroes go as WRITEs of zeros).
+  uint64_t write_rpcs() const {
+    return rpcs_[static_cast<int>(Op::kWrite)] + rpcs_[static_cast<int>(Op::kWriteZeroes)];
+  }
 
  protected:
   void DoSubmit(Request req) override;

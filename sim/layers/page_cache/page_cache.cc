@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 
 namespace {
@@ -263,35 +265,58 @@ void PageCache::OnPowerCut() {
 }
 
 void PageCache::AppendStats(StatList& out) const {
-  const DirtyLimits& l = throttle_.limits();
-  const Counters& c = counters_;
-  auto add = [&](const char* name, double v) { out.push_back({name, v}); };
-  add("dirty_bytes", static_cast<double>(dirty_total_bytes()));
-  add("writeback_bytes", static_cast<double>(writeback_bytes()));
-  add("cached_bytes", static_cast<double>(cached_bytes()));
-  add("dirty_background_bytes", static_cast<double>(l.background));
-  add("dirty_freerun_bytes", static_cast<double>(l.freerun));
-  add("dirty_limit_bytes", static_cast<double>(l.limit));
-  add("write_bandwidth_bytes_per_s", throttle_.write_bandwidth());
-  add("absorbed_bytes", static_cast<double>(c.absorbed_bytes));
-  add("newly_dirtied_bytes", static_cast<double>(c.newly_dirtied_bytes));
-  add("rewritten_dirty_bytes", static_cast<double>(c.rewritten_dirty_bytes));
-  add("written_back_bytes", static_cast<double>(c.written_back_bytes));
-  add("writeback_requests", static_cast<double>(c.writeback_requests));
-  add("writeback_errors", static_cast<double>(c.writeback_errors));
-  add("throttled_writes", static_cast<double>(c.throttled_writes));
-  add("throttled_ns", static_cast<double>(c.throttled_ns));
-  add("read_hit_bytes", static_cast<double>(c.read_hit_bytes));
-  add("read_miss_bytes", static_cast<double>(c.read_miss_bytes));
-  add("child_read_bytes", static_cast<double>(c.child_read_bytes));
-  add("readahead_bytes", static_cast<double>(c.readahead_bytes));
-  add("evicted_bytes", static_cast<double>(c.evicted_bytes));
-  add("fsyncs", static_cast<double>(c.fsyncs));
-  add("fsync_ns_total", static_cast<double>(c.fsync_ns_total));
-  add("fsync_ns_max", static_cast<double>(c.fsync_ns_max));
-  add("fsync_written_bytes", static_cast<double>(c.fsync_written_bytes));
-  add("last_fsync_ns", static_cast<double>(c.last_fsync_ns));
-  add("last_fsync_bytes", static_cast<double>(c.last_fsync_bytes));
+  static constexpr StatField<PageCache> kStats[] = {
+      {"dirty_bytes", kBytes, [](const PageCache& x) { return StatNumber(x.dirty_total_bytes()); }},
+      {"writeback_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.writeback_bytes()); }},
+      {"cached_bytes", kBytes, [](const PageCache& x) { return StatNumber(x.cached_bytes()); }},
+      {"dirty_background_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.throttle_.limits().background); }},
+      {"dirty_freerun_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.throttle_.limits().freerun); }},
+      {"dirty_limit_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.throttle_.limits().limit); }},
+      {"write_bandwidth_bytes_per_s", kBytesPerSecond,
+       [](const PageCache& x) { return StatNumber(x.throttle_.write_bandwidth()); }},
+      {"absorbed_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.absorbed_bytes); }},
+      {"newly_dirtied_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.newly_dirtied_bytes); }},
+      {"rewritten_dirty_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.rewritten_dirty_bytes); }},
+      {"written_back_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.written_back_bytes); }},
+      {"writeback_requests", kCount,
+       [](const PageCache& x) { return StatNumber(x.counters_.writeback_requests); }},
+      {"writeback_errors", kCount,
+       [](const PageCache& x) { return StatNumber(x.counters_.writeback_errors); }},
+      {"throttled_writes", kCount,
+       [](const PageCache& x) { return StatNumber(x.counters_.throttled_writes); }},
+      {"throttled_ns", kNanos,
+       [](const PageCache& x) { return StatNumber(x.counters_.throttled_ns); }},
+      {"read_hit_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.read_hit_bytes); }},
+      {"read_miss_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.read_miss_bytes); }},
+      {"child_read_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.child_read_bytes); }},
+      {"readahead_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.readahead_bytes); }},
+      {"evicted_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.evicted_bytes); }},
+      {"fsyncs", kCount, [](const PageCache& x) { return StatNumber(x.counters_.fsyncs); }},
+      {"fsync_ns_total", kNanos,
+       [](const PageCache& x) { return StatNumber(x.counters_.fsync_ns_total); }},
+      {"fsync_ns_max", kNanos,
+       [](const PageCache& x) { return StatNumber(x.counters_.fsync_ns_max); }},
+      {"fsync_written_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.fsync_written_bytes); }},
+      {"last_fsync_ns", kNanos,
+       [](const PageCache& x) { return StatNumber(x.counters_.last_fsync_ns); }},
+      {"last_fsync_bytes", kBytes,
+       [](const PageCache& x) { return StatNumber(x.counters_.last_fsync_bytes); }},
+  };
+  AppendStatTable(*this, kStats, out);
 }
 
 }  // namespace storlab

@@ -136,6 +136,8 @@ class PageCache : public Node {
   PageCache(Engine& engine, std::string name, const PageCacheConfig& config, Node& child);
   ~PageCache() override;
 
+  static constexpr NodeKind kKind = NodeKind::kPageCache;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "page_cache"; }
   std::vector<Node*> children() const override { return {&child_}; }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/layers/raid/raid_ops.h"
+#include "sim/stat_table.h"
 
 namespace storlab {
 namespace {
@@ -179,32 +180,47 @@ void RaidNode::OnPowerCut() {
   sync_.PowerCut();
 }
 
+int RaidNode::MembersIn(RaidArray::State state) const {
+  int n = 0;
+  for (int m = 0; m < array_.size(); ++m) n += array_.member(m).state == state;
+  return n;
+}
+
 void RaidNode::AppendStats(StatList& out) const {
-  const RaidCounters& c = array_.counters();
-  int failed = 0, recovering = 0;
-  for (int m = 0; m < array_.size(); ++m) {
-    failed += array_.member(m).state == RaidArray::State::kFailed;
-    recovering += array_.member(m).state == RaidArray::State::kRecovering;
-  }
-  auto add = [&](const char* name, double v) { out.push_back({name, v}); };
-  add("members", array_.size());
-  add("members_failed_now", failed);
-  add("members_recovering", recovering);
-  add("array_failed", array_.failed() ? 1 : 0);
-  add("full_stripe_writes", static_cast<double>(c.full_stripe_writes));
-  add("rmw_writes", static_cast<double>(c.rmw_writes));
-  add("rcw_writes", static_cast<double>(c.rcw_writes));
-  add("degraded_writes", static_cast<double>(c.degraded_writes));
-  add("degraded_reads", static_cast<double>(c.degraded_reads));
-  add("member_errors", static_cast<double>(c.member_errors));
-  add("read_errors_corrected", static_cast<double>(c.read_errors_corrected));
-  add("members_failed_total", static_cast<double>(c.members_failed));
-  add("sync_running", sync_.action() == RaidSync::Action::kIdle ? 0 : 1);
-  add("sync_progress", sync_progress());
-  add("sync_bytes", static_cast<double>(sync_.synced_bytes()));
-  add("sync_errors", static_cast<double>(sync_.errors()));
-  add("rebuilds_completed", static_cast<double>(sync_.completed_recoveries()));
-  add("mismatch_sectors", static_cast<double>(sync_.mismatch_sectors()));
+  static constexpr StatField<RaidNode> kStats[] = {
+      {"members", kCount, [](const RaidNode& x) { return StatNumber(x.array_.size()); }},
+      {"members_failed_now", kCount,
+       [](const RaidNode& x) { return StatNumber(x.MembersIn(RaidArray::State::kFailed)); }},
+      {"members_recovering", kCount,
+       [](const RaidNode& x) { return StatNumber(x.MembersIn(RaidArray::State::kRecovering)); }},
+      {"array_failed", kFlag, [](const RaidNode& x) { return StatNumber(x.array_.failed()); }},
+      {"full_stripe_writes", kCount,
+       [](const RaidNode& x) { return StatNumber(x.array_.counters().full_stripe_writes); }},
+      {"rmw_writes", kCount,
+       [](const RaidNode& x) { return StatNumber(x.array_.counters().rmw_writes); }},
+      {"rcw_writes", kCount,
+       [](const RaidNode& x) { return StatNumber(x.array_.counters().rcw_writes); }},
+      {"degraded_writes", kCount,
+       [](const RaidNode& x) { return StatNumber(x.array_.counters().degraded_writes); }},
+      {"degraded_reads", kCount,
+       [](const RaidNode& x) { return StatNumber(x.array_.counters().degraded_reads); }},
+      {"member_errors", kCount,
+       [](const RaidNode& x) { return StatNumber(x.array_.counters().member_errors); }},
+      {"read_errors_corrected", kCount,
+       [](const RaidNode& x) { return StatNumber(x.array_.counters().read_errors_corrected); }},
+      {"members_failed_total", kCount,
+       [](const RaidNode& x) { return StatNumber(x.array_.counters().members_failed); }},
+      {"sync_running", kFlag,
+       [](const RaidNode& x) { return StatNumber(x.sync_.action() != RaidSync::Action::kIdle); }},
+      {"sync_progress", kRatio, [](const RaidNode& x) { return StatNumber(x.sync_progress()); }},
+      {"sync_bytes", kBytes, [](const RaidNode& x) { return StatNumber(x.sync_.synced_bytes()); }},
+      {"sync_errors", kCount, [](const RaidNode& x) { return StatNumber(x.sync_.errors()); }},
+      {"rebuilds_completed", kCount,
+       [](const RaidNode& x) { return StatNumber(x.sync_.completed_recoveries()); }},
+      {"mismatch_sectors", kCount,
+       [](const RaidNode& x) { return StatNumber(x.sync_.mismatch_sectors()); }},
+  };
+  AppendStatTable(*this, kStats, out);
 }
 
 }  // namespace storlab

@@ -44,6 +44,8 @@ class RaidNode : public Node {
   // REQUIRES: the configuration was validated by MakeRaid.
   RaidNode(Engine& engine, const std::string& name, const Config& config,
            const std::vector<Node*>& members, bool keeps_data);
+  static constexpr NodeKind kKind = NodeKind::kRaid;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "raid"; }
   std::vector<Node*> children() const override;
   void AppendStats(StatList& out) const override;
@@ -82,6 +84,8 @@ class RaidNode : public Node {
   void OnPowerCut() override;
 
  private:
+  // Members in `state` now.
+  int MembersIn(RaidArray::State state) const;
   void Flush(Request req);
   int MemberIndex(const Node& child) const;  // -1: not a member
 

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <vector>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 
 struct RmwNode::Pending {
@@ -190,14 +192,21 @@ void RmwNode::OnPowerCut() {
 }
 
 void RmwNode::AppendStats(StatList& out) const {
-  out.push_back({"client_write_bytes", static_cast<double>(client_write_bytes_)});
-  out.push_back({"child_write_bytes", static_cast<double>(child_write_bytes_)});
-  out.push_back({"write_amplification", write_amplification()});
-  out.push_back({"rmw_writes", static_cast<double>(rmw_writes_)});
-  out.push_back({"rmw_read_bytes", static_cast<double>(rmw_read_bytes_)});
-  out.push_back({"read_amplification", read_bytes_ ? static_cast<double>(child_read_bytes_) /
-                                                         static_cast<double>(read_bytes_)
-                                                   : 1.0});
+  static constexpr StatField<RmwNode> kStats[] = {
+      {"client_write_bytes", kBytes,
+       [](const RmwNode& x) { return StatNumber(x.client_write_bytes_); }},
+      {"child_write_bytes", kBytes,
+       [](const RmwNode& x) { return StatNumber(x.child_write_bytes_); }},
+      {"write_amplification", kRatio,
+       [](const RmwNode& x) { return StatNumber(x.write_amplification()); }},
+      {"rmw_writes", kCount, [](const RmwNode& x) { return StatNumber(x.rmw_writes_); }},
+      {"rmw_read_bytes", kBytes, [](const RmwNode& x) { return StatNumber(x.rmw_read_bytes_); }},
+      {"read_amplification", kRatio,
+       [](const RmwNode& x) {
+         return x.read_bytes_ ? StatNumber(x.child_read_bytes_) / StatNumber(x.read_bytes_) : 1.0;
+       }},
+  };
+  AppendStatTable(*this, kStats, out);
 }
 
 }  // namespace storlab

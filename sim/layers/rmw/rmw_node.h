@@ -31,6 +31,8 @@ class RmwNode : public NodeWrapper {
   // REQUIRES: unit is a multiple of logical_block and of the child's
   // logical block (MakeRmw checks).
   RmwNode(Engine& engine, std::string name, Node& child, const Config& config);
+  static constexpr NodeKind kKind = NodeKind::kRmw;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "rmw"; }
   void AppendStats(StatList& out) const override;
 

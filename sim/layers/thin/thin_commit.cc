@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/layers/thin/thin_node.h"
+#include "sim/stat_table.h"
 
 namespace storlab {
 
@@ -120,24 +121,30 @@ double ThinNode::data_percent() const {
 }
 
 void ThinNode::AppendStats(StatList& out) const {
-  auto add = [&](const char* n, double v) { out.push_back({n, v}); };
-  add("chunk_bytes", static_cast<double>(config_.chunk));
-  add("mapped_chunks", static_cast<double>(md_.mapped()));
-  add("committed_chunks", static_cast<double>(md_.committed_mapped()));
-  add("pool_chunks", static_cast<double>(md_.pool_chunks()));
-  add("pool_held_chunks", static_cast<double>(md_.held()));
-  add("other_volumes_chunks", static_cast<double>(md_.others()));
-  add("pool_free_bytes", static_cast<double>(pool_free_bytes()));
-  add("data_percent", data_percent());
-  add("commits", static_cast<double>(commits_));
-  add("provisioned_chunks", static_cast<double>(provisioned_));
-  add("zeroed_chunks", static_cast<double>(zeroed_));
-  add("discarded_chunks", static_cast<double>(discarded_));
-  add("no_space_errors", static_cast<double>(no_space_errors_));
-  add("waiting_for_space", static_cast<double>(no_space_queue_.size()));
+  static constexpr StatField<ThinNode> kStats[] = {
+      {"chunk_bytes", kBytes, [](const ThinNode& x) { return StatNumber(x.config_.chunk); }},
+      {"mapped_chunks", kCount, [](const ThinNode& x) { return StatNumber(x.md_.mapped()); }},
+      {"committed_chunks", kCount,
+       [](const ThinNode& x) { return StatNumber(x.md_.committed_mapped()); }},
+      {"pool_chunks", kCount, [](const ThinNode& x) { return StatNumber(x.md_.pool_chunks()); }},
+      {"pool_held_chunks", kCount, [](const ThinNode& x) { return StatNumber(x.md_.held()); }},
+      {"other_volumes_chunks", kCount,
+       [](const ThinNode& x) { return StatNumber(x.md_.others()); }},
+      {"pool_free_bytes", kBytes,
+       [](const ThinNode& x) { return StatNumber(x.pool_free_bytes()); }},
+      {"data_percent", kPercent, [](const ThinNode& x) { return StatNumber(x.data_percent()); }},
+      {"commits", kCount, [](const ThinNode& x) { return StatNumber(x.commits_); }},
+      {"provisioned_chunks", kCount, [](const ThinNode& x) { return StatNumber(x.provisioned_); }},
+      {"zeroed_chunks", kCount, [](const ThinNode& x) { return StatNumber(x.zeroed_); }},
+      {"discarded_chunks", kCount, [](const ThinNode& x) { return StatNumber(x.discarded_); }},
+      {"no_space_errors", kCount, [](const ThinNode& x) { return StatNumber(x.no_space_errors_); }},
+      {"waiting_for_space", kCount,
+       [](const ThinNode& x) { return StatNumber(x.no_space_queue_.size()); }},
+  };
+  AppendStatTable(*this, kStats, out);
   for (uint32_t i = 0; i < config_.volumes && config_.volumes > 1; ++i) {
     out.push_back({"volume" + std::to_string(i) + "_mapped_bytes",
-                   static_cast<double>(volume_mapped_bytes(i))});
+                   static_cast<double>(volume_mapped_bytes(i)), kBytes});
   }
 }
 

@@ -71,6 +71,8 @@ class ThinNode : public NodeWrapper {
 
   // REQUIRES: a config checked by MakeThin.
   ThinNode(Engine& engine, std::string name, Node& child, const Config& config);
+  static constexpr NodeKind kKind = NodeKind::kThin;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "thin"; }
   void AppendStats(StatList& out) const override;
 

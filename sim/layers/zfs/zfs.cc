@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 
 uint64_t ZfsPool::DefaultCapacity(uint64_t usable, uint64_t dirty_max, uint64_t record) {
@@ -87,34 +89,38 @@ void ZfsPool::DoSubmit(Request req) {
 }
 
 void ZfsPool::AppendStats(StatList& out) const {
-  const Counters& c = counters_;
-  auto add = [&](const char* name, double v) { out.push_back({name, v}); };
-  add("dirty_bytes", static_cast<double>(dirty_bytes()));
-  add("dirty_max_bytes", static_cast<double>(dirty_max_));
-  add("arc_used_bytes", static_cast<double>(arc_.used_bytes()));
-  add("committed_txg", static_cast<double>(committed_txg_));
-  add("absorbed_bytes", static_cast<double>(c.absorbed_bytes));
-  add("sync_write_bytes", static_cast<double>(c.sync_write_bytes));
-  add("rmw_reads", static_cast<double>(c.rmw_reads));
-  add("arc_hits", static_cast<double>(c.arc_hits));
-  add("arc_misses", static_cast<double>(c.arc_misses));
-  add("txgs", static_cast<double>(c.txgs));
-  add("records_written", static_cast<double>(c.records_written));
-  add("logical_bytes", static_cast<double>(c.logical_bytes));
-  add("physical_bytes", static_cast<double>(c.physical_bytes));
-  add("compressed_records", static_cast<double>(c.compressed_records));
-  add("compress_cpu_ns", static_cast<double>(c.compress_cpu_ns));
-  add("alloc_failures", static_cast<double>(c.alloc_failures));
-  add("throttled_writes", static_cast<double>(c.throttled_writes));
-  add("throttle_ns", static_cast<double>(c.throttle_ns));
-  add("zil_commits", static_cast<double>(c.zil_commits));
-  add("zil_bytes", static_cast<double>(c.zil_bytes));
-  add("zil_indirect_bytes", static_cast<double>(c.zil_indirect_bytes));
-  add("fsyncs", static_cast<double>(c.fsyncs));
-  add("fsync_ns_total", static_cast<double>(c.fsync_ns_total));
-  add("fsync_ns_max", static_cast<double>(c.fsync_ns_max));
-  add("last_fsync_ns", static_cast<double>(c.last_fsync_ns));
-  add("last_txg_ns", static_cast<double>(c.last_txg_ns));
+  static constexpr StatField<ZfsPool> kPool[] = {
+      {"dirty_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.dirty_bytes()); }},
+      {"dirty_max_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.dirty_max_); }},
+      {"arc_used_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.arc_.used_bytes()); }},
+      {"committed_txg", kCount, [](const ZfsPool& z) { return StatNumber(z.committed_txg_); }},
+  };
+  static constexpr StatField<Counters> kCounters[] = {
+      Field<&Counters::absorbed_bytes>("absorbed_bytes", kBytes),
+      Field<&Counters::sync_write_bytes>("sync_write_bytes", kBytes),
+      Field<&Counters::rmw_reads>("rmw_reads", kCount),
+      Field<&Counters::arc_hits>("arc_hits", kCount),
+      Field<&Counters::arc_misses>("arc_misses", kCount),
+      Field<&Counters::txgs>("txgs", kCount),
+      Field<&Counters::records_written>("records_written", kCount),
+      Field<&Counters::logical_bytes>("logical_bytes", kBytes),
+      Field<&Counters::physical_bytes>("physical_bytes", kBytes),
+      Field<&Counters::compressed_records>("compressed_records", kCount),
+      Field<&Counters::compress_cpu_ns>("compress_cpu_ns", kNanos),
+      Field<&Counters::alloc_failures>("alloc_failures", kCount),
+      Field<&Counters::throttled_writes>("throttled_writes", kCount),
+      Field<&Counters::throttle_ns>("throttle_ns", kNanos),
+      Field<&Counters::zil_commits>("zil_commits", kCount),
+      Field<&Counters::zil_bytes>("zil_bytes", kBytes),
+      Field<&Counters::zil_indirect_bytes>("zil_indirect_bytes", kBytes),
+      Field<&Counters::fsyncs>("fsyncs", kCount),
+      Field<&Counters::fsync_ns_total>("fsync_ns_total", kNanos),
+      Field<&Counters::fsync_ns_max>("fsync_ns_max", kNanos),
+      Field<&Counters::last_fsync_ns>("last_fsync_ns", kNanos),
+      Field<&Counters::last_txg_ns>("last_txg_ns", kNanos),
+  };
+  AppendStatTable(*this, kPool, out);
+  AppendStatTable(counters_, kCounters, out);
 }
 
 }  // namespace storlab

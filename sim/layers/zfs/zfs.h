@@ -112,6 +112,8 @@ class ZfsPool : public Node {
           std::unique_ptr<Store> store, bool keeps_data);
   ~ZfsPool() override;
 
+  static constexpr NodeKind kKind = NodeKind::kZfs;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "zfs"; }
   std::vector<Node*> children() const override;
 
