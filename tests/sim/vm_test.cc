@@ -31,7 +31,8 @@ Outcome OneWrite(const std::string& cache) {
   Engine e;
   auto s = testing::MustLoadText(VmText(cache), e);
   auto w = Pattern(4096, 1);
-  auto r = testing::Write(e, s.stack->root(), 8192, w);
+  // The guest's O_DIRECT (kDirect) must not reach the host's page cache.
+  auto r = testing::Write(e, s.stack->root(), 8192, w, kDirect);
   EXPECT_TRUE(r.status.ok()) << r.status.message();
   Node& disk = *s.stack->Find("disk");
   return Outcome{r.latency, disk.stats().op(Op::kWrite).ops, disk.stats().op(Op::kFlush).ops};

@@ -34,6 +34,9 @@ void VmNode::DoSubmit(Request req) {
 }
 
 void VmNode::Issue(Request req) {
+  // The guest's O_DIRECT bypassed only the guest's page cache; the host's
+  // open flags decide here (block/file-posix.c raw_parse_flags: O_DIRECT iff cache.direct).
+  req.flags &= ~kDirect;
   if (config_.direct && req.op != Op::kFlush) req.flags |= kDirect;
   if (req.is_write_like() && req.op != Op::kTrim && !config_.writeback) {
     return FlushAfterWrite(std::move(req));
