@@ -28,6 +28,8 @@ const std::vector<NodeType>& NodeTypes() {
        1, 1, &MakeThin},
       {"cache", "block cache: [fast, slow] children (dm-cache, bcache) or RAM over one origin", 1,
        2, &MakeCache},
+      {"vm", "QEMU virtual disk over the image's home: host cache mode, per-request cost", 1, 1,
+       &MakeVm},
       {"nfs", "NFSv3 mount: RPCs over a shared Ethernet link, sync/async export, server cache", 1,
        1, &MakeNfs},
   };

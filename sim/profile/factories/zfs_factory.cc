@@ -31,7 +31,11 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
     // A zvol's records are its volblocks (recordsize as well is an error below).
     if (!has_record) c.record_size = volblock;
   }
-  p.Size({"recordsize", "a dataset's record size (a power of two)"}, &c.record_size, 512, 1 << 20);
+  // A zvol reads no recordsize, so its resolved listing loads back.
+  if (!has_vol || has_record || p.describing()) {
+    p.Size({"recordsize", "a dataset's record size (a power of two)"}, &c.record_size, 512,
+           1 << 20);
+  }
   p.Size({"capacity", "the dataset or zvol size; 0: what the pool can hold"}, &c.capacity, 0);
   std::string compression = "lz4";
   p.Enum({"compression", "compression property"}, &compression, {"off", "on", "lz4", "zstd"});

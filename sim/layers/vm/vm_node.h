@@ -1,0 +1,65 @@
+// VmNode: the "vm" node type (first step of issue 16 §1): a QEMU virtual
+// disk between a guest's requests and the image's home (the child).
+//
+// Modelled so far: the virtual disk's per-request cost (a fixed added
+// latency and one iothread's IOPS ceiling: requests leave the iothread no
+// closer together than 1/iops) and the host cache mode with qemu's three
+// flags (qemu-options.hx, "-drive cache="):
+//   mode          cache.writeback cache.direct cache.no-flush
+//   none          on              on           off
+//   writeback     on              off          off
+//   writethrough  off             off          off
+//   directsync    off             on           off
+//   unsafe        on              off          on
+// cache.direct sends requests with kDirect (O_DIRECT: a page_cache child
+// passes them through); cache.writeback=off follows every write with a
+// flush of the child (block/block-backend.c sets BDRV_REQ_FUA when the
+// write cache is off; block/io.c bdrv_driver_pwritev emulates FUA with
+// bdrv_co_flush) and shows the guest no volatile cache; cache.no-flush drops
+// the guest's flushes (block/io.c bdrv_co_flush: BDRV_O_NO_FLUSH), so the
+// node declares honors_flush/honors_fua false for the oracle.
+// discard=ignore completes trims without passing them on.
+// NOT modelled yet: qcow2 (clusters, L2 cache, preallocation), the
+// virtio-scsi/sata/ide differences beyond their figures. Not thread-safe.
+#ifndef STORLAB_SIM_LAYERS_VM_VM_NODE_H_
+#define STORLAB_SIM_LAYERS_VM_VM_NODE_H_
+
+#include <string>
+
+#include "sim/node.h"
+
+namespace storlab {
+
+class VmNode : public NodeWrapper {
+ public:
+  struct Config {
+    bool writeback = true;       // cache.writeback
+    bool direct = true;          // cache.direct
+    bool no_flush = false;       // cache.no-flush
+    bool discard = false;        // discard=unmap (true) or ignore
+    Nanos latency = Nanos(0);    // added per request (virtqueue kick, vmexit, completion irq)
+    double iops = 0;             // the iothread's ceiling; 0: none
+    uint32_t queue_depth = 256;  // hw/block/virtio-blk.c "queue-size" default
+  };
+  VmNode(Engine& engine, std::string name, Node& child, const Config& config);
+  std::string_view type() const override { return "vm"; }
+  void AppendStats(StatList& out) const override;
+
+ protected:
+  void DoSubmit(Request req) override;
+  void OnPowerCut() override;
+
+ private:
+  void Issue(Request req);
+  void FlushAfterWrite(Request req);
+
+  Config config_;
+  Nanos next_slot_ = Nanos(0);  // when the iothread can take the next request
+  uint64_t epoch_ = 0;
+  uint64_t dropped_flushes_ = 0;
+  uint64_t emulated_flushes_ = 0;
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_VM_VM_NODE_H_
