@@ -29,6 +29,7 @@ enum class NodeKind : uint8_t {
   kRmw,
   kConcat,
   kFaults,
+  kVm,
   kOracle,
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/stat_table.h"
+
 namespace storlab {
 
 VmNode::VmNode(Engine& engine, std::string name, Node& child, const Config& config)
@@ -63,8 +65,11 @@ void VmNode::OnPowerCut() {
 }
 
 void VmNode::AppendStats(StatList& out) const {
-  out.push_back({"dropped_flushes", static_cast<double>(dropped_flushes_)});
-  out.push_back({"emulated_flushes", static_cast<double>(emulated_flushes_)});
+  static constexpr StatField<VmNode> kStats[] = {
+      {"dropped_flushes", kCount, [](const VmNode& x) { return StatNumber(x.dropped_flushes_); }},
+      {"emulated_flushes", kCount, [](const VmNode& x) { return StatNumber(x.emulated_flushes_); }},
+  };
+  AppendStatTable(*this, kStats, out);
 }
 
 }  // namespace storlab

@@ -42,6 +42,8 @@ class VmNode : public NodeWrapper {
     uint32_t queue_depth = 256;  // hw/block/virtio-blk.c "queue-size" default
   };
   VmNode(Engine& engine, std::string name, Node& child, const Config& config);
+  static constexpr NodeKind kKind = NodeKind::kVm;
+  NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "vm"; }
   void AppendStats(StatList& out) const override;
 
