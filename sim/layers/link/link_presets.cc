@@ -1,5 +1,7 @@
 #include "sim/layers/link/link_presets.h"
 
+#include "sim/layers/link/ethernet_frame.h"
+
 namespace storlab {
 namespace {
 
@@ -73,16 +75,17 @@ LinkConfig Pcie(double gts, uint32_t lanes) {
   return c;
 }
 
-// Ethernet: 1448 payload bytes (TCP with timestamps) per 1538-byte frame on
-// the wire (preamble, header, FCS, gap): 0.9415 (derived), ≈117.7 MB/s at
-// 1 Gb/s. LAN round trip ~100 µs at 1 Gb/s, ~50 µs at 10 Gb/s (assumed
-// typical switch + stack figures), half each way. Queue: as deep as TCP
-// lets a client pipeline (assumed 128).
-LinkConfig Ethernet(double gbps, Nanos one_way) {
+// Ethernet: payload bytes per wire byte from the MTU (EthernetFrame: IEEE
+// 802.3, RFC 791/793/7323): MTU 1500 → 1448 of 1538 (0.9415, ≈117.7 MB/s at
+// 1 Gb/s), MTU 9000 → 8948 of 9038 (0.9900). 2.5GBASE-T: IEEE 802.3bz. LAN
+// round trip ~100 µs at 1 Gb/s, ~80 µs at 2.5 Gb/s, ~50 µs at 10 Gb/s
+// (assumed typical switch + stack figures), half each way. Queue: as deep
+// as TCP lets a client pipeline (assumed 128).
+LinkConfig Ethernet(double gbps, Nanos one_way, uint32_t mtu = 1500) {
   LinkConfig c;
   c.line_rate = gbps * kGbps;
   c.encoding = 1.0;  // the 1 Gb/s figure is already the data rate
-  c.efficiency = 1448.0 / 1538.0;
+  c.efficiency = EthernetFrame::ForMtu(mtu).efficiency();
   c.full_duplex = true;
   c.command_latency = one_way;
   c.status_latency = one_way;
@@ -108,6 +111,13 @@ const std::vector<LinkPreset>& LinkPresets() {
       {"pcie4-x4", "PCIe 4.0 x4", Pcie(16, 4)},
       {"ethernet-1g", "1 Gb/s Ethernet (TCP payload)", Ethernet(1, Nanos(50'000))},
       {"ethernet-10g", "10 Gb/s Ethernet (TCP payload)", Ethernet(10, Nanos(25'000))},
+      {"ethernet-1g-mtu9000", "1 Gb/s Ethernet, 9000-byte jumbo frames",
+       Ethernet(1, Nanos(50'000), 9000)},
+      {"ethernet-2.5g", "2.5 Gb/s Ethernet (TCP payload)", Ethernet(2.5, Nanos(40'000))},
+      {"ethernet-2.5g-mtu9000", "2.5 Gb/s Ethernet, 9000-byte jumbo frames",
+       Ethernet(2.5, Nanos(40'000), 9000)},
+      {"ethernet-10g-mtu9000", "10 Gb/s Ethernet, 9000-byte jumbo frames",
+       Ethernet(10, Nanos(25'000), 9000)},
   };
   return kPresets;
 }

@@ -2,15 +2,12 @@
 
 #include <cmath>
 
+#include "sim/layers/link/ethernet_frame.h"
+
 namespace storlab {
 
-namespace {
-constexpr uint32_t kTcpIpHeaders = 52;   // IPv4 20 + TCP 20 + timestamps option 12
-constexpr uint32_t kEthernetExtra = 38;  // header 14 + FCS 4 + preamble 8 + gap 12
-}  // namespace
-
 NfsLink::NfsLink(double line_bytes_per_s, uint32_t mtu, Nanos rtt, Jitter jitter)
-    : payload_rate_(line_bytes_per_s * (mtu - kTcpIpHeaders) / (mtu + kEthernetExtra)),
+    : payload_rate_(EthernetFrame::ForMtu(mtu).payload_rate(line_bytes_per_s)),
       rtt_(rtt),
       jitter_(jitter) {}
 

@@ -1,11 +1,9 @@
 // NfsLink: the Ethernet between an NFS client and its server, one timeline
 // per direction (full duplex).
 //
-// The payload rate is derived from the line rate and the frame layout: a
-// TCP/IP frame of `mtu` bytes carries mtu - 52 bytes of payload (IPv4 20,
-// TCP 20, TCP timestamps 12) and occupies mtu + 38 bytes of wire time
-// (Ethernet header 14, FCS 4, preamble 8, inter-frame gap 12). For 1GbE with
-// a 1500-byte MTU: 1448 of 1538 bytes, 117.7 MB/s. Every message queues
+// The payload rate is derived from the line rate and the frame layout
+// (EthernetFrame, sim/layers/link/ethernet_frame.h): for 1GbE with a
+// 1500-byte MTU, 1448 of 1538 bytes, 117.7 MB/s. Every message queues
 // behind the ones sent before it in the same direction, then takes half the
 // round-trip time to arrive — give or take a jitter (--seed), never before
 // the message sent ahead of it (TCP keeps the order). Not thread-safe.

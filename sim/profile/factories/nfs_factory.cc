@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/layers/cache/cache.h"
+#include "sim/layers/link/ethernet_frame.h"
 #include "sim/layers/nfs/nfs.h"
 #include "sim/profile/factories/cache_factory.h"
 #include "sim/profile/factories/factories.h"
@@ -14,7 +15,8 @@ Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx) {
   Nfs::Config c;
   Node& backing = *ctx.children[0];
   params.Rate({"link_rate", "Ethernet line rate, each direction"}, &c.line_bytes_per_s);
-  params.Int({"mtu", "Ethernet MTU, bytes"}, &c.mtu, 576, 9216);
+  params.Int({"mtu", "Ethernet MTU, bytes"}, &c.mtu, EthernetFrame::kMinMtu,
+             EthernetFrame::kMaxMtu);
   params.Duration({"rtt", "network round-trip time"}, &c.rtt);
   params.Duration(
       {"rtt_jitter",
