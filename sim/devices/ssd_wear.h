@@ -8,8 +8,6 @@
 
 #include <cstdint>
 
-#include "sim/node_stats.h"
-
 namespace storlab {
 
 struct SsdWear {

@@ -265,7 +265,7 @@ void PageCache::OnPowerCut() {
 }
 
 void PageCache::AppendStats(StatList& out) const {
-  static constexpr StatField<PageCache> kStats[] = {
+  static constexpr StatField<PageCache> kCache[] = {
       {"dirty_bytes", kBytes, [](const PageCache& x) { return StatNumber(x.dirty_total_bytes()); }},
       {"writeback_bytes", kBytes,
        [](const PageCache& x) { return StatNumber(x.writeback_bytes()); }},
@@ -278,45 +278,30 @@ void PageCache::AppendStats(StatList& out) const {
        [](const PageCache& x) { return StatNumber(x.throttle_.limits().limit); }},
       {"write_bandwidth_bytes_per_s", kBytesPerSecond,
        [](const PageCache& x) { return StatNumber(x.throttle_.write_bandwidth()); }},
-      {"absorbed_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.absorbed_bytes); }},
-      {"newly_dirtied_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.newly_dirtied_bytes); }},
-      {"rewritten_dirty_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.rewritten_dirty_bytes); }},
-      {"written_back_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.written_back_bytes); }},
-      {"writeback_requests", kCount,
-       [](const PageCache& x) { return StatNumber(x.counters_.writeback_requests); }},
-      {"writeback_errors", kCount,
-       [](const PageCache& x) { return StatNumber(x.counters_.writeback_errors); }},
-      {"throttled_writes", kCount,
-       [](const PageCache& x) { return StatNumber(x.counters_.throttled_writes); }},
-      {"throttled_ns", kNanos,
-       [](const PageCache& x) { return StatNumber(x.counters_.throttled_ns); }},
-      {"read_hit_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.read_hit_bytes); }},
-      {"read_miss_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.read_miss_bytes); }},
-      {"child_read_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.child_read_bytes); }},
-      {"readahead_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.readahead_bytes); }},
-      {"evicted_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.evicted_bytes); }},
-      {"fsyncs", kCount, [](const PageCache& x) { return StatNumber(x.counters_.fsyncs); }},
-      {"fsync_ns_total", kNanos,
-       [](const PageCache& x) { return StatNumber(x.counters_.fsync_ns_total); }},
-      {"fsync_ns_max", kNanos,
-       [](const PageCache& x) { return StatNumber(x.counters_.fsync_ns_max); }},
-      {"fsync_written_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.fsync_written_bytes); }},
-      {"last_fsync_ns", kNanos,
-       [](const PageCache& x) { return StatNumber(x.counters_.last_fsync_ns); }},
-      {"last_fsync_bytes", kBytes,
-       [](const PageCache& x) { return StatNumber(x.counters_.last_fsync_bytes); }},
   };
-  AppendStatTable(*this, kStats, out);
+  static constexpr StatField<Counters> kCounters[] = {
+      Field<&Counters::absorbed_bytes>("absorbed_bytes", kBytes),
+      Field<&Counters::newly_dirtied_bytes>("newly_dirtied_bytes", kBytes),
+      Field<&Counters::rewritten_dirty_bytes>("rewritten_dirty_bytes", kBytes),
+      Field<&Counters::written_back_bytes>("written_back_bytes", kBytes),
+      Field<&Counters::writeback_requests>("writeback_requests", kCount),
+      Field<&Counters::writeback_errors>("writeback_errors", kCount),
+      Field<&Counters::throttled_writes>("throttled_writes", kCount),
+      Field<&Counters::throttled_ns>("throttled_ns", kNanos),
+      Field<&Counters::read_hit_bytes>("read_hit_bytes", kBytes),
+      Field<&Counters::read_miss_bytes>("read_miss_bytes", kBytes),
+      Field<&Counters::child_read_bytes>("child_read_bytes", kBytes),
+      Field<&Counters::readahead_bytes>("readahead_bytes", kBytes),
+      Field<&Counters::evicted_bytes>("evicted_bytes", kBytes),
+      Field<&Counters::fsyncs>("fsyncs", kCount),
+      Field<&Counters::fsync_ns_total>("fsync_ns_total", kNanos),
+      Field<&Counters::fsync_ns_max>("fsync_ns_max", kNanos),
+      Field<&Counters::fsync_written_bytes>("fsync_written_bytes", kBytes),
+      Field<&Counters::last_fsync_ns>("last_fsync_ns", kNanos),
+      Field<&Counters::last_fsync_bytes>("last_fsync_bytes", kBytes),
+  };
+  AppendStatTable(*this, kCache, out);
+  AppendStatTable(counters_, kCounters, out);
 }
 
 }  // namespace storlab

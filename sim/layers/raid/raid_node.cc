@@ -187,29 +187,25 @@ int RaidNode::MembersIn(RaidArray::State state) const {
 }
 
 void RaidNode::AppendStats(StatList& out) const {
-  static constexpr StatField<RaidNode> kStats[] = {
+  static constexpr StatField<RaidNode> kMembers[] = {
       {"members", kCount, [](const RaidNode& x) { return StatNumber(x.array_.size()); }},
       {"members_failed_now", kCount,
        [](const RaidNode& x) { return StatNumber(x.MembersIn(RaidArray::State::kFailed)); }},
       {"members_recovering", kCount,
        [](const RaidNode& x) { return StatNumber(x.MembersIn(RaidArray::State::kRecovering)); }},
       {"array_failed", kFlag, [](const RaidNode& x) { return StatNumber(x.array_.failed()); }},
-      {"full_stripe_writes", kCount,
-       [](const RaidNode& x) { return StatNumber(x.array_.counters().full_stripe_writes); }},
-      {"rmw_writes", kCount,
-       [](const RaidNode& x) { return StatNumber(x.array_.counters().rmw_writes); }},
-      {"rcw_writes", kCount,
-       [](const RaidNode& x) { return StatNumber(x.array_.counters().rcw_writes); }},
-      {"degraded_writes", kCount,
-       [](const RaidNode& x) { return StatNumber(x.array_.counters().degraded_writes); }},
-      {"degraded_reads", kCount,
-       [](const RaidNode& x) { return StatNumber(x.array_.counters().degraded_reads); }},
-      {"member_errors", kCount,
-       [](const RaidNode& x) { return StatNumber(x.array_.counters().member_errors); }},
-      {"read_errors_corrected", kCount,
-       [](const RaidNode& x) { return StatNumber(x.array_.counters().read_errors_corrected); }},
-      {"members_failed_total", kCount,
-       [](const RaidNode& x) { return StatNumber(x.array_.counters().members_failed); }},
+  };
+  static constexpr StatField<RaidCounters> kCounters[] = {
+      Field<&RaidCounters::full_stripe_writes>("full_stripe_writes", kCount),
+      Field<&RaidCounters::rmw_writes>("rmw_writes", kCount),
+      Field<&RaidCounters::rcw_writes>("rcw_writes", kCount),
+      Field<&RaidCounters::degraded_writes>("degraded_writes", kCount),
+      Field<&RaidCounters::degraded_reads>("degraded_reads", kCount),
+      Field<&RaidCounters::member_errors>("member_errors", kCount),
+      Field<&RaidCounters::read_errors_corrected>("read_errors_corrected", kCount),
+      Field<&RaidCounters::members_failed>("members_failed_total", kCount),
+  };
+  static constexpr StatField<RaidNode> kSync[] = {
       {"sync_running", kFlag,
        [](const RaidNode& x) { return StatNumber(x.sync_.action() != RaidSync::Action::kIdle); }},
       {"sync_progress", kRatio, [](const RaidNode& x) { return StatNumber(x.sync_progress()); }},
@@ -220,7 +216,9 @@ void RaidNode::AppendStats(StatList& out) const {
       {"mismatch_sectors", kCount,
        [](const RaidNode& x) { return StatNumber(x.sync_.mismatch_sectors()); }},
   };
-  AppendStatTable(*this, kStats, out);
+  AppendStatTable(*this, kMembers, out);
+  AppendStatTable(array_.counters(), kCounters, out);
+  AppendStatTable(*this, kSync, out);
 }
 
 }  // namespace storlab
