@@ -89,8 +89,9 @@ TEST(FioBadInputTest, AJobThatCountsNoIoSaysWhy) {
 // Real fio options storlab does not model were "unknown option", as if a
 // typo; fio 3.33's whole list now tells them apart.
 TEST(FioBadInputTest, FioOptionsStorlabDoesNotSupportSaySo) {
-  for (const char* k : {"wait_for", "exit_on_io_done", "stats", "log_prio", "blockalign",
-                        "fadvise_hint", "log_compression", "cmdprio_percentage", "ba"}) {
+  for (const char* k :
+       {"wait_for", "exit_on_io_done", "stats", "log_prio", "dedupe_mode", "fadvise_hint",
+        "log_compression", "cmdprio_percentage", "dedupe_percentage"}) {
     JobOptions o;
     Status st = ApplyOption(&o, k, "1", true, "j.fio:3");
     EXPECT_EQ(st.message(), "j.fio:3: option '" + std::string(k) +

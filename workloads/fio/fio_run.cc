@@ -95,8 +95,10 @@ Status FioRun::Prepare() {
   for (JobSpec& spec : jobs_.jobs) {
     const JobOptions& o = spec.opts;
     uint64_t nfiles = spec.files.size();
-    uint64_t max_bs =
-        std::max(spec.do_read ? spec.bs[kRead] : 0, spec.do_write ? spec.bs[kWrite] : 0);
+    // The smallest I/O each direction needs room for (fio's td_min_bs; the
+    // bs= size when it is fixed).
+    uint64_t max_bs = std::max(spec.do_read ? spec.sizes[kRead].min : 0,
+                               spec.do_write ? spec.sizes[kWrite].min : 0);
     if (o.size_percent) {
       uint64_t total = fs.capacity() / 100 * static_cast<uint64_t>(o.size_percent);
       spec.file_size = total / nfiles / max_bs * max_bs;

@@ -47,7 +47,9 @@ Status ApplyReplay(JobSpec* j, const std::string& where, std::vector<std::string
   j->do_write = t->ios[1] > 0 || !j->do_read;
   j->rwmixread = j->do_read && j->do_write ? 50 : (j->do_read ? 100 : 0);
   for (int d = 0; d < 2; ++d) {
-    if (t->max_bs[d]) j->bs[d] = t->max_bs[d];
+    if (!t->max_bs[d]) continue;
+    j->bs[d] = t->max_bs[d];
+    j->sizes[d] = DirBlockSizes::Fixed(j->bs[d]);  // the trace's, not bsrange=
   }
   if (t->blktrace && !Given(o, "iodepth")) {
     // read_blktrace(): the probed depth unless iodepth= was set.

@@ -33,10 +33,21 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
       psync_(GetEngineModel(EngineKind::kPsync)),
       io_size_(io_size),
       mix_rng_(spec.rand_seed ^ 0x6d6978ULL) {
-  uint64_t bs_r = spec.do_read ? spec.bs[kRead] : spec.bs[kWrite];
-  uint64_t bs_w = spec.do_write ? spec.bs[kWrite] : spec.bs[kRead];
-  granule_ = std::min(bs_r, bs_w);
+  // Random offsets are in units of blockalign= (by default the smallest
+  // size, fio's rw_min_bs), and leave room for the largest smallest size at
+  // the end.
+  uint64_t bs_r = spec.do_read ? spec.sizes[kRead].min : spec.sizes[kWrite].min;
+  uint64_t bs_w = spec.do_write ? spec.sizes[kWrite].min : spec.sizes[kRead].min;
+  granule_ = std::min(spec.do_read ? spec.ba[kRead] : spec.ba[kWrite],
+                      spec.do_write ? spec.ba[kWrite] : spec.ba[kRead]);
   uint64_t max_bs = std::max(bs_r, bs_w);
+  for (int d : {kRead, kWrite}) {
+    if (!spec.sizes[d].variable()) continue;
+    // fio seeds bsrange_state[ddir] from its own seed (FIO_RAND_BS_OFF).
+    buflen_[d] = std::make_unique<BuflenPicker>(spec.sizes[d], spec.opts.bs_unaligned,
+                                                spec.rand_seed ^ (0x627372ULL + d));
+  }
+  seq_left_ = 1;  // the first I/O takes a random offset (init.c: "initialized to 1")
   for (size_t i = 0; i < file_ids.size(); ++i) {
     FileState f;
     f.id = file_ids[i];

@@ -26,6 +26,7 @@
 #include "sim/callback.h"
 #include "sim/status.h"
 #include "sim/time.h"
+#include "workloads/fio/block_sizes.h"
 #include "workloads/fio/engines.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_write.h"
@@ -144,7 +145,9 @@ class JobRunner {
   const EngineModel& eng_;
   const EngineModel& psync_;
   uint64_t io_size_;
-  uint64_t granule_;  // random block size
+  uint64_t granule_;                         // random block size
+  std::unique_ptr<BuflenPicker> buflen_[2];  // bsrange/bssplit; null: a fixed size
+  uint32_t seq_left_ = 0;                    // I/Os until the next random offset (rw=randread:N)
   std::vector<FileState> files_;
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_;

@@ -4,6 +4,7 @@
 
 #include "sim/quoted.h"
 #include "sim/random.h"
+#include "workloads/fio/fio_units.h"
 #include "workloads/fio/iolog_read.h"
 
 namespace storlab::fio {
@@ -42,6 +43,32 @@ std::string Join(const std::string& dir, const std::string& name) {
   return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
+// rw=write:112k (bytes skipped after each I/O, may be negative) or
+// rw=randread:8 (I/Os per random offset), options.c str_rw_cb.
+Status ApplyRwPostfix(JobSpec& j, const std::string& where) {
+  const std::string& p = j.opts.rw_postfix;
+  if (p.empty()) return Status();
+  auto bad = [&](const std::string& why) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": option 'rw': " + Quoted(j.opts.rw + ":" + p) + ": " + why);
+  };
+  if (j.random) {
+    auto n = ParseFioInt(p);
+    if (!n.ok() || *n < 1 || *n > INT32_MAX) {
+      return bad("after ':' a random rw takes the number of I/Os per random offset (e.g. 8)");
+    }
+    j.seq_nr = static_cast<uint32_t>(*n);
+    return Status();
+  }
+  bool negative = p[0] == '-';
+  auto n = ParseFioSize(negative ? std::string_view(p).substr(1) : std::string_view(p));
+  if (!n.ok() || *n > static_cast<uint64_t>(INT64_MAX)) {
+    return bad("after ':' a sequential rw takes the bytes to skip after each I/O (e.g. 64k)");
+  }
+  j.seq_add = negative ? -static_cast<int64_t>(*n) : static_cast<int64_t>(*n);
+  return Status();
+}
+
 Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* notes) {
   const JobOptions& o = j.opts;
   const std::string& rw = o.rw;
@@ -51,8 +78,25 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
       rw == "write" || rw == "randwrite" || rw == "rw" || rw == "readwrite" || rw == "randrw";
   bool mixed = j.do_read && j.do_write;
   j.rwmixread = mixed ? static_cast<int>(o.rwmixread) : (j.do_read ? 100 : 0);
-  j.bs[0] = o.bs[0];
-  j.bs[1] = o.bs[1];
+  for (size_t d = 0; d < 3; ++d) j.sizes[d] = DirBlockSizes::Fixed(o.bs[d]);
+  if (!o.bsrange.empty()) {
+    Status st = ApplyBsrange(o.bsrange, &j.sizes);
+    if (!st.ok()) return st.WithContext(where + ": job " + Quoted(j.name) + ": option 'bsrange'");
+  }
+  if (!o.bssplit.empty()) {
+    Status st = ApplyBssplit(o.bssplit, &j.sizes);
+    if (!st.ok()) return st.WithContext(where + ": job " + Quoted(j.name) + ": option 'bssplit'");
+  }
+  j.bs[0] = j.sizes[0].max;
+  j.bs[1] = j.sizes[1].max;
+  // init.c fixup_options: blockalign= applies to random I/O only, and turns
+  // the random map off.
+  for (size_t d = 0; d < 2; ++d) j.ba[d] = j.random && o.ba[d] ? o.ba[d] : j.sizes[d].min;
+  if (j.random && !o.norandommap && (j.ba[0] != j.sizes[0].min || j.ba[1] != j.sizes[1].min)) {
+    notes->push_back("fio: Any use of blockalign= turns off randommap");
+    j.opts.norandommap = true;
+  }
+  RETURN_IF_ERROR(ApplyRwPostfix(j, where));
   j.engine = ToEngine(o.ioengine);
   j.direct = o.direct;
   j.iodepth = static_cast<uint32_t>(o.iodepth);

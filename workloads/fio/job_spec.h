@@ -14,6 +14,7 @@
 
 #include "sim/status.h"
 #include "sim/time.h"
+#include "workloads/fio/block_sizes.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
 #include "workloads/fio/rand_dist.h"
@@ -39,7 +40,14 @@ struct JobSpec {
   bool do_read = false, do_write = false;  // directions in the mix
   bool random = false;
   int rwmixread = 50;             // percent, for mixed workloads
-  uint64_t bs[2] = {4096, 4096};  // read, write
+  uint64_t bs[2] = {4096, 4096};  // read, write: the largest size (buffers, layout)
+  BlockSizes sizes;               // bs=, bsrange=, bssplit= per direction (block_sizes.h)
+  uint64_t ba[2] = {4096, 4096};  // random offsets' alignment (blockalign=; the smallest size)
+  // The rw= postfix (options.c str_rw_cb): a sequential job skips seq_add
+  // bytes after each I/O (negative: goes backwards); a random job takes a
+  // new random offset every seq_nr I/Os and goes on sequentially between.
+  int64_t seq_add = 0;
+  uint32_t seq_nr = 1;
   EngineKind engine = EngineKind::kPsync;
   uint32_t iodepth = 1;  // effective (1 for synchronous engines)
   bool direct = false;

@@ -23,29 +23,12 @@
 #include <memory>
 #include <vector>
 
+#include "workloads/fio/fio_rand.h"
 #include "workloads/fio/job_spec.h"
 
 namespace storlab::fio {
 
 class RandDistGen;
-
-class Taus88 {
- public:
-  explicit Taus88(uint64_t seed);
-  uint32_t Next();
-
- private:
-  uint32_t s1_, s2_, s3_;
-};
-
-class Taus258 {
- public:
-  explicit Taus258(uint64_t seed);
-  uint64_t Next();
-
- private:
-  uint64_t s_[5];
-};
 
 // A bit per block with a summary level, so "next free at or after b" is fast
 // even when the map is nearly full.
@@ -78,6 +61,11 @@ class RandomPicker {
   // never with norandommap unless lfsr). Call Restart() for the next pass.
   bool Next(uint64_t* block);
   void Restart();
+  // An I/O from block `b` (just returned by Next) covers `n` blocks: marks
+  // the ones after b in the map up to the first already used, and returns
+  // how many blocks the I/O may keep (fio's mark_random_map() trims it
+  // there). Without a map (norandommap, lfsr, a distribution): n.
+  uint64_t Claim(uint64_t b, uint64_t n);
   uint64_t blocks() const { return blocks_; }
 
  private:

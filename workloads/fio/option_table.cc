@@ -2,6 +2,7 @@
 // per option, with fio's own help texts, and the lookup by name or alias.
 #include <utility>
 
+#include "workloads/fio/block_sizes.h"
 #include "workloads/fio/options.h"
 
 // The table below uses designated initializers and relies on member defaults.
@@ -61,6 +62,24 @@ std::vector<OptionDef> MakeTable() {
        .min = 1,
        .max = int64_t{1} << 30,
        .help = "Block size unit"});
+  add({.name = "ba",
+       .alias = "blockalign",
+       .type = OptType::kSizeDirs,
+       .target = &O::ba,
+       .min = 1,
+       .max = int64_t{1} << 30,
+       .help = "IO block offset alignment"});
+  add({.name = "bsrange",
+       .alias = "blocksize_range",
+       .type = OptType::kString,
+       .target = &O::bsrange,
+       .help = "Set block size range (in more detail than bs)",
+       .check = CheckBsrange});
+  add({.name = "bssplit",
+       .type = OptType::kString,
+       .target = &O::bssplit,
+       .help = "Set a specific mix of block sizes",
+       .check = CheckBssplit});
   add({.name = "size",
        .type = OptType::kSize,
        .target = &O::size,
@@ -92,7 +111,7 @@ std::vector<OptionDef> MakeTable() {
        .alias = "blocksize_unaligned",
        .type = OptType::kSet,
        .target = &O::bs_unaligned,
-       .help = "Don't sector align IO buffer sizes (no effect with a fixed bs)"});
+       .help = "Don't sector align IO buffer sizes (sizes drawn from bsrange/bssplit)"});
   add({.name = "nrfiles",
        .alias = "nr_files",
        .type = OptType::kInt,

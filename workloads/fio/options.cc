@@ -162,11 +162,24 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
       opts->*std::get<std::string JobOptions::*>(d->target) = std::string(value);
       break;
     case OptType::kEnum: {
+      // rw=write:112k / rw=randread:8: the postfix is checked when the job
+      // is built (job_spec.cc), where it is known whether rw is random.
+      std::string_view choice = value, postfix;
+      if (d->name == "rw") {
+        if (size_t colon = value.find(':'); colon != std::string_view::npos) {
+          postfix = value.substr(colon + 1);
+          choice = value.substr(0, colon);
+          if (postfix.empty()) {
+            return Status::InvalidArgument(std::string(where) + ": option 'rw': " + Quoted(value) +
+                                           ": nothing after ':' (e.g. write:64k, randread:8)");
+          }
+        }
+      }
       const EnumValue* found = nullptr;
       for (const auto& ev : d->values) {
-        if (ev.value == value) found = &ev;
+        if (ev.value == choice) found = &ev;
       }
-      if (std::string_view why = d->name == "ioengine" ? EngineNoMeaning(value) : "";
+      if (std::string_view why = d->name == "ioengine" ? EngineNoMeaning(choice) : "";
           !why.empty()) {
         return Status::InvalidArgument(std::string(where) +
                                        ": option 'ioengine': " + Quoted(value) +
@@ -186,7 +199,8 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
                                        Quoted(value) + " (" + std::string(found->help) +
                                        ") is not supported by storlab sim");
       }
-      opts->*std::get<std::string JobOptions::*>(d->target) = std::string(value);
+      opts->*std::get<std::string JobOptions::*>(d->target) = std::string(choice);
+      if (d->name == "rw") opts->rw_postfix = std::string(postfix);
       break;
     }
     case OptType::kBool:

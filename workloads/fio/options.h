@@ -38,15 +38,19 @@ struct JobOptions {
   std::string name;
   std::string description;
   std::string rw = "read";
+  std::string rw_postfix;  // "write:112k" → "112k", "randread:8" → "8" (fio's str_rw_cb)
   int64_t rwmixread = 50;
   DirValues bs = {4096, 4096, 4096};
-  uint64_t size = 0;          // bytes of I/O per job (0: the file's size)
-  int64_t size_percent = 0;   // size=N%: percent of the file system
-  uint64_t filesize = 0;      // size of each file (0: size)
-  uint64_t io_size = 0;       // bytes of I/O per loop, wrapping over the files (0: size)
-  int64_t number_ios = 0;     // stop after this many I/Os (0: no limit)
-  bool create_only = false;   // lay the files out, do no I/O
-  bool bs_unaligned = false;  // accepted: only bsrange/bssplit sizes would change
+  uint64_t size = 0;         // bytes of I/O per job (0: the file's size)
+  int64_t size_percent = 0;  // size=N%: percent of the file system
+  uint64_t filesize = 0;     // size of each file (0: size)
+  uint64_t io_size = 0;      // bytes of I/O per loop, wrapping over the files (0: size)
+  int64_t number_ios = 0;    // stop after this many I/Os (0: no limit)
+  bool create_only = false;  // lay the files out, do no I/O
+  DirValues ba = {0, 0, 0};  // blockalign: random offsets' alignment (0: the smallest size)
+  std::string bsrange;       // block_sizes.h; "" when not given
+  std::string bssplit;
+  bool bs_unaligned = false;  // sizes drawn from bsrange/bssplit not aligned to the smallest
   int64_t nrfiles = 1;
   int64_t numjobs = 1;
   int64_t iodepth = 1;

@@ -234,12 +234,18 @@ std::string FioNormalHeader(const FioRun& run) {
   for (const JobSpec& j : run.jobs().jobs) {
     (j.opts.thread ? threads : processes)++;
     if (j.clone == 0) {
-      std::string bs[3];
-      for (int d = 0; d < 3; ++d) bs[d] = N2s(j.opts.bs[d], true, "B");
+      // fio's min_bs-max_bs per direction (bsrange=, bssplit=); a replay
+      // shows the options' sizes, not the trace's.
+      std::string lo[3], hi[3];
+      for (size_t d = 0; d < 3; ++d) {
+        const DirBlockSizes& z = j.sizes[d];
+        lo[d] = N2s(j.trace ? j.opts.bs[d] : z.min, true, "B");
+        hi[d] = N2s(j.trace ? j.opts.bs[d] : z.max, true, "B");
+      }
       AppendPrintf(
           &s, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-          j.name.c_str(), j.groupid, RwName(j.opts.rw), bs[0].c_str(), bs[0].c_str(), bs[1].c_str(),
-          bs[1].c_str(), bs[2].c_str(), bs[2].c_str(), j.opts.ioengine.c_str(),
+          j.name.c_str(), j.groupid, RwName(j.opts.rw), lo[0].c_str(), hi[0].c_str(), lo[1].c_str(),
+          hi[1].c_str(), lo[2].c_str(), hi[2].c_str(), j.opts.ioengine.c_str(),
           static_cast<unsigned>(j.opts.iodepth));
     } else if (j.clone == 1) {
       AppendPrintf(&s, "...\n");
