@@ -99,12 +99,12 @@ void JobLogs::Flush(Log* log, int dir, uint64_t ms) {
 }
 
 void JobLogs::OnIo(const Io& io, const LatencyHistogram& clat) {
-  if (lat_) Add(lat_.get(), io.ms, io.lat_ns, io.dir, io.bs, io.offset);
+  if (lat_ && io.has_lat) Add(lat_.get(), io.ms, io.lat_ns, io.dir, io.bs, io.offset);
   if (slat_ && io.has_slat) Add(slat_.get(), io.slat_ms, io.slat_ns, io.dir, io.bs, io.offset);
-  if (clat_) Add(clat_.get(), io.ms, io.clat_ns, io.dir, io.bs, io.offset);
-  if (bw_per_io()) Add(bw_.get(), io.ms, io.bw_rate, io.dir, io.bs, io.offset);
-  if (iops_per_io()) Add(iops_.get(), io.ms, 1, io.dir, io.bs, io.offset);
-  if (hist_ && hist_msec_) {
+  if (clat_ && io.has_clat) Add(clat_.get(), io.ms, io.clat_ns, io.dir, io.bs, io.offset);
+  if (bw_per_io() && io.has_bw) Add(bw_.get(), io.ms, io.bw_rate, io.dir, io.bs, io.offset);
+  if (iops_per_io() && io.has_iops) Add(iops_.get(), io.ms, 1, io.dir, io.bs, io.offset);
+  if (hist_ && hist_msec_ && io.has_clat) {
     // fio's add_clat_sample(): a snapshot of the histogram every log_hist_msec.
     uint64_t& last = hist_last_[static_cast<size_t>(io.dir)];
     if (!last) last = io.ms;

@@ -61,6 +61,9 @@ class JobLogs {
     bool has_slat;
     uint64_t slat_ms, slat_ns;  // slat's time is the issue's
     uint64_t bw_rate;           // bytes * 10^6 / clat_ns, fio's per-I/O rate
+    // What disable_lat / disable_clat / disable_bw / gtod_reduce leave
+    // (io_u.c account_io_completion).
+    bool has_lat = true, has_clat = true, has_bw = true, has_iops = true;
   };
   // A completed I/O after ramp_time; `clat` is the job's completion latency
   // histogram for that direction, including this I/O.

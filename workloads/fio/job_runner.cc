@@ -183,6 +183,7 @@ void JobRunner::CloseIopsWindow() {
 // fio's account_io_completion() for the logs: per-I/O lines, and the bw /
 // iops figures per I/O when a log takes them so.
 void JobRunner::LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns) {
+  const JobOptions& o = spec_.opts;
   auto ms = [this](Nanos t) { return static_cast<uint64_t>((t - epoch_).count() / 1000000); };
   JobLogs::Io io{.ms = ms(reap),
                  .dir = u.dir,
@@ -190,12 +191,17 @@ void JobRunner::LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t la
                  .offset = u.offset,
                  .clat_ns = clat_ns,
                  .lat_ns = lat_ns,
-                 .has_slat = eng_.async && !eng_.no_io,
+                 .has_slat = eng_.async && !eng_.no_io && !o.disable_slat,
                  .slat_ms = u.issue > epoch_ ? ms(u.issue) : 0,
                  .slat_ns = static_cast<uint64_t>((u.issue - u.start).count()),
-                 .bw_rate = clat_ns ? u.length * 1000000 / clat_ns : 0};
-  if (!bw_windows_) ts_.dir[u.dir].bw.Add(io.bw_rate);
-  if (!iops_windows_) ts_.dir[u.dir].iops.Add(1);
+                 .bw_rate = clat_ns ? u.length * 1000000 / clat_ns : 0,
+                 .has_lat = !o.disable_lat,
+                 .has_clat = !o.disable_clat,
+                 .has_bw = !o.disable_bw,
+                 // io_u.c gtod_reduce(): no time taken, no per-I/O IOPS sample.
+                 .has_iops = !(o.disable_clat && o.disable_slat && o.disable_bw)};
+  if (!bw_windows_ && io.has_bw) ts_.dir[u.dir].bw.Add(io.bw_rate);
+  if (!iops_windows_ && io.has_iops) ts_.dir[u.dir].iops.Add(1);
   logs_->OnIo(io, ts_.dir[u.dir].clat);
 }
 

@@ -349,6 +349,7 @@ void JobRunner::OnStackDone(IoUnit* u, Status st) {
 }
 
 void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
+  const JobOptions& o = spec_.opts;
   // A context switch when the thread had to sleep for the completion: a
   // call that returns within kSleepThreshold (a page-cache copy) does not switch.
   if (visible - (u->blocks_thread ? u->arrival : thread_free_) > kSleepThreshold) ++ts_.ctx;
@@ -361,14 +362,20 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   if (!st.ok()) {
     RecordError(*u, st);
   } else if (u->dir == kSync) {
-    ts_.sync_lat.Add(static_cast<uint64_t>((reap - u->issue).count()));
+    if (!o.disable_clat) ts_.sync_lat.Add(static_cast<uint64_t>((reap - u->issue).count()));
   } else {
+    // io_u.c account_io_completion(): disable_lat / disable_clat /
+    // disable_slat (and gtod_reduce, all three) leave their figures out.
     DirStat& d = ts_.dir[u->dir];
     uint64_t clat = static_cast<uint64_t>((reap - u->issue).count());
-    if (eng_.async && !eng_.no_io) d.slat.Add(static_cast<uint64_t>((u->issue - u->start).count()));
-    d.clat.Add(clat);
-    d.lat.Add(static_cast<uint64_t>((reap - u->start).count()));
-    ts_.MarkLatency(clat);
+    if (eng_.async && !eng_.no_io && !o.disable_slat) {
+      d.slat.Add(static_cast<uint64_t>((u->issue - u->start).count()));
+    }
+    if (!o.disable_clat) {
+      d.clat.Add(clat);
+      ts_.MarkLatency(clat);
+    }
+    if (!o.disable_lat) d.lat.Add(static_cast<uint64_t>((reap - u->start).count()));
     if (ramp_over_) {
       Account(u->dir, u->length, reap);
       if (logs_) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));

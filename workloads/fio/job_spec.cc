@@ -106,6 +106,14 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
         "capped at 1");
     j.iodepth = 1;
   }
+  // gtod_reduce=1 (options.c str_gtod_reduce_cb) and what each disable_*
+  // does to the percentiles (init.c fixup_options).
+  if (o.gtod_reduce) {
+    j.opts.disable_lat = j.opts.disable_clat = j.opts.disable_slat = j.opts.disable_bw = true;
+  }
+  if (j.opts.disable_lat) j.opts.lat_percentiles = false;
+  if (j.opts.disable_clat) j.opts.clat_percentiles = false;
+  if (j.opts.disable_slat) j.opts.slat_percentiles = false;
   j.rand_gen = ToRandGen(o.random_generator);
   auto dist = ParseRandDist(o.random_distribution);
   if (!dist.ok()) return dist.status().WithContext(where + ": job " + Quoted(j.name));

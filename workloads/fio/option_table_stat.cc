@@ -63,6 +63,34 @@ void AddStatOptions(std::vector<OptionDef>* t) {
        .target = &O::log_offset,
        .def = "0",
        .help = "Include offset of IO for each log entry"});
+  // gtod_reduce turns the four below on (options.c str_gtod_reduce_cb);
+  // each turns its percentiles off (init.c fixup_options).
+  add({.name = "gtod_reduce",
+       .type = OptType::kBool,
+       .target = &O::gtod_reduce,
+       .def = "0",
+       .help = "Greatly reduce number of gettimeofday() calls"});
+  add({.name = "disable_lat",
+       .type = OptType::kBool,
+       .target = &O::disable_lat,
+       .def = "0",
+       .help = "Disable latency numbers"});
+  add({.name = "disable_clat",
+       .type = OptType::kBool,
+       .target = &O::disable_clat,
+       .def = "0",
+       .help = "Disable completion latency numbers"});
+  add({.name = "disable_slat",
+       .type = OptType::kBool,
+       .target = &O::disable_slat,
+       .def = "0",
+       .help = "Disable submission latency numbers"});
+  add({.name = "disable_bw_measurement",
+       .alias = "disable_bw",
+       .type = OptType::kBool,
+       .target = &O::disable_bw,
+       .def = "0",
+       .help = "Disable bandwidth logging"});
   add({.name = "clat_percentiles",
        .type = OptType::kBool,
        .target = &O::clat_percentiles,

@@ -95,6 +95,8 @@ struct JobOptions {
   bool log_max_value = false;
   bool log_offset = false;
   bool per_job_logs = true;
+  bool gtod_reduce = false;  // sets the four below
+  bool disable_lat = false, disable_clat = false, disable_slat = false, disable_bw = false;
   bool clat_percentiles = true;
   bool lat_percentiles = false;
   bool slat_percentiles = false;
