@@ -1,6 +1,6 @@
 // PageCache: construction, the write path, discards, direct I/O and stats.
-// Reads are in page_cache_read.cc, writeback and syncs in
-// page_cache_writeback.cc; the factory in
+// Reads are in page_cache_read.cc; writeback and syncs are the Writeback
+// class's (page_cache_writeback.h); the factory in
 // sim/profile/factories/page_cache_factory.cc.
 #include "sim/layers/page_cache/page_cache.h"
 
@@ -21,7 +21,23 @@ PageCache::PageCache(Engine& engine, std::string name, const PageCacheConfig& co
       child_(child),
       cpu_(config.host.cores, config.host.copy_bytes_per_s_per_core, config.host.memory_bandwidth),
       throttle_(config.host),
-      data_(config.keeps_data) {
+      data_(config.keeps_data),
+      capacity_pages_(std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1)),
+      writeback_(engine_,
+                 WritebackConfig{.max_io_bytes = config.max_io_bytes,
+                                 .queue_depth = config.writeback_queue_depth,
+                                 .dirty_expire = config.host.dirty_expire,
+                                 .interval = config.host.writeback_interval,
+                                 .capacity = child.geometry().capacity,
+                                 .keeps_data = config.keeps_data},
+                 pages_, data_, throttle_, child,
+                 Writeback::Hooks{
+                     .destaged = [this](uint64_t off, uint64_t len) { TraceDestaged(off, len); },
+                     .cleaned =
+                         [this] {
+                           NoteDirtyChange();
+                           WakeBlockedWriters();
+                         }}) {
   geometry_ = child.geometry();
   geometry_.physical_block = std::max<uint32_t>(geometry_.physical_block, kPage);
   caps_ = child.caps();
@@ -31,10 +47,33 @@ PageCache::PageCache(Engine& engine, std::string name, const PageCacheConfig& co
   // A FUA write is made durable by writeback and a child flush.
   caps_.honors_fua = child.caps().honors_flush;
   caps_.queue_depth = std::max<uint32_t>(caps_.queue_depth, 1024);
-  capacity_pages_ = std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1);
 }
 
 PageCache::~PageCache() = default;
+
+PageCache::Counters PageCache::counters() const {
+  const WritebackCounters& w = writeback_.counters();
+  const CacheCounters& c = counters_;
+  return Counters{.absorbed_bytes = c.absorbed_bytes,
+                  .newly_dirtied_bytes = c.newly_dirtied_bytes,
+                  .rewritten_dirty_bytes = c.rewritten_dirty_bytes,
+                  .written_back_bytes = w.written_back_bytes,
+                  .writeback_requests = w.writeback_requests,
+                  .writeback_errors = w.writeback_errors,
+                  .throttled_writes = c.throttled_writes,
+                  .throttled_ns = c.throttled_ns,
+                  .read_hit_bytes = c.read_hit_bytes,
+                  .read_miss_bytes = c.read_miss_bytes,
+                  .child_read_bytes = c.child_read_bytes,
+                  .readahead_bytes = c.readahead_bytes,
+                  .evicted_bytes = c.evicted_bytes,
+                  .fsyncs = w.fsyncs,
+                  .fsync_ns_total = w.fsync_ns_total,
+                  .fsync_ns_max = w.fsync_ns_max,
+                  .fsync_written_bytes = w.fsync_written_bytes,
+                  .last_fsync_ns = w.last_fsync_ns,
+                  .last_fsync_bytes = w.last_fsync_bytes};
+}
 
 uint64_t PageCache::dirty_bytes() const { return dirty_total_bytes(); }
 uint64_t PageCache::dirty_total_bytes() const { return pages_.dirty_or_writeback_pages() * kPage; }
@@ -55,8 +94,9 @@ void PageCache::DoSubmit(Request req) {
       return direct ? StartDirect(std::move(req)) : StartWrite(std::move(req));
     case Op::kFlush: {
       const uint32_t file = req.file_id;
-      StartSync(file, file == 0, 0, UINT64_MAX, true, true,
-                [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
+      writeback_.StartSync(
+          file, file == 0, 0, UINT64_MAX, true, true,
+          [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
       return;
     }
     case Op::kTrim:
@@ -100,7 +140,7 @@ void PageCache::StartWrite(Request req) {
   // until writeback brings dirty memory back under it.
   if (!blocked_writers_.empty() || dirty_total_bytes() >= throttle_.limits().limit) {
     blocked_writers_.emplace_back(std::move(req), engine_.now());
-    Pump();
+    writeback_.Pump();
     return;
   }
   CopyIn(std::move(req));
@@ -158,8 +198,8 @@ void PageCache::FinishWrite(Request req) {
   auto ack_fn = [this, first, last](Request r) {
     if (!r.fua()) return r.done(Status());
     // O_DSYNC: write back this range and flush the child.
-    StartSync(r.file_id, true, first, last, true, false,
-              [done = std::move(r.done)](Status st) mutable { done(std::move(st)); });
+    writeback_.StartSync(r.file_id, true, first, last, true, false,
+                         [done = std::move(r.done)](Status st) mutable { done(std::move(st)); });
   };
   if (ack == now) return ack_fn(std::move(req));
   engine_.At(ack, [ack_fn, r = std::move(req)]() mutable { ack_fn(std::move(r)); });
@@ -167,8 +207,7 @@ void PageCache::FinishWrite(Request req) {
 
 void PageCache::NoteDirtyChange() {
   dirty_series_.Record(engine_.now(), static_cast<double>(dirty_total_bytes()));
-  if (pages_.dirty_or_writeback_pages() > 0) ArmTick();
-  if (pages_.dirty_pages() * kPage > throttle_.limits().background) Pump();
+  writeback_.OnDirtyChange();
 }
 
 void PageCache::EvictOverflow() {
@@ -187,7 +226,7 @@ void PageCache::StartDiscard(Request req) {
   const uint64_t first = PageOf(req.offset), last = LastPageOf(req.offset, req.length);
   // truncate_inode_pages_range(): wait for writeback in the range, drop it,
   // then let the device do the rest.
-  WaitForWriteback(first, last, [this, r = std::move(req)](Status) mutable {
+  writeback_.WaitForWriteback(first, last, [this, r = std::move(req)](Status) mutable {
     DropRange(r.offset, r.length);
     child_.Submit(std::move(r));
   });
@@ -211,7 +250,7 @@ void PageCache::DropRange(uint64_t off, uint64_t len) {
   if (lo > hi || hi == UINT64_MAX) return;
   pages_.Drop(lo, hi);
   data_.Erase(lo * kPage, std::min((hi + 1) * kPage, geometry_.capacity) - lo * kPage);
-  ForgetSyncPages(lo, hi);
+  writeback_.ForgetPages(lo, hi);
   NoteDirtyChange();
   WakeBlockedWriters();
 }
@@ -224,22 +263,23 @@ void PageCache::StartDirect(Request req) {
   // filemap_write_and_wait_range(), then the I/O; a write then drops the
   // pages it made stale (invalidate_inode_pages2_range).
   const uint32_t file = req.file_id;  // read before the lambda moves req
-  StartSync(file, true, first, last, false, false,
-            [this, first, last, r = std::move(req)](Status st) mutable {
-              if (!st.ok()) return r.done(std::move(st));
-              r.flags &= ~kDirect;
-              if (r.op == Op::kRead) return child_.Submit(std::move(r));
-              r.done = [this, first, last, done = std::move(r.done), off = r.offset,
-                        len = r.length](Status s) mutable {
-                ++invalidations_;
-                WaitForWriteback(first, last,
-                                 [this, off, len, d = std::move(done), s](Status) mutable {
-                                   DropRange(off, len);
-                                   d(std::move(s));
-                                 });
-              };
-              child_.Submit(std::move(r));
-            });
+  writeback_.StartSync(file, true, first, last, false, false,
+                       [this, first, last, r = std::move(req)](Status st) mutable {
+                         if (!st.ok()) return r.done(std::move(st));
+                         r.flags &= ~kDirect;
+                         if (r.op == Op::kRead) return child_.Submit(std::move(r));
+                         r.done = [this, first, last, done = std::move(r.done), off = r.offset,
+                                   len = r.length](Status s) mutable {
+                           ++invalidations_;
+                           writeback_.WaitForWriteback(
+                               first, last,
+                               [this, off, len, d = std::move(done), s](Status) mutable {
+                                 DropRange(off, len);
+                                 d(std::move(s));
+                               });
+                         };
+                         child_.Submit(std::move(r));
+                       });
 }
 
 // ---- Power cut, stats ----
@@ -252,15 +292,8 @@ void PageCache::OnPowerCut() {
   blocked_writers_.clear();
   reads_.clear();
   read_waiters_.clear();
-  writebacks_.clear();
-  writeback_waiters_.clear();
-  syncs_.clear();
+  writeback_.Reset();
   streams_.clear();
-  file_errors_.clear();
-  bg_queue_.clear();
-  bg_chunk_left_ = 0;
-  tick_armed_ = false;
-  kupdate_ = false;
   dirty_series_.Record(engine_.now(), 0);
 }
 
@@ -301,7 +334,7 @@ void PageCache::AppendStats(StatList& out) const {
       Field<&Counters::last_fsync_bytes>("last_fsync_bytes", kBytes),
   };
   AppendStatTable(*this, kCache, out);
-  AppendStatTable(counters_, kCounters, out);
+  AppendStatTable(counters(), kCounters, out);
 }
 
 }  // namespace storlab

@@ -57,6 +57,10 @@
 // Overlay (nothing in timing-only runs); writeback copies it to the child.
 // A power cut (host crash) loses the cache: dirty pages are gone.
 //
+// Writeback and syncs are a class of their own (Writeback,
+// page_cache_writeback.h); the throttle too (DirtyThrottle,
+// page_cache_throttle.h); the page states are in PageTable (page_table.h).
+//
 // Stats for the explanations (counters(), also in AppendStats):
 //   absorbed_bytes         bytes the application wrote into the cache
 //   newly_dirtied_bytes    pages (4 KiB each) that became dirty: clean or
@@ -88,6 +92,7 @@
 #include "sim/host_spec.h"
 #include "sim/layers/host_cpu.h"
 #include "sim/layers/page_cache/page_cache_throttle.h"
+#include "sim/layers/page_cache/page_cache_writeback.h"
 #include "sim/layers/page_cache/page_table.h"
 #include "sim/node.h"
 #include "sim/store/overlay.h"
@@ -110,6 +115,8 @@ struct PageCacheConfig {
 
 class PageCache : public Node {
  public:
+  // Every counter of the cache and of its writeback (writeback().counters()),
+  // in one flat view for the explanations and the stats.
   struct Counters {
     uint64_t absorbed_bytes = 0;
     uint64_t newly_dirtied_bytes = 0;
@@ -142,7 +149,7 @@ class PageCache : public Node {
   std::vector<Node*> children() const override { return {&child_}; }
 
   const PageCacheConfig& config() const { return config_; }
-  const Counters& counters() const { return counters_; }
+  Counters counters() const;
   // Dirty pages plus pages under writeback, in bytes (what the limits count).
   uint64_t dirty_bytes() const;
   uint64_t writeback_bytes() const;
@@ -151,6 +158,7 @@ class PageCache : public Node {
   const DirtyThrottle& throttle() const { return throttle_; }
   // The writeback bandwidth the throttle currently assumes (bytes/s).
   double write_bandwidth() const { return throttle_.write_bandwidth(); }
+  const Writeback& writeback() const { return writeback_; }
 
   void AppendStats(StatList& out) const override;
   uint64_t volatile_bytes() const override { return dirty_bytes() + writeback_bytes(); }
@@ -164,39 +172,25 @@ class PageCache : public Node {
   uint64_t Alignment(const Request& req) const override;
 
  private:
-  struct WritebackOp {
-    uint64_t first, count;  // pages
-    uint32_t file;
-    Nanos submitted;
-    uint64_t sync_id;  // the sync it was issued for, 0: background
-    // Ids come from one counter: a writeback with a larger id than a sync
-    // was submitted after the sync started.
-    std::unique_ptr<uint8_t[]> data;
+  // The cache's own counters (the writeback keeps its own).
+  struct CacheCounters {
+    uint64_t absorbed_bytes = 0;
+    uint64_t newly_dirtied_bytes = 0;
+    uint64_t rewritten_dirty_bytes = 0;
+    uint64_t throttled_writes = 0;
+    uint64_t throttled_ns = 0;
+    uint64_t read_hit_bytes = 0;
+    uint64_t read_miss_bytes = 0;
+    uint64_t child_read_bytes = 0;
+    uint64_t readahead_bytes = 0;
+    uint64_t evicted_bytes = 0;
   };
   struct ReadOp {
     uint64_t first, count;   // pages
     uint64_t invalidations;  // invalidations_ when issued: a later drop skips the fill
     std::unique_ptr<uint8_t[]> data;
   };
-  // A sync (fsync, sync, O_DSYNC write, direct I/O's flush of its range):
-  // the pages it must see written back, per group: `fresh` were dirty when
-  // it started and need a writeback submitted after that; `inflight` were
-  // already under writeback and only need it to end.
-  struct SyncWaiter {
-    uint64_t id;
-    uint32_t file;  // for the child flush and error reporting
-    Nanos started;
-    std::map<uint64_t, std::pair<PageTable::Mask, PageTable::Mask>> need;  // fresh, inflight
-    uint64_t pages_left = 0;
-    uint64_t cursor = 0;  // group where its next run is searched
-    uint64_t written_bytes = 0;
-    bool flush_child;
-    bool fsync;  // a FLUSH request: counted in the fsync stats
-    bool flushing = false;
-    Status error;
-    Callback<void(Status)> then;
-  };
-  struct Waiter {  // a request waiting for reads or writebacks over [first, last]
+  struct Waiter {  // a request waiting for reads over [first, last]
     uint64_t first, last;
     Callback<void(Status)> fn;
   };
@@ -231,29 +225,6 @@ class PageCache : public Node {
   // fn(error) if one of them fails.
   void WaitForReads(uint64_t first, uint64_t last, Callback<void(Status)> fn);
 
-  // Writeback and syncs (page_cache_writeback.cc).
-  void Pump();
-  bool IssueSyncWriteback();
-  // The next run of `w`'s pages that can be written back now.
-  std::pair<uint64_t, uint64_t> NextSyncRun(SyncWaiter& w);
-  bool IssueBackgroundWriteback();
-  void IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id);
-  void OnWritebackDone(uint64_t id, Status st);
-  // Starts a sync of the pages of `file` (any file if `all_files`) within
-  // [first, last]; runs `then` when they are written back (and the child
-  // flushed if `flush_child`).
-  void StartSync(uint32_t file, bool all_files, uint64_t first, uint64_t last, bool flush_child,
-                 bool fsync, Callback<void(Status)> then);
-  void AddNeed(SyncWaiter& w, uint64_t g, PageTable::Mask m);
-  void CheckSync(uint64_t id);
-  void ForgetSyncPages(uint64_t first, uint64_t last);
-  void ArmTick();
-  void OnTick();
-  uint64_t ChunkPages() const;
-  // Runs fn(OK) once no writeback is in flight over [first, last].
-  void WaitForWriteback(uint64_t first, uint64_t last, Callback<void(Status)> fn);
-  void WakeWritebackWaiters();
-
   uint64_t PageOf(uint64_t off) const { return off / PageTable::kPageSize; }
   uint64_t LastPageOf(uint64_t off, uint64_t len) const {
     return (off + len - 1) / PageTable::kPageSize;
@@ -267,30 +238,23 @@ class PageCache : public Node {
   DirtyThrottle throttle_;
   PageTable pages_;
   Overlay data_;
-  Counters counters_;
+  CacheCounters counters_;
   TimeSeries dirty_series_{"dirty_bytes"};
   uint64_t capacity_pages_;  // what the cache may hold
 
-  uint64_t next_id_ = 1;
+  Writeback writeback_;  // after pages_, data_ and throttle_, which it uses
+
+  uint64_t next_id_ = 1;                                   // of child reads
   std::deque<std::pair<Request, Nanos>> blocked_writers_;  // waiting at the limit
   std::map<uint64_t, ReadOp> reads_;
   std::vector<Waiter> read_waiters_;
-  std::map<uint64_t, WritebackOp> writebacks_;
-  std::vector<Waiter> writeback_waiters_;
-  std::map<uint64_t, std::unique_ptr<SyncWaiter>> syncs_;
-  uint64_t sync_rotor_ = 0;           // the sync whose run goes next
   struct Stream {                     // read-ahead state of one file (struct file_ra_state)
     uint64_t prev_page = UINT64_MAX;  // last page of the previous read
     uint64_t start = 0, size = 0, async = 0;
     bool marker = false;  // start + size - async carries PG_readahead
   };
   std::map<uint32_t, Stream> streams_;
-  std::map<uint32_t, Status> file_errors_;  // writeback errors, for the next fsync
   uint64_t invalidations_ = 0;
-  std::deque<uint32_t> bg_queue_;  // files in background writeback order (b_io)
-  uint64_t bg_chunk_left_ = 0;     // pages the front file may still write this turn
-  bool tick_armed_ = false;
-  bool kupdate_ = false;  // the last tick found expired files
 };
 
 // `type = "page_cache"`, one child. Keys: every [host] key (mem, used_mem,

@@ -1,10 +1,10 @@
-// PageCache: the flusher (background and periodic writeback, as in Linux
+// Writeback: the flusher (background and periodic writeback, as in Linux
 // fs/fs-writeback.c) and syncs (fsync, sync, O_DSYNC, direct I/O's
 // filemap_write_and_wait_range).
+#include "sim/layers/page_cache/page_cache_writeback.h"
+
 #include <algorithm>
 #include <bit>
-
-#include "sim/layers/page_cache/page_cache.h"
 
 namespace storlab {
 
@@ -13,17 +13,48 @@ constexpr uint64_t kPage = PageTable::kPageSize;
 using Mask = PageTable::Mask;
 }  // namespace
 
+Writeback::Writeback(Engine& engine, const WritebackConfig& config, PageTable& pages,
+                     const Overlay& data, DirtyThrottle& throttle, Node& child, Hooks hooks)
+    : engine_(engine),
+      config_(config),
+      pages_(pages),
+      data_(data),
+      throttle_(throttle),
+      child_(child),
+      hooks_(std::move(hooks)) {}
+
+uint64_t Writeback::RunBytes(uint64_t first, uint64_t count) const {
+  const uint64_t start = first * kPage;
+  return std::min(count * kPage, config_.capacity - start);
+}
+
+void Writeback::OnDirtyChange() {
+  if (pages_.dirty_or_writeback_pages() > 0) ArmTick();
+  if (pages_.dirty_pages() * kPage > throttle_.limits().background) Pump();
+}
+
+void Writeback::Reset() {
+  writebacks_.clear();
+  writeback_waiters_.clear();
+  syncs_.clear();
+  file_errors_.clear();
+  bg_queue_.clear();
+  bg_chunk_left_ = 0;
+  tick_armed_ = false;
+  kupdate_ = false;
+}
+
 // ---- Issuing writeback ----
 
-void PageCache::Pump() {
-  while (writebacks_.size() < config_.writeback_queue_depth) {
+void Writeback::Pump() {
+  while (writebacks_.size() < config_.queue_depth) {
     if (IssueSyncWriteback()) continue;
     if (IssueBackgroundWriteback()) continue;
     break;
   }
 }
 
-std::pair<uint64_t, uint64_t> PageCache::NextSyncRun(SyncWaiter& w) {
+std::pair<uint64_t, uint64_t> Writeback::NextSyncRun(SyncWaiter& w) {
   const uint64_t max_pages = config_.max_io_bytes / kPage;
   auto candidates = [&](uint64_t g) -> Mask {
     auto e = w.need.find(g);
@@ -50,7 +81,7 @@ std::pair<uint64_t, uint64_t> PageCache::NextSyncRun(SyncWaiter& w) {
   return {0, 0};
 }
 
-bool PageCache::IssueSyncWriteback() {
+bool Writeback::IssueSyncWriteback() {
   if (syncs_.empty()) return false;
   // Round-robin over the syncs in progress, one run each, the way several
   // fsync()ing tasks share the device queue.
@@ -69,7 +100,7 @@ bool PageCache::IssueSyncWriteback() {
   return false;
 }
 
-uint64_t PageCache::ChunkPages() const {
+uint64_t Writeback::ChunkPages() const {
   // writeback_chunk_size(): min(bandwidth / 2, limit / DIRTY_SCOPE) per
   // inode per turn, rounded to MIN_WRITEBACK_PAGES (4 MiB).
   constexpr uint64_t kMinPages = (4u << 20) / kPage;
@@ -79,7 +110,7 @@ uint64_t PageCache::ChunkPages() const {
   return (pages + kMinPages) / kMinPages * kMinPages;
 }
 
-bool PageCache::IssueBackgroundWriteback() {
+bool Writeback::IssueBackgroundWriteback() {
   const bool over_bg = pages_.dirty_pages() * kPage > throttle_.limits().background;
   if (!over_bg && !kupdate_) return false;
   const Nanos now = engine_.now();
@@ -87,7 +118,7 @@ bool PageCache::IssueBackgroundWriteback() {
     PageTable::File* fi = pages_.FindFile(f);
     if (!fi || fi->groups.empty()) return false;
     // Periodic (kupdate) writeback takes only files dirty for dirty_expire.
-    return over_bg || fi->dirtied_when + config_.host.dirty_expire <= now;
+    return over_bg || fi->dirtied_when + config_.dirty_expire <= now;
   };
   const uint64_t max_pages = config_.max_io_bytes / kPage;
   for (int round = 0; round < 2; ++round) {
@@ -125,7 +156,7 @@ bool PageCache::IssueBackgroundWriteback() {
   return false;
 }
 
-void PageCache::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id) {
+void Writeback::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id) {
   pages_.StartWriteback(first, first + count - 1);
   const uint64_t id = next_id_++;
   WritebackOp& op = writebacks_[id];
@@ -151,7 +182,7 @@ void PageCache::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t
   child_.Submit(std::move(r));
 }
 
-void PageCache::OnWritebackDone(uint64_t id, Status st) {
+void Writeback::OnWritebackDone(uint64_t id, Status st) {
   auto it = writebacks_.find(id);
   if (it == writebacks_.end()) return;
   WritebackOp op = std::move(it->second);
@@ -160,7 +191,7 @@ void PageCache::OnWritebackDone(uint64_t id, Status st) {
   const uint64_t bytes = RunBytes(op.first, op.count);
   pages_.EndWriteback(op.first, last);
   if (st.ok()) {
-    TraceDestaged(op.first * kPage, bytes);
+    hooks_.destaged(op.first * kPage, bytes);
     counters_.written_back_bytes += bytes;
     throttle_.OnWrittenBack(engine_.now(), bytes);
   } else {
@@ -193,8 +224,7 @@ void PageCache::OnWritebackDone(uint64_t id, Status st) {
     if (touched) check.push_back(sid);
   }
   if (writebacks_.empty()) throttle_.OnWritebackIdle(engine_.now());
-  NoteDirtyChange();
-  WakeBlockedWriters();
+  hooks_.cleaned();
   WakeWritebackWaiters();
   for (uint64_t sid : check) CheckSync(sid);
   Pump();
@@ -202,7 +232,7 @@ void PageCache::OnWritebackDone(uint64_t id, Status st) {
 
 // ---- Syncs ----
 
-void PageCache::AddNeed(SyncWaiter& w, uint64_t g, Mask m) {
+void Writeback::AddNeed(SyncWaiter& w, uint64_t g, Mask m) {
   const PageTable::Group* grp = pages_.Find(g);
   if (!grp) return;
   const Mask fresh = grp->dirty & m;
@@ -215,7 +245,7 @@ void PageCache::AddNeed(SyncWaiter& w, uint64_t g, Mask m) {
   w.pages_left += static_cast<uint64_t>(std::popcount(add));
 }
 
-void PageCache::StartSync(uint32_t file, bool all_files, uint64_t first, uint64_t last,
+void Writeback::StartSync(uint32_t file, bool all_files, uint64_t first, uint64_t last,
                           bool flush_child, bool fsync, Callback<void(Status)> then) {
   auto w = std::make_unique<SyncWaiter>();
   w->id = next_id_++;
@@ -252,7 +282,7 @@ void PageCache::StartSync(uint32_t file, bool all_files, uint64_t first, uint64_
   Pump();
 }
 
-void PageCache::CheckSync(uint64_t id) {
+void Writeback::CheckSync(uint64_t id) {
   auto it = syncs_.find(id);
   if (it == syncs_.end()) return;
   SyncWaiter& w = *it->second;
@@ -281,7 +311,7 @@ void PageCache::CheckSync(uint64_t id) {
   }
 }
 
-void PageCache::ForgetSyncPages(uint64_t first, uint64_t last) {
+void Writeback::ForgetPages(uint64_t first, uint64_t last) {
   std::vector<uint64_t> check;
   for (auto& [sid, w] : syncs_) {
     for (uint64_t g = PageTable::GroupOf(first); g <= PageTable::GroupOf(last); ++g) {
@@ -301,17 +331,17 @@ void PageCache::ForgetSyncPages(uint64_t first, uint64_t last) {
 
 // ---- The periodic flusher tick ----
 
-void PageCache::ArmTick() {
-  if (tick_armed_ || config_.host.writeback_interval <= Nanos(0)) return;
+void Writeback::ArmTick() {
+  if (tick_armed_ || config_.interval <= Nanos(0)) return;
   tick_armed_ = true;
-  engine_.After(config_.host.writeback_interval, [this] { OnTick(); });
+  engine_.After(config_.interval, [this] { OnTick(); });
 }
 
-void PageCache::OnTick() {
+void Writeback::OnTick() {
   tick_armed_ = false;
   const Nanos now = engine_.now();
   for (const auto& [f, fi] : pages_.files()) {
-    if (!fi.groups.empty() && fi.dirtied_when + config_.host.dirty_expire <= now) {
+    if (!fi.groups.empty() && fi.dirtied_when + config_.dirty_expire <= now) {
       kupdate_ = true;
       break;
     }
@@ -322,12 +352,12 @@ void PageCache::OnTick() {
 
 // ---- Waiting for writeback in flight ----
 
-void PageCache::WaitForWriteback(uint64_t first, uint64_t last, Callback<void(Status)> fn) {
+void Writeback::WaitForWriteback(uint64_t first, uint64_t last, Callback<void(Status)> fn) {
   if (!pages_.AnyWriteback(first, last)) return fn(Status());
   writeback_waiters_.push_back({first, last, std::move(fn)});
 }
 
-void PageCache::WakeWritebackWaiters() {
+void Writeback::WakeWritebackWaiters() {
   std::vector<Waiter> ready;
   for (size_t i = 0; i < writeback_waiters_.size();) {
     if (!pages_.AnyWriteback(writeback_waiters_[i].first, writeback_waiters_[i].last)) {
