@@ -132,7 +132,7 @@ void CacheCore::ReadDone(const std::shared_ptr<ReadOp>& op, Status st) {
       WritePromotion(p);
     }
   }
-  KickDestager();
+  destager_.Kick();
   Completion done = std::move(req.done);
   done(std::move(st));
 }

@@ -172,7 +172,7 @@ void CacheCore::WriteDone(const std::shared_ptr<WriteOp>& op, Status st) {
   }
   dirty_reserved_ -= op->reserved;
   RecordDirty();
-  KickDestager();
+  destager_.Kick();
   WakeSpace();
   Request& req = op->req;
   if (fast_ && req.fua() && st.ok()) {
@@ -231,9 +231,9 @@ void CacheCore::Discard(Request req) {
                 WakeBlock(s.block);
               }
               RecordDirty();
-              CheckFlushes();
+              destager_.CheckFlushes();
               WakeSpace();
-              KickDestager();
+              destager_.Kick();
               if (fast_ && req.fua() && st.ok()) {
                 auto d = std::make_shared<Completion>(std::move(req.done));
                 RequestCommit(false, [d](Status s) { (*d)(std::move(s)); });
