@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/virtual_driver.h"
+#include "tests/sim/cache_unit_util.h"
 
 namespace storlab {
 namespace {
@@ -16,32 +17,7 @@ constexpr uint64_t kBlock = 4096;
 constexpr uint32_t kSector = 512;
 constexpr uint32_t kSpb = kBlock / kSector;
 
-// Records every request and completes it after `latency`, with an error for
-// writes while `fail_writes` is set.
-class Recorder : public Node {
- public:
-  Recorder(Engine& e, const char* name, Nanos latency) : Node(e, name), latency_(latency) {
-    geometry_.capacity = 1 << 30;
-    geometry_.logical_block = kSector;
-  }
-  std::string_view type() const override { return "recorder"; }
-  struct Seen {
-    Op op;
-    uint64_t offset, length;
-  };
-  std::vector<Seen> seen;
-  bool fail_writes = false;
-
- protected:
-  void DoSubmit(Request req) override {
-    seen.push_back({req.op, req.offset, req.length});
-    const bool fail = fail_writes && req.op == Op::kWrite;
-    CompleteAfter(latency_, std::move(req), fail ? Status::IoError("rec: write") : Status());
-  }
-
- private:
-  Nanos latency_;
-};
+using testing::Recorder;
 
 class FakeOwner : public CacheDestager::Owner {
  public:

@@ -57,7 +57,11 @@ CacheCore::CacheCore(Engine& engine, std::string name, const CacheConfig& cfg, N
       policy_(MakeCachePolicy(cfg.policy, cfg.size / cfg.block_size, capacity_ / cfg.block_size)),
       seq_(cfg.sequential_cutoff),
       destager_(engine_, name_, DestagerConfig(cfg_, sector_, data_base_, keeps_data_), table_,
-                cache_dev(), origin_, *this) {}
+                cache_dev(), origin_, *this),
+      committer_(fast ? std::make_unique<CacheCommitter>(
+                            engine_, CacheCommitter::Config{cfg.metadata_size, cfg.commit_period},
+                            table_, *fast, origin_, [this] { WakeSpace(); })
+                      : nullptr) {}
 
 CacheCore::~CacheCore() = default;
 
@@ -139,7 +143,7 @@ void CacheCore::WaitSpace(Callback<void()> retry, bool first_wait) {
   space_waiters_.push_back(std::move(retry));
   destager_.Kick();
   if (fast_ && !table_.has_free_slot() && table_.has_pending_slots()) {
-    RequestCommit(false, nullptr);
+    committer_->Commit(false, nullptr);
   }
 }
 
@@ -189,7 +193,7 @@ void CacheCore::Flush(Request req) {
   if (fast_) {
     // Dirty data on the cache device is durable once the device is flushed
     // and the mapping committed: a FLUSH commits (and flushes the origin).
-    RequestCommit(true, std::move(done));
+    committer_->Commit(true, std::move(done));
     return;
   }
   destager_.Flush(write_seq_, std::move(done));
@@ -199,7 +203,7 @@ void CacheCore::Written(const std::vector<CachePiece>& writes) {
   if (on_destaged_) {
     for (const CachePiece& p : writes) on_destaged_(p.dev_off, p.len);
   }
-  origin_written_ = true;
+  if (committer_) committer_->OriginWritten();
 }
 
 void CacheCore::Unlocked(const std::vector<uint64_t>& blocks) {
@@ -213,12 +217,17 @@ CacheCounters CacheCore::counters() const {
   c.destage_ops = d.destage_ops;
   c.destaged_bytes = d.destaged_bytes;
   c.destage_errors = d.destage_errors;
+  if (committer_) {
+    c.commits = committer_->counters().commits;
+    c.commit_time = committer_->counters().commit_time;
+  }
   return c;
 }
 
 void CacheCore::ResetCounters() {
   c_ = CacheCounters();
   destager_.ResetCounters();
+  if (committer_) committer_->ResetCounters();
 }
 
 void CacheCore::AppendStats(StatList& out, const std::string& prefix) const {
@@ -263,11 +272,8 @@ void CacheCore::PowerCut() {
   space_waiters_.clear();
   busy_writes_.clear();
   destager_.PowerCut();
-  next_commit_waiters_.clear();
+  if (committer_) committer_->PowerCut();
   dirty_reserved_ = 0;
-  commit_running_ = false;
-  next_force_ = false;
-  commit_timer_ = {};
   seq_.Clear();
   policy_ = MakeCachePolicy(cfg_.policy, cfg_.size / bs_, capacity_ / bs_);
   table_.Clear();
@@ -277,6 +283,30 @@ void CacheCore::PowerCut() {
     Restore();
   }
   RecordDirty();
+}
+
+void CacheCore::Restore() {
+  // The restart after a power cut: the last committed mapping, every block
+  // of it dirty, as dm-cache does after an unclean shutdown
+  // (dm-cache-metadata.c: "clean_when_opened"), so that all of it is
+  // written back to the origin again.
+  const auto& committed = committer_->committed();
+  std::vector<uint64_t> blocks;
+  blocks.reserve(committed.size());
+  for (const auto& [b, c] : committed) blocks.push_back(b);
+  std::sort(blocks.begin(), blocks.end());
+  std::vector<bool> used(table_.slots(), false);
+  const Nanos now = engine_.now();
+  for (uint64_t b : blocks) {
+    const CacheCommitter::Mapping& c = committed.at(b);
+    CacheEntry& e = table_.Insert(b, c.slot);
+    used[c.slot] = true;
+    const uint64_t seq = ++write_seq_;
+    for (auto [f, n] : c.valid.Runs()) table_.MarkDirty(e, f, n, seq, now);
+    policy_->Insert(b, true, Promote::kPermanent);
+  }
+  table_.SetUsedSlots(used);
+  kick_pending_ = table_.dirty_blocks() > 0;
 }
 
 }  // namespace storlab

@@ -3,7 +3,8 @@
 //
 // Shapes. With a cache device (an SSD: dm-cache / lvmcache, bcache), cached
 // blocks live in slots on that device, after a metadata area; the mapping
-// is committed there the way dm-cache commits it (see cache_commit.cc), so
+// is committed there the way dm-cache commits it (CacheCommitter,
+// cache_committer.h), so
 // what a FLUSH made durable on the cache device survives a power cut. Without
 // one (a drive's buffer, a NAS's page cache), blocks live in CacheMemory, and
 // a power cut loses everything that was not destaged.
@@ -41,6 +42,7 @@
 #include <vector>
 
 #include "sim/engine.h"
+#include "sim/layers/cache/cache_committer.h"
 #include "sim/layers/cache/cache_destager.h"
 #include "sim/layers/cache/cache_memory.h"
 #include "sim/layers/cache/cache_pieces.h"
@@ -127,10 +129,6 @@ class CacheCore : private CacheDestager::Owner {
   struct ReadOp;
   struct WriteOp;
   struct Promotion;
-  struct Committed {
-    uint32_t slot;
-    BlockMask valid;
-  };
 
   // Geometry helpers.
   std::vector<Span> Spans(uint64_t off, uint64_t len) const;
@@ -177,11 +175,14 @@ class CacheCore : private CacheDestager::Owner {
   void Unlocked(const std::vector<uint64_t>& blocks) override;
   void RoomMade() override { WakeSpace(); }
 
-  // Metadata commits and restart (cache_commit.cc; cache device only).
-  void RecordChange(uint64_t block);
-  void RequestCommit(bool force_flush, Callback<void(Status)> done);
-  void StartCommit();
-  void ArmCommitTimer();
+  // The metadata commits' (cache device only): a mapping changed, data was
+  // written to the cache device; the restart from the committed mapping.
+  void RecordChange(uint64_t block) {
+    if (committer_) committer_->RecordChange(block);
+  }
+  void CacheWritten() {
+    if (committer_) committer_->CacheWritten();
+  }
   void Restore();
 
   Engine& engine_;
@@ -198,7 +199,7 @@ class CacheCore : private CacheDestager::Owner {
   CacheTable table_;
   std::unique_ptr<CachePolicy> policy_;
   SequentialDetector seq_;
-  CacheCounters c_;  // the core's own (the destager's and commits' are theirs)
+  CacheCounters c_;  // the core's own (the destager's and the commits' are theirs)
   TimeSeries dirty_series_{"dirty_bytes"};
 
   // Requests waiting for a block (locked, or in use when it must be idle)
@@ -211,16 +212,7 @@ class CacheCore : private CacheDestager::Owner {
   bool kick_pending_ = false;  // destage after a restart, on the next request
   Callback<void(uint64_t, uint64_t)> on_destaged_;
   CacheDestager destager_;
-
-  // Metadata (cache device only).
-  std::unordered_map<uint64_t, Committed> committed_;
-  std::unordered_map<uint64_t, std::optional<Committed>> changes_;
-  bool commit_running_ = false;
-  bool next_force_ = false;
-  std::vector<Callback<void(Status)>> next_commit_waiters_;
-  bool fast_written_ = false;
-  bool origin_written_ = false;
-  Engine::EventId commit_timer_;
+  std::unique_ptr<CacheCommitter> committer_;  // with a cache device
 };
 
 }  // namespace storlab
