@@ -2,10 +2,26 @@
 
 #include <algorithm>
 
-#include "sim/join.h"
 #include "sim/stat_table.h"
 
 namespace storlab {
+namespace {
+
+CacheDestager::Config DestagerConfig(const CacheConfig& cfg, uint32_t sector, uint64_t data_base,
+                                     bool keeps_data) {
+  CacheDestager::Config d;
+  d.depth = cfg.destage_depth;
+  d.max_io = cfg.destage_max_io;
+  d.background = static_cast<uint64_t>(cfg.dirty_background * static_cast<double>(cfg.size));
+  d.expire = cfg.dirty_expire;
+  d.block_size = cfg.block_size;
+  d.sector = sector;
+  d.data_base = data_base;
+  d.keeps_data = keeps_data;
+  return d;
+}
+
+}  // namespace
 
 const char* CacheModeName(CacheMode m) {
   switch (m) {
@@ -32,15 +48,20 @@ CacheCore::CacheCore(Engine& engine, std::string name, const CacheConfig& cfg, N
                        fast ? fast->geometry().logical_block : uint32_t{512})),
       bs_(cfg.block_size),
       data_base_(fast ? cfg.metadata_size : 0),
+      memory_(fast ? nullptr
+                   : std::make_unique<CacheMemory>(engine_, name_ + "/ram", cfg_.size, sector_,
+                                                   cfg_.ram_latency, cfg_.ram_bytes_per_s,
+                                                   keeps_data_)),
       table_(static_cast<uint32_t>(cfg.size / cfg.block_size),
              static_cast<uint32_t>(cfg.block_size / sector_), sector_, fast != nullptr),
       policy_(MakeCachePolicy(cfg.policy, cfg.size / cfg.block_size, capacity_ / cfg.block_size)),
-      seq_(cfg.sequential_cutoff) {
-  if (!fast_) {
-    memory_ = std::make_unique<CacheMemory>(engine_, name_ + "/ram", cfg_.size, sector_,
-                                            cfg_.ram_latency, cfg_.ram_bytes_per_s, keeps_data_);
-  }
-}
+      seq_(cfg.sequential_cutoff),
+      destager_(engine_, name_, DestagerConfig(cfg_, sector_, data_base_, keeps_data_), table_,
+                cache_dev(), origin_, *this),
+      committer_(fast ? std::make_unique<CacheCommitter>(
+                            engine_, CacheCommitter::Config{cfg.metadata_size, cfg.commit_period},
+                            table_, *fast, origin_, [this] { WakeSpace(); })
+                      : nullptr) {}
 
 CacheCore::~CacheCore() = default;
 
@@ -73,7 +94,7 @@ bool CacheCore::IsCached(uint64_t offset) const {
 void CacheCore::Submit(Request req) {
   if (kick_pending_) {
     kick_pending_ = false;
-    KickDestager();
+    destager_.Kick();
   }
   switch (req.op) {
     case Op::kRead:
@@ -105,32 +126,6 @@ std::vector<CacheCore::Span> CacheCore::Spans(uint64_t off, uint64_t len) const 
   return v;
 }
 
-void CacheCore::IssuePieces(Node& dev, Op op, std::vector<Piece> pieces, uint8_t* base,
-                            uint32_t flags, const std::shared_ptr<Join>& join) {
-  std::sort(pieces.begin(), pieces.end(),
-            [](const Piece& a, const Piece& b) { return a.dev_off < b.dev_off; });
-  std::vector<Piece> merged;
-  for (const Piece& p : pieces) {
-    if (!merged.empty()) {
-      Piece& m = merged.back();
-      if (m.dev_off + m.len == p.dev_off && m.buf_off + m.len == p.buf_off) {
-        m.len += p.len;
-        continue;
-      }
-    }
-    merged.push_back(p);
-  }
-  for (const Piece& p : merged) {
-    Request r{.op = op,
-              .flags = flags,
-              .offset = p.dev_off,
-              .length = p.len,
-              .data = base ? base + p.buf_off : nullptr,
-              .done = join->Arm()};
-    dev.Submit(std::move(r));
-  }
-}
-
 void CacheCore::WaitBlock(uint64_t block, Callback<void()> retry) {
   block_waiters_[block].push_back(std::move(retry));
 }
@@ -146,9 +141,9 @@ void CacheCore::WakeBlock(uint64_t block) {
 void CacheCore::WaitSpace(Callback<void()> retry, bool first_wait) {
   if (first_wait) ++c_.throttled_writes;
   space_waiters_.push_back(std::move(retry));
-  KickDestager();
+  destager_.Kick();
   if (fast_ && !table_.has_free_slot() && table_.has_pending_slots()) {
-    RequestCommit(false, nullptr);
+    committer_->Commit(false, nullptr);
   }
 }
 
@@ -189,6 +184,52 @@ uint32_t CacheCore::Evict(uint64_t block, bool claim) {
   return slot;
 }
 
+void CacheCore::Flush(Request req) {
+  ++c_.flushes;
+  Completion done = [this, start = engine_.now(), done = std::move(req.done)](Status st) mutable {
+    c_.flush_time += engine_.now() - start;
+    done(std::move(st));
+  };
+  if (fast_) {
+    // Dirty data on the cache device is durable once the device is flushed
+    // and the mapping committed: a FLUSH commits (and flushes the origin).
+    committer_->Commit(true, std::move(done));
+    return;
+  }
+  destager_.Flush(write_seq_, std::move(done));
+}
+
+void CacheCore::Written(const std::vector<CachePiece>& writes) {
+  if (on_destaged_) {
+    for (const CachePiece& p : writes) on_destaged_(p.dev_off, p.len);
+  }
+  if (committer_) committer_->OriginWritten();
+}
+
+void CacheCore::Unlocked(const std::vector<uint64_t>& blocks) {
+  RecordDirty();
+  for (uint64_t b : blocks) WakeBlock(b);
+}
+
+CacheCounters CacheCore::counters() const {
+  CacheCounters c = c_;
+  const CacheDestager::Counters& d = destager_.counters();
+  c.destage_ops = d.destage_ops;
+  c.destaged_bytes = d.destaged_bytes;
+  c.destage_errors = d.destage_errors;
+  if (committer_) {
+    c.commits = committer_->counters().commits;
+    c.commit_time = committer_->counters().commit_time;
+  }
+  return c;
+}
+
+void CacheCore::ResetCounters() {
+  c_ = CacheCounters();
+  destager_.ResetCounters();
+  if (committer_) committer_->ResetCounters();
+}
+
 void CacheCore::AppendStats(StatList& out, const std::string& prefix) const {
   static constexpr StatField<CacheCounters> kCounters[] = {
       Field<&CacheCounters::read_hits>("read_hits", kCount),
@@ -215,7 +256,7 @@ void CacheCore::AppendStats(StatList& out, const std::string& prefix) const {
        [](const CacheCore& x) { return StatNumber(x.table_.size() * x.bs_); }},
       {"cache_size_bytes", kBytes, [](const CacheCore& x) { return StatNumber(x.cfg_.size); }},
   };
-  AppendStatTable(c_, kCounters, out, prefix);
+  AppendStatTable(counters(), kCounters, out, prefix);
   AppendStatTable(*this, kTable, out, prefix);
   StatList p;
   policy_->AppendStats(p);
@@ -230,16 +271,9 @@ void CacheCore::PowerCut() {
   block_waiters_.clear();
   space_waiters_.clear();
   busy_writes_.clear();
-  flush_waiters_.clear();
-  next_commit_waiters_.clear();
+  destager_.PowerCut();
+  if (committer_) committer_->PowerCut();
   dirty_reserved_ = 0;
-  destaging_ = 0;
-  destaging_bytes_ = 0;
-  failed_blocks_ = 0;
-  commit_running_ = false;
-  next_force_ = false;
-  expiry_timer_ = {};
-  commit_timer_ = {};
   seq_.Clear();
   policy_ = MakeCachePolicy(cfg_.policy, cfg_.size / bs_, capacity_ / bs_);
   table_.Clear();
@@ -249,6 +283,30 @@ void CacheCore::PowerCut() {
     Restore();
   }
   RecordDirty();
+}
+
+void CacheCore::Restore() {
+  // The restart after a power cut: the last committed mapping, every block
+  // of it dirty, as dm-cache does after an unclean shutdown
+  // (dm-cache-metadata.c: "clean_when_opened"), so that all of it is
+  // written back to the origin again.
+  const auto& committed = committer_->committed();
+  std::vector<uint64_t> blocks;
+  blocks.reserve(committed.size());
+  for (const auto& [b, c] : committed) blocks.push_back(b);
+  std::sort(blocks.begin(), blocks.end());
+  std::vector<bool> used(table_.slots(), false);
+  const Nanos now = engine_.now();
+  for (uint64_t b : blocks) {
+    const CacheCommitter::Mapping& c = committed.at(b);
+    CacheEntry& e = table_.Insert(b, c.slot);
+    used[c.slot] = true;
+    const uint64_t seq = ++write_seq_;
+    for (auto [f, n] : c.valid.Runs()) table_.MarkDirty(e, f, n, seq, now);
+    policy_->Insert(b, true, Promote::kPermanent);
+  }
+  table_.SetUsedSlots(used);
+  kick_pending_ = table_.dirty_blocks() > 0;
 }
 
 }  // namespace storlab

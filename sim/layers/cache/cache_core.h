@@ -3,7 +3,8 @@
 //
 // Shapes. With a cache device (an SSD: dm-cache / lvmcache, bcache), cached
 // blocks live in slots on that device, after a metadata area; the mapping
-// is committed there the way dm-cache commits it (see cache_commit.cc), so
+// is committed there the way dm-cache commits it (CacheCommitter,
+// cache_committer.h), so
 // what a FLUSH made durable on the cache device survives a power cut. Without
 // one (a drive's buffer, a NAS's page cache), blocks live in CacheMemory, and
 // a power cut loses everything that was not destaged.
@@ -19,10 +20,11 @@
 //                 dropped. Writes never promote.
 // FUA writes go through to the origin (with FUA) in every mode. Large
 // sequential streams bypass the cache (sequential_cutoff). Dirty data is
-// destaged to the origin in simulated time (cache_destage.cc): above the
-// background threshold, when older than the expiry, when a FLUSH waits, or
-// when writers wait for room. Writes that would push dirty data past the
-// limit wait (or, with over_limit = write-through, bypass the cache).
+// destaged to the origin in simulated time by a CacheDestager
+// (cache_destager.h): above the background threshold, when older than the
+// expiry, when a FLUSH waits, or when writers wait for room. Writes that
+// would push dirty data past the limit wait (or, with over_limit =
+// write-through, bypass the cache).
 //
 // Consistency. A promotion or destage locks its block; writes to a locked
 // block wait, reads do not. A block with client I/O in flight is never
@@ -40,15 +42,16 @@
 #include <vector>
 
 #include "sim/engine.h"
+#include "sim/layers/cache/cache_committer.h"
+#include "sim/layers/cache/cache_destager.h"
 #include "sim/layers/cache/cache_memory.h"
+#include "sim/layers/cache/cache_pieces.h"
 #include "sim/layers/cache/cache_policy.h"
 #include "sim/layers/cache/cache_seq.h"
 #include "sim/layers/cache/cache_table.h"
 #include "sim/node.h"
 
 namespace storlab {
-
-class Join;  // sim/join.h
 
 enum class CacheMode : uint8_t { kWriteBack, kWriteThrough, kWriteAround };
 const char* CacheModeName(CacheMode m);
@@ -73,7 +76,8 @@ struct CacheConfig {
   double ram_bytes_per_s = 5.4e9;
 };
 
-// Counters a cache reports (AppendStats).
+// Counters a cache reports (AppendStats): the core's own, the destager's and
+// the metadata commits'.
 struct CacheCounters {
   uint64_t read_hits = 0, read_misses = 0;  // blocks
   uint64_t write_hits = 0, write_misses = 0;
@@ -84,7 +88,7 @@ struct CacheCounters {
   Nanos flush_time, commit_time;
 };
 
-class CacheCore {
+class CacheCore : private CacheDestager::Owner {
  public:
   // `fast`: the cache device, or nullptr to cache in RAM. `cfg` must be
   // resolved (size, metadata_size set; see ValidateCacheConfig in cache.h).
@@ -104,14 +108,14 @@ class CacheCore {
   Geometry geometry() const;
   Capabilities caps() const;
   const CacheConfig& config() const { return cfg_; }
-  const CacheCounters& counters() const { return c_; }
+  CacheCounters counters() const;
   uint64_t dirty_bytes() const { return table_.dirty_bytes(); }
   uint64_t cached_blocks() const { return table_.size(); }
   bool IsCached(uint64_t offset) const;
   const CachePolicy& policy() const { return *policy_; }
   void AppendStats(StatList& out, const std::string& prefix) const;
   const TimeSeries& dirty_series() const { return dirty_series_; }
-  void ResetCounters() { c_ = CacheCounters(); }
+  void ResetCounters();
   // Runs for each origin range a destage wrote (the owner's trace).
   void set_on_destaged(Callback<void(uint64_t, uint64_t)> fn) { on_destaged_ = std::move(fn); }
 
@@ -121,17 +125,10 @@ class CacheCore {
     uint32_t first, count;  // sectors within the block
     uint64_t buf_off;       // byte offset in the request
   };
-  struct Piece {  // one contiguous child transfer
-    uint64_t dev_off, len, buf_off;
-  };
+  using Piece = CachePiece;
   struct ReadOp;
   struct WriteOp;
   struct Promotion;
-  struct DestageOp;
-  struct Committed {
-    uint32_t slot;
-    BlockMask valid;
-  };
 
   // Geometry helpers.
   std::vector<Span> Spans(uint64_t off, uint64_t len) const;
@@ -139,10 +136,6 @@ class CacheCore {
   uint64_t BlockOffset(uint64_t block) const { return block * bs_; }
   uint64_t SlotOffset(uint32_t slot) const { return data_base_ + uint64_t{slot} * bs_; }
   Node& cache_dev() const { return fast_ ? *fast_ : *memory_; }
-  // Issues `pieces` (merged where contiguous) to `dev`, each completion
-  // armed on `join`.
-  void IssuePieces(Node& dev, Op op, std::vector<Piece> pieces, uint8_t* base, uint32_t flags,
-                   const std::shared_ptr<Join>& join);
 
   // Reads (cache_read.cc).
   void Read(Request req);
@@ -171,25 +164,25 @@ class CacheCore {
   // kept for the caller.
   uint32_t Evict(uint64_t block, bool claim);
 
-  // Destaging and flushing (cache_destage.cc).
-  void KickDestager();
-  // The next block to destage, and how many dirty bytes the operation may
-  // merge (background destaging stops near the threshold).
-  std::optional<std::pair<uint64_t, uint64_t>> PickDestage();
-  bool Destageable(const CacheEntry& e) const;
-  void StartDestage(uint64_t block, uint64_t budget);
-  void DestageWrite(const std::shared_ptr<DestageOp>& op);
-  void DestageDone(const std::shared_ptr<DestageOp>& op, Status st);
-  void ArmExpiry();
+  // FLUSH: a metadata commit with a cache device, the destager's in RAM.
   void Flush(Request req);
-  void CheckFlushes();
   void RecordDirty();
 
-  // Metadata commits and restart (cache_commit.cc; cache device only).
-  void RecordChange(uint64_t block);
-  void RequestCommit(bool force_flush, Callback<void(Status)> done);
-  void StartCommit();
-  void ArmCommitTimer();
+  // What the destager asks of the cache (CacheDestager::Owner).
+  bool WritersWaiting() const override { return !space_waiters_.empty(); }
+  void Cleaned(uint64_t block) override { policy_->SetDirty(block, false); }
+  void Written(const std::vector<CachePiece>& writes) override;
+  void Unlocked(const std::vector<uint64_t>& blocks) override;
+  void RoomMade() override { WakeSpace(); }
+
+  // The metadata commits' (cache device only): a mapping changed, data was
+  // written to the cache device; the restart from the committed mapping.
+  void RecordChange(uint64_t block) {
+    if (committer_) committer_->RecordChange(block);
+  }
+  void CacheWritten() {
+    if (committer_) committer_->CacheWritten();
+  }
   void Restore();
 
   Engine& engine_;
@@ -197,16 +190,16 @@ class CacheCore {
   CacheConfig cfg_;
   Node* fast_;
   Node& origin_;
-  std::unique_ptr<CacheMemory> memory_;
   bool keeps_data_;
   uint64_t capacity_;
   uint32_t sector_;
   uint64_t bs_;
   uint64_t data_base_;
+  std::unique_ptr<CacheMemory> memory_;  // without a cache device
   CacheTable table_;
   std::unique_ptr<CachePolicy> policy_;
   SequentialDetector seq_;
-  CacheCounters c_;
+  CacheCounters c_;  // the core's own (the destager's and the commits' are theirs)
   TimeSeries dirty_series_{"dirty_bytes"};
 
   // Requests waiting for a block (locked, or in use when it must be idle)
@@ -217,32 +210,9 @@ class CacheCore {
   uint64_t dirty_reserved_ = 0;                         // bytes in-flight writes will dirty
   uint64_t write_seq_ = 0;                              // completed writes into the cache
   bool kick_pending_ = false;  // destage after a restart, on the next request
-
-  // Destager.
-  uint32_t destaging_ = 0;
-  uint64_t destaging_bytes_ = 0;
   Callback<void(uint64_t, uint64_t)> on_destaged_;
-  uint64_t cursor_ = 0;
-  Engine::EventId expiry_timer_;
-  Nanos expiry_at_;
-  struct FlushWaiter {
-    uint64_t seq;
-    Nanos start;
-    Request req;
-    bool issued = false;
-  };
-  std::deque<FlushWaiter> flush_waiters_;
-  uint64_t failed_blocks_ = 0;
-
-  // Metadata (cache device only).
-  std::unordered_map<uint64_t, Committed> committed_;
-  std::unordered_map<uint64_t, std::optional<Committed>> changes_;
-  bool commit_running_ = false;
-  bool next_force_ = false;
-  std::vector<Callback<void(Status)>> next_commit_waiters_;
-  bool fast_written_ = false;
-  bool origin_written_ = false;
-  Engine::EventId commit_timer_;
+  CacheDestager destager_;
+  std::unique_ptr<CacheCommitter> committer_;  // with a cache device
 };
 
 }  // namespace storlab

@@ -121,7 +121,7 @@ void CacheCore::ReadDone(const std::shared_ptr<ReadOp>& op, Status st) {
     if (!st.ok()) {
       EndPromotion(*p, st);
     } else if (p->after_commit) {
-      RequestCommit(false, [this, p](Status s) {
+      committer_->Commit(false, [this, p](Status s) {
         if (s.ok()) {
           WritePromotion(p);
         } else {
@@ -132,7 +132,7 @@ void CacheCore::ReadDone(const std::shared_ptr<ReadOp>& op, Status st) {
       WritePromotion(p);
     }
   }
-  KickDestager();
+  destager_.Kick();
   Completion done = std::move(req.done);
   done(std::move(st));
 }
@@ -167,7 +167,7 @@ void CacheCore::EndPromotion(const Promotion& p, Status st) {
   if (st.ok()) {
     e->valid.SetAll();
     ++c_.promotions;
-    fast_written_ = true;
+    CacheWritten();
     RecordChange(p.block);
   } else {
     policy_->Remove(p.block);

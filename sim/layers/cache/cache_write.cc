@@ -95,7 +95,7 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
             if (v) {
               ++c_.demotions;
               Evict(*v, false);
-              RequestCommit(false, nullptr);
+              committer_->Commit(false, nullptr);
             }
           }
         }
@@ -130,7 +130,7 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
       to_origin.push_back({BlockOffset(s.block) + uint64_t{s.first} * sector_, len, s.buf_off});
     }
   }
-  if (!to_cache.empty()) fast_written_ = true;
+  if (!to_cache.empty()) CacheWritten();
   op->req = std::move(req);
   auto join = Join::Make([this, op](Status st) { WriteDone(op, std::move(st)); });
   IssuePieces(cache_dev(), Op::kWrite, std::move(to_cache), op->req.data, 0, join);
@@ -172,13 +172,13 @@ void CacheCore::WriteDone(const std::shared_ptr<WriteOp>& op, Status st) {
   }
   dirty_reserved_ -= op->reserved;
   RecordDirty();
-  KickDestager();
+  destager_.Kick();
   WakeSpace();
   Request& req = op->req;
   if (fast_ && req.fua() && st.ok()) {
     // dm-cache commits its metadata for every FUA write, so that no older
     // mapping can bring back older data after a crash.
-    RequestCommit(false, [op](Status s) {
+    committer_->Commit(false, [op](Status s) {
       Completion d = std::move(op->req.done);
       d(std::move(s));
     });
@@ -231,12 +231,12 @@ void CacheCore::Discard(Request req) {
                 WakeBlock(s.block);
               }
               RecordDirty();
-              CheckFlushes();
+              destager_.CheckFlushes();
               WakeSpace();
-              KickDestager();
+              destager_.Kick();
               if (fast_ && req.fua() && st.ok()) {
                 auto d = std::make_shared<Completion>(std::move(req.done));
-                RequestCommit(false, [d](Status s) { (*d)(std::move(s)); });
+                committer_->Commit(false, [d](Status s) { (*d)(std::move(s)); });
                 return;
               }
               req.done(std::move(st));
