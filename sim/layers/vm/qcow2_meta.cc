@@ -137,7 +137,10 @@ void Qcow2Node::LoadSlice(uint64_t slice, bool for_write, Completion done) {
           run->steps.push_back(Io(Op::kFlush, 0, 0));
           map_.SetTable(t, at);
           tables_in_progress_.push_back(t);
-        } else if (map_.HasTable(t) && !l2_.Touch(slice)) {
+        } else if (map_.HasTable(t) && l2_.Touch(slice)) {
+          ++counters_.l2_hits;  // another request's load or allocation brought it in
+        } else if (map_.HasTable(t)) {
+          ++counters_.l2_misses;
           if (auto victim = l2_.Victim()) {
             ++counters_.l2_evictions;
             if (l2_.dirty(*victim)) {

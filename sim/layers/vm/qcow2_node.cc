@@ -55,8 +55,7 @@ void Qcow2Node::Start(Request req) {
     } else if (l2_.Touch(s)) {
       ++counters_.l2_hits;
     } else {
-      ++counters_.l2_misses;
-      missing.push_back(s);
+      missing.push_back(s);  // LoadSlice counts the miss, or the hit after a wait
     }
   }
   if (missing.empty()) return Proceed(std::move(req));

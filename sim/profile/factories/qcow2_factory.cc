@@ -45,19 +45,6 @@ Result<std::unique_ptr<Node>> MakeQcow2(Params& params, BuildContext& ctx) {
   const bool cluster_ok = PowerOfTwo(c.cluster_size);
   if (!cluster_ok) params.Fail("cluster_size", "must be a power of two (512B .. 2MiB)");
   const uint64_t cs = cluster_ok ? c.cluster_size : 65536;
-  // Default: the largest image that fits in the file's home fully allocated.
-  c.virtual_size = LargestFitting(cs, child.geometry().capacity);
-  params.Size({"size",
-               "the guest disk's virtual size, a multiple of cluster_size (default: the largest "
-               "that fits in the child fully allocated)"},
-              &c.virtual_size, 1);
-  // block/qcow2.c read_cache_sizes: MIN(what the whole image needs, 32 MiB).
-  const uint64_t l2_bytes = (c.virtual_size / cs) * 8;
-  c.l2_cache_bytes = std::min((l2_bytes + cs - 1) / cs * cs, kL2CacheMax);
-  params.Size({"l2_cache_size",
-               "L2 table cache (qemu -drive l2-cache-size; default MIN(the whole image's L2 "
-               "tables, 32 MiB), block/qcow2.c read_cache_sizes)"},
-              &c.l2_cache_bytes, 1);
   c.l2_cache_entry_size = cs;
   params.Size({"l2_cache_entry_size",
                "bytes of an L2 table read and written at once (qemu l2-cache-entry-size; default "
@@ -72,6 +59,21 @@ Result<std::unique_ptr<Node>> MakeQcow2(Params& params, BuildContext& ctx) {
                "qemu-img create -o lazy_refcounts (off by default): no refcount flush before "
                "L2 writes"},
               &c.lazy_refcounts);
+  // The two left depend on the child's capacity: the table says so.
+  params.DefaultsFrom("the child's capacity");
+  // Default: the largest image that fits in the file's home fully allocated.
+  c.virtual_size = LargestFitting(cs, child.geometry().capacity);
+  params.Size({"size",
+               "the guest disk's virtual size, a multiple of cluster_size (default: the largest "
+               "that fits in the child fully allocated)"},
+              &c.virtual_size, 1);
+  // block/qcow2.c read_cache_sizes: MIN(what the whole image needs, 32 MiB).
+  const uint64_t l2_bytes = (c.virtual_size / cs) * 8;
+  c.l2_cache_bytes = std::min((l2_bytes + cs - 1) / cs * cs, kL2CacheMax);
+  params.Size({"l2_cache_size",
+               "L2 table cache (qemu -drive l2-cache-size; default MIN(the whole image's L2 "
+               "tables, 32 MiB), block/qcow2.c read_cache_sizes)"},
+              &c.l2_cache_bytes, 1);
   RETURN_IF_ERROR(params.Finish());
   if (c.virtual_size % cs != 0) {
     params.Fail("size", "must be a multiple of cluster_size (" + std::to_string(cs) + " bytes)");
