@@ -28,7 +28,7 @@ void Qcow2Node::RunMeta() {
   });
 }
 
-void Qcow2Node::RunSteps(std::shared_ptr<MetaRun> run) {
+void Qcow2Node::RunSteps(const std::shared_ptr<MetaRun>& run) {
   if (run->next == run->steps.size()) {
     Completion done = std::move(run->done);
     if (run->steps.empty()) {  // nothing to do: still complete from an event
@@ -122,8 +122,7 @@ void Qcow2Node::LoadSlice(uint64_t slice, bool for_write, Completion done) {
           // l2_allocate: allocate the table, flush the refcount cache, write
           // the new table through the L2 cache's flush, then the L1 entry
           // (qcow2_write_l1_entry: bdrv_pwrite_sync), each followed by a flush.
-          const uint64_t at = AllocateHost(1) * cs;
-          --counters_.allocated_clusters;  // metadata, not a data cluster
+          const uint64_t at = map_.AllocateClusters(1) * cs;  // metadata: not counted as data
           ++counters_.l2_tables_allocated;
           dirty_refblocks_.insert(map_.RefcountBlockOf(at / cs));
           AppendRefcountWriteback(*run);
@@ -179,7 +178,7 @@ void Qcow2Node::LoadSlice(uint64_t slice, bool for_write, Completion done) {
           }
           finished(std::move(st));
         };
-        RunSteps(std::move(run));
+        RunSteps(run);
       },
       std::move(done));
 }
@@ -196,7 +195,7 @@ Qcow2Node::MetaOp Qcow2Node::FlushOp() {
     AppendRefcountWriteback(*run);
     run->steps.push_back(Io(Op::kFlush, 0, 0));
     run->done = std::move(done);
-    RunSteps(std::move(run));
+    RunSteps(run);
   };
 }
 

@@ -127,12 +127,12 @@ class Qcow2Node : public NodeWrapper {
   void WakeWaiters(const std::vector<Qcow2Map::Change>& fresh);
   uint64_t SliceOf(uint64_t guest_cluster) const { return guest_cluster / slice_entries_; }
   uint64_t TableOf(uint64_t slice) const { return slice / slices_per_table_; }
-  uint64_t AllocateHost(uint64_t n);
+  uint64_t AllocateHost(uint64_t n);  // data clusters (counted)
 
   // qcow2_meta.cc: metadata, one operation at a time (s->lock).
   void EnqueueMeta(MetaOp op, Completion then);
   void RunMeta();
-  void RunSteps(std::shared_ptr<MetaRun> run);
+  void RunSteps(const std::shared_ptr<MetaRun>& run);
   // Steps that write back the dirty L2 slices (refcounts first, unless lazy).
   void AppendL2Writeback(MetaRun& run);
   void AppendRefcountWriteback(MetaRun& run);

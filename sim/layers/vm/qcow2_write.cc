@@ -113,7 +113,7 @@ void Qcow2Node::Write(Request req) {
             run->steps = {Io(Op::kFlush, 0, 0), Io(Op::kWrite, 0, child_.geometry().logical_block),
                           Io(Op::kFlush, 0, 0)};
             run->done = std::move(finished);
-            RunSteps(std::move(run));
+            RunSteps(run);
           },
           std::move(done));
     }
@@ -147,7 +147,7 @@ void Qcow2Node::Write(Request req) {
       [this, blocks, lb](Completion done) {
         auto run = std::make_shared<MetaRun>();
         for (uint64_t b : *blocks) {
-          const uint64_t at = AllocateHost(1) * config_.cluster_size;
+          const uint64_t at = map_.AllocateClusters(1) * config_.cluster_size;
           map_.SetRefcountBlock(b, at);
           ++counters_.refcount_blocks_allocated;
           run->steps.push_back(Io(Op::kWrite, at, config_.cluster_size));
@@ -156,7 +156,7 @@ void Qcow2Node::Write(Request req) {
           run->steps.push_back(Io(Op::kFlush, 0, 0));
         }
         run->done = std::move(done);
-        RunSteps(std::move(run));
+        RunSteps(run);
       },
       [this, write_runs = std::move(write_runs), join](Status s) mutable {
         if (!s.ok()) {
