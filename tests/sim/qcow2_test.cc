@@ -5,6 +5,7 @@
 // cut keeps, and bad input naming key and file.
 #include <gtest/gtest.h>
 
+#include "sim/layers/page_cache/page_cache.h"
 #include "sim/layers/vm/qcow2_node.h"
 #include "sim/profile/loader.h"
 #include "tests/sim/test_util.h"
@@ -181,6 +182,32 @@ TEST(Qcow2Test, BadInputNamesKeyAndFile) {
   EXPECT_NE(msg.find("child"), std::string::npos) << msg;
   msg = LoadError(ImageText("preallocation = \"full\"\nsize = \"1GiB\"\n"));
   EXPECT_NE(msg.find("preallocation"), std::string::npos) << msg;
+}
+
+// Under cache=none the image is opened O_DIRECT: qcow2's metadata I/O
+// bypasses the host page cache as the data does (kDirect from the guest's
+// requests); under writeback both land in it.
+uint64_t HostCachedBytes(const std::string& cache) {
+  Engine e;
+  auto s = testing::MustLoadText(
+      "[node.vm]\ntype = \"vm\"\nchild = \"img\"\ncache = \"" + cache +
+          "\"\n[node.img]\ntype = \"qcow2\"\nchild = \"pc\"\n"
+          "[node.pc]\ntype = \"page_cache\"\nchild = \"disk\"\nmem = \"256MiB\"\n"
+          "[node.disk]\ntype = \"ram\"\ncapacity = \"64MiB\"\n",
+      e);
+  Node& vm = s.stack->root();
+  for (uint64_t g : {0, 4}) {
+    auto w = Pattern(4096, g + 1);
+    EXPECT_TRUE(testing::Write(e, vm, g * kCluster, w, kDirect).status.ok());
+    EXPECT_TRUE(testing::Flush(e, vm).status.ok());
+  }
+  EXPECT_GT(NodeAs<Qcow2Node>(s.stack->Find("img"))->counters().metadata_writes, 0u);
+  return NodeAs<PageCache>(s.stack->Find("pc"))->cached_bytes();
+}
+
+TEST(Qcow2Test, MetadataBypassesTheHostPageCacheUnderCacheNone) {
+  EXPECT_EQ(HostCachedBytes("none"), 0u);
+  EXPECT_GT(HostCachedBytes("writeback"), 0u);
 }
 
 }  // namespace
