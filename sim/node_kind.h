@@ -30,6 +30,7 @@ enum class NodeKind : uint8_t {
   kConcat,
   kFaults,
   kVm,
+  kQcow2,
   kOracle,
 };
 

@@ -30,6 +30,8 @@ const std::vector<NodeType>& NodeTypes() {
        2, &MakeCache},
       {"vm", "QEMU virtual disk over the image's home: host cache mode, per-request cost", 1, 1,
        &MakeVm},
+      {"qcow2", "qcow2 image: clusters allocated on first write, COW, L2 cache, metadata flushes",
+       1, 1, &MakeQcow2},
       {"nfs", "NFSv3 mount: RPCs over a shared Ethernet link, sync/async export, server cache", 1,
        1, &MakeNfs},
   };

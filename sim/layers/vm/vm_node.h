@@ -19,8 +19,9 @@
 // the guest's flushes (block/io.c bdrv_co_flush: BDRV_O_NO_FLUSH), so the
 // node declares honors_flush/honors_fua false for the oracle.
 // discard=ignore completes trims without passing them on.
-// NOT modelled yet: qcow2 (clusters, L2 cache, preallocation), the
-// virtio-scsi/sata/ide differences beyond their figures. Not thread-safe.
+// The image format is a node of its own below (qcow2_node.h); raw is none.
+// NOT modelled yet: the virtio-scsi/sata/ide differences beyond their
+// figures. Not thread-safe.
 #ifndef STORLAB_SIM_LAYERS_VM_VM_NODE_H_
 #define STORLAB_SIM_LAYERS_VM_VM_NODE_H_
 

@@ -34,6 +34,7 @@ Result<std::unique_ptr<Node>> MakeFaults(Params& params, BuildContext& ctx);    
 Result<std::unique_ptr<Node>> MakeRmw(Params& params, BuildContext& ctx);        // "rmw"
 Result<std::unique_ptr<Node>> MakeThin(Params& params, BuildContext& ctx);       // "thin"
 Result<std::unique_ptr<Node>> MakeVm(Params& params, BuildContext& ctx);         // "vm"
+Result<std::unique_ptr<Node>> MakeQcow2(Params& params, BuildContext& ctx);      // "qcow2"
 
 // The `power_cut` key of a device with a volatile write cache: what a power
 // cut leaves of it ("drop", "any-subset", "torn"; sim/store/power_loss.h).

@@ -43,9 +43,14 @@ Result<std::unique_ptr<Node>> MakeVm(Params& params, BuildContext& ctx) {
   c.discard = discard == "unmap";
   // The host page cache is a node of its own: a mode that uses it needs one
   // as the child (a node the stack file names, with the host's figures).
-  if (!c.direct && ctx.children[0]->kind() != NodeKind::kPageCache) {
-    params.Fail("cache", "\"" + cache + "\" uses the host page cache: the vm's child must be a " +
-                             "page_cache node (or use cache = \"none\" or \"directsync\")");
+  // An image format (qcow2) sits between: the file below it is what the
+  // host caches.
+  const Node* home = ctx.children[0];
+  if (home->kind() == NodeKind::kQcow2) home = home->children()[0];
+  if (!c.direct && home->kind() != NodeKind::kPageCache) {
+    params.Fail("cache", "\"" + cache + "\" uses the host page cache: the vm's child (or its " +
+                             "qcow2 image's child) must be a page_cache node (or use cache = " +
+                             "\"none\" or \"directsync\")");
   }
   RETURN_IF_ERROR(params.Finish());
   return std::unique_ptr<Node>(new VmNode(ctx.engine, ctx.node_name, *ctx.children[0], c));
