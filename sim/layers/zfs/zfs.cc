@@ -1,7 +1,7 @@
 // ZfsPool: construction, request dispatch and stats (its factory:
 // sim/profile/factories/zfs_factory.cc).
 // Writes: zfs_write.cc; reads: zfs_read.cc; the ARC: zfs_arc.h; transaction
-// groups and power cuts: zfs_txg.cc; the ZIL: zfs_zil.cc.
+// groups and power cuts: zfs_txg.cc; the ZIL: zfs_zil.h.
 #include "sim/layers/zfs/zfs.h"
 
 #include <algorithm>
@@ -33,7 +33,11 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
       open_(std::make_unique<Overlay>(keeps_data)),
       syncing_(std::make_unique<Overlay>(keeps_data)),
       // zfs_arc_max: half the RAM unless set.
-      arc_(config.arc_bytes ? config.arc_bytes : config.host.mem_bytes / 2, config.record_size) {
+      arc_(config.arc_bytes ? config.arc_bytes : config.host.mem_bytes / 2, config.record_size),
+      zil_(engine,
+           ZfsZil::Config{config.record_size, config.immediate_write_bytes, config.zil_block_bytes,
+                          config.itx_header_bytes, keeps_data},
+           *this, vdevs_, compressor_) {
   for (const auto& m : members)
     if (std::find(members_.begin(), members_.end(), m.node) == members_.end())
       members_.push_back(m.node);
@@ -63,6 +67,26 @@ std::vector<Node*> ZfsPool::children() const {
   return v;
 }
 
+ZfsPool::Counters ZfsPool::counters() const {
+  Counters c = counters_;
+  const ZfsZil::Counters& z = zil_.counters();
+  c.alloc_failures += z.alloc_failures;
+  c.zil_commits = z.commits;
+  c.zil_bytes = z.bytes;
+  c.zil_indirect_bytes = z.indirect_bytes;
+  c.fsyncs = z.fsyncs;
+  c.fsync_ns_total = z.fsync_ns_total;
+  c.fsync_ns_max = z.fsync_ns_max;
+  c.last_fsync_ns = z.last_fsync_ns;
+  return c;
+}
+
+void ZfsPool::CopyCurrent(uint64_t offset, uint64_t length, uint8_t* out) const {
+  (void)store_->Read(offset, length, out);
+  syncing_->Patch(offset, length, out);
+  open_->Patch(offset, length, out);
+}
+
 bool ZfsPool::InMemory(uint64_t rec) const {
   auto o = open_records_.find(rec);
   if (o != open_records_.end() && o->second.full) return true;
@@ -81,8 +105,8 @@ void ZfsPool::DoSubmit(Request req) {
       return StartWrite(std::move(req));
     case Op::kFlush: {
       // fsync(2) on ZFS is zil_commit() of the file (0: every file).
-      ZilCommit(req.file_id, true,
-                [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
+      zil_.Commit(req.file_id, true,
+                  [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
       return;
     }
   }
@@ -120,7 +144,7 @@ void ZfsPool::AppendStats(StatList& out) const {
       Field<&Counters::last_txg_ns>("last_txg_ns", kNanos),
   };
   AppendStatTable(*this, kPool, out);
-  AppendStatTable(counters_, kCounters, out);
+  AppendStatTable(counters(), kCounters, out);
 }
 
 }  // namespace storlab

@@ -22,11 +22,11 @@
 // record not in memory read it whole from the members.
 //
 // Sync writes (FLUSH = fsync of Request.file_id, 0 = every file; FUA =
-// O_DSYNC) commit the ZIL: the intent-log records of that file's writes not
-// yet in a committed txg are written to log blocks (on the members, or on
-// the SLOG child if configured), records of large writes (>= 32 KiB,
-// zfs_immediate_write_sz, without a SLOG) written in place instead
-// (WR_INDIRECT), then the devices are flushed.
+// O_DSYNC) commit the ZIL (ZfsZil, zfs_zil.h): the intent-log records of
+// that file's writes not yet in a committed txg are written to log blocks
+// (on the members, or on the SLOG child if configured), records of large
+// writes (>= 32 KiB, zfs_immediate_write_sz, without a SLOG) written in
+// place instead (WR_INDIRECT), then the devices are flushed.
 //
 // Data plane: the pool's committed content lives in the node's own Store
 // (the vdev I/O carries the timing: data on disk is compressed and
@@ -56,6 +56,7 @@
 #include "sim/layers/zfs/zfs_arc.h"
 #include "sim/layers/zfs/zfs_compress.h"
 #include "sim/layers/zfs/zfs_vdevs.h"
+#include "sim/layers/zfs/zfs_zil.h"
 #include "sim/node.h"
 #include "sim/store/overlay.h"
 #include "sim/store/store.h"
@@ -85,7 +86,7 @@ struct ZfsConfig {
   ZfsVdevs::Config vdevs;
 };
 
-class ZfsPool : public Node {
+class ZfsPool : public Node, private ZfsZil::Pool {
  public:
   struct Counters {
     uint64_t absorbed_bytes = 0;            // bytes the application wrote
@@ -118,10 +119,11 @@ class ZfsPool : public Node {
   std::vector<Node*> children() const override;
 
   const ZfsConfig& config() const { return config_; }
-  const Counters& counters() const { return counters_; }
+  // The pool's counters with the ZIL's (zil_*, fsync*, its alloc_failures).
+  Counters counters() const;
   uint64_t dirty_bytes() const { return open_dirty_ + syncing_dirty_; }
   uint64_t dirty_max_bytes() const { return dirty_max_; }
-  uint64_t committed_txg() const { return committed_txg_; }
+  uint64_t committed_txg() const override { return committed_txg_; }
   uint64_t arc_used_bytes() const { return arc_.used_bytes(); }
   bool InArc(uint64_t record) const { return arc_.Contains(record); }
   const ZfsVdevs& vdevs() const { return vdevs_; }
@@ -144,20 +146,6 @@ class ZfsPool : public Node {
     uint32_t file = 0;
     bool freed = false;  // trimmed/zeroed whole: nothing to write, the block is freed
     bool full = true;    // its whole content is known (false after a ZIL replay)
-  };
-  struct Itx {  // an intent-log record of one write
-    uint64_t txg, offset, length;
-    bool logged;
-  };
-  struct LogEntry {  // a committed ZIL record: survives power cuts
-    uint64_t txg, offset, length;
-    std::vector<uint8_t> data;
-  };
-  struct ZilWaiter {
-    uint32_t file;
-    bool fsync;
-    Nanos started;
-    Callback<void(Status)> done;
   };
 
   uint64_t RecordOf(uint64_t off) const { return off / config_.record_size; }
@@ -191,10 +179,9 @@ class ZfsPool : public Node {
   void CommitTxg();
   void Committed(Status st);
 
-  // The ZIL (zfs_zil.cc).
-  void ZilCommit(uint32_t file, bool fsync, Callback<void(Status)> done);
-  void StartZilCommit();
-  void ZilDone(std::vector<ZilWaiter> batch, std::vector<LogEntry> entries, Status st);
+  // The ZIL's view of the data (ZfsZil::Pool): committed, syncing, open.
+  void CopyCurrent(uint64_t offset, uint64_t length, uint8_t* out) const override;
+  // zil_replay() into the open txg, after a power cut (zfs_txg.cc).
   void ReplayZil();
 
   ZfsConfig config_;
@@ -219,7 +206,6 @@ class ZfsPool : public Node {
   Nanos last_sync_start_;
   bool timer_armed_ = false;
   std::unordered_map<uint64_t, ZfsBp> committed_bps_, pending_bps_;
-  std::vector<std::pair<uint64_t, ZfsBp>> zil_blocks_;  // (txg, block): freed when it commits
 
   // Writers.
   std::deque<Request> blocked_;  // waiting for dirty data to fall under the maximum
@@ -228,11 +214,7 @@ class ZfsPool : public Node {
   ZfsArc arc_;
   std::map<uint64_t, std::vector<Callback<void(Status)>>> record_reads_;
 
-  // ZIL.
-  std::map<uint32_t, std::vector<Itx>> itxs_;
-  std::vector<ZilWaiter> zil_waiting_;
-  bool zil_busy_ = false;
-  std::vector<LogEntry> zil_log_;
+  ZfsZil zil_;
 };
 
 // `type = "zfs"`: children are the vdev members (and the SLOG, named by

@@ -131,22 +131,7 @@ void ZfsPool::Committed(Status st) {
   syncing_records_.clear();
   syncing_dirty_ = 0;
   committed_txg_ = syncing_txg_;
-  for (auto it = zil_blocks_.begin(); it != zil_blocks_.end();) {
-    if (it->first <= committed_txg_) {
-      vdevs_.Free(it->second);
-      it = zil_blocks_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  for (auto& [file, list] : itxs_) {
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [&](const Itx& i) { return i.txg <= committed_txg_; }),
-               list.end());
-  }
-  zil_log_.erase(std::remove_if(zil_log_.begin(), zil_log_.end(),
-                                [&](const LogEntry& e) { return e.txg <= committed_txg_; }),
-                 zil_log_.end());
+  zil_.TxgCommitted(committed_txg_);
   ++counters_.txgs;
   counters_.last_txg_ns = static_cast<uint64_t>((engine_.now() - last_sync_start_).count());
   syncing_now_ = false;
@@ -166,13 +151,10 @@ void ZfsPool::OnPowerCut() {
   writes_left_ = 0;
   timer_armed_ = false;
   pending_bps_.clear();
-  zil_blocks_.clear();
+  zil_.PowerCut();
   blocked_.clear();
   arc_.Clear();
   record_reads_.clear();
-  itxs_.clear();
-  zil_waiting_.clear();
-  zil_busy_ = false;
   cpu_.Reset();
   last_wakeup_ = Nanos();
   last_sync_start_ = engine_.now();
@@ -188,8 +170,7 @@ void ZfsPool::ReplayZil() {
   // zil_replay(): the committed log records become the first txg's writes.
   // They stay in the log until that txg commits.
   const uint64_t rs = config_.record_size;
-  for (LogEntry& e : zil_log_) {
-    e.txg = open_txg_;
+  zil_.Replay(open_txg_, [&](const ZfsZil::LogEntry& e) {
     if (keeps_data_) open_->Put(e.offset, e.length, e.data.data());
     for (uint64_t rec = RecordOf(e.offset); rec <= LastRecordOf(e.offset, e.length); ++rec) {
       auto [it, inserted] = open_records_.try_emplace(rec);
@@ -200,7 +181,7 @@ void ZfsPool::ReplayZil() {
       }
       it->second.full = it->second.full || whole;
     }
-  }
+  });
   ArmTimer();
 }
 

@@ -101,15 +101,15 @@ void ZfsPool::Apply(Request req) {
     counters_.absorbed_bytes += req.length;
     if (req.fua()) counters_.sync_write_bytes += req.length;
   }
-  itxs_[req.file_id].push_back({open_txg_, req.offset, req.length, false});
+  zil_.Assign(req.file_id, open_txg_, req.offset, req.length);
   dirty_series_.Record(engine_.now(), static_cast<double>(dirty_bytes()));
   UpdateAsyncLimit();
   MaybeSync(false);
   ArmTimer();
   if (req.fua()) {
     // O_DSYNC: the write is committed to the ZIL before it completes.
-    ZilCommit(req.file_id, false,
-              [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
+    zil_.Commit(req.file_id, false,
+                [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
     return;
   }
   req.done(Status());
