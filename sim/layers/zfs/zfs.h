@@ -36,6 +36,13 @@
 // ZIL into the next txg: async writes not yet committed are lost, sync
 // writes survive.
 //
+// The parts own their state: ZfsArc (zfs_arc.h), ZfsTxgSync (zfs_txg.h:
+// the txgs and the write throttle), ZfsZil (zfs_zil.h), ZfsVdevs
+// (zfs_vdevs.h: allocation and the vdev queues), ZfsCompressor. ZfsPool
+// keeps the Node interface, the read path, the write path between the
+// throttle and the open txg (read-modify-write, the copy), the store, and
+// wires the parts: each asks the pool through its small Pool interface.
+//
 // Stats (counters(), AppendStats): absorbed_bytes, dirty_bytes, txgs,
 // txg_physical_bytes, rmw_reads, arc_hits/arc_misses, compress_cpu_ns,
 // compressed/logical bytes, throttle_ns, zil_commits, zil_bytes, fsyncs and
