@@ -103,7 +103,7 @@ void ZfsPool::OnPowerCut() {
   cpu_.Reset();
   // zil_replay(): the committed log records become the first txg's writes.
   // They stay in the log until that txg commits.
-  zil_.Replay(txg_.committed_txg() + 1, [this](const ZfsZil::LogEntry& e) {
+  zil_.Replay(txg_.open_txg(), [this](const ZfsZil::LogEntry& e) {
     txg_.Replay(e.offset, e.length, e.data.data());
   });
   txg_.ArmTimer();

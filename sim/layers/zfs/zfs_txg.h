@@ -75,6 +75,7 @@ class ZfsTxgSync {
   uint64_t dirty_bytes() const { return open_dirty_ + syncing_dirty_; }
   uint64_t dirty_max_bytes() const { return dirty_max_; }
   uint64_t committed_txg() const { return committed_txg_; }
+  uint64_t open_txg() const { return open_txg_; }
   const TimeSeries& dirty_series() const { return dirty_series_; }
 
   // Record `rec` is whole in the open or the syncing txg.
