@@ -1,7 +1,7 @@
 // ZfsPool: construction, request dispatch and stats (its factory:
 // sim/profile/factories/zfs_factory.cc).
 // Writes: zfs_write.cc; reads: zfs_read.cc; the ARC: zfs_arc.h; transaction
-// groups and power cuts: zfs_txg.cc; the ZIL: zfs_zil.cc.
+// groups and the write throttle: zfs_txg.h; the ZIL: zfs_zil.h.
 #include "sim/layers/zfs/zfs.h"
 
 #include <algorithm>
@@ -30,15 +30,16 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
       members_(),
       slog_(slog),
       store_(std::move(store)),
-      open_(std::make_unique<Overlay>(keeps_data)),
-      syncing_(std::make_unique<Overlay>(keeps_data)),
       // zfs_arc_max: half the RAM unless set.
-      arc_(config.arc_bytes ? config.arc_bytes : config.host.mem_bytes / 2, config.record_size) {
+      arc_(config.arc_bytes ? config.arc_bytes : config.host.mem_bytes / 2, config.record_size),
+      txg_(engine, config_, keeps_data, *this, *store_, cpu_, compressor_, vdevs_, arc_),
+      zil_(engine,
+           ZfsZil::Config{config.record_size, config.immediate_write_bytes, config.zil_block_bytes,
+                          config.itx_header_bytes, keeps_data},
+           *this, vdevs_, compressor_) {
   for (const auto& m : members)
     if (std::find(members_.begin(), members_.end(), m.node) == members_.end())
       members_.push_back(m.node);
-  dirty_max_ = config.dirty_max_bytes ? config.dirty_max_bytes
-                                      : std::min(config.host.mem_bytes / 10, uint64_t{4} << 30);
   if (config_.arc_bytes == 0) config_.arc_bytes = config.host.mem_bytes / 2;
   geometry_.capacity = config.capacity;
   geometry_.logical_block = 512;
@@ -63,12 +64,50 @@ std::vector<Node*> ZfsPool::children() const {
   return v;
 }
 
-bool ZfsPool::InMemory(uint64_t rec) const {
-  auto o = open_records_.find(rec);
-  if (o != open_records_.end() && o->second.full) return true;
-  auto s = syncing_records_.find(rec);
-  if (s != syncing_records_.end() && s->second.full) return true;
-  return InArc(rec);
+ZfsPool::Counters ZfsPool::counters() const {
+  Counters c = counters_;
+  const ZfsTxgSync::Counters& t = txg_.counters();
+  c.txgs = t.txgs;
+  c.records_written = t.records_written;
+  c.logical_bytes = t.logical_bytes;
+  c.physical_bytes = t.physical_bytes;
+  c.compressed_records = t.compressed_records;
+  c.compress_cpu_ns = t.compress_cpu_ns;
+  c.throttled_writes = t.throttled_writes;
+  c.throttle_ns = t.throttle_ns;
+  c.last_txg_ns = t.last_txg_ns;
+  const ZfsZil::Counters& z = zil_.counters();
+  c.alloc_failures = t.alloc_failures + z.alloc_failures;
+  c.zil_commits = z.commits;
+  c.zil_bytes = z.bytes;
+  c.zil_indirect_bytes = z.indirect_bytes;
+  c.fsyncs = z.fsyncs;
+  c.fsync_ns_total = z.fsync_ns_total;
+  c.fsync_ns_max = z.fsync_ns_max;
+  c.last_fsync_ns = z.last_fsync_ns;
+  return c;
+}
+
+void ZfsPool::CopyCurrent(uint64_t offset, uint64_t length, uint8_t* out) const {
+  (void)store_->Read(offset, length, out);
+  txg_.PatchDirty(offset, length, out);
+}
+
+bool ZfsPool::InMemory(uint64_t rec) const { return txg_.HoldsWhole(rec) || InArc(rec); }
+
+void ZfsPool::OnPowerCut() {
+  txg_.PowerCut();
+  zil_.PowerCut();
+  arc_.Clear();
+  record_reads_.clear();
+  cpu_.Reset();
+  // zil_replay(): the committed log records become the first txg's writes.
+  // They stay in the log until that txg commits.
+  zil_.Replay(txg_.open_txg(), [this](const ZfsZil::LogEntry& e) {
+    txg_.Replay(e.offset, e.length, e.data.data());
+  });
+  txg_.ArmTimer();
+  txg_.RecordDirty();
 }
 
 void ZfsPool::DoSubmit(Request req) {
@@ -78,11 +117,11 @@ void ZfsPool::DoSubmit(Request req) {
     case Op::kWrite:
     case Op::kTrim:
     case Op::kWriteZeroes:
-      return StartWrite(std::move(req));
+      return txg_.Throttle(std::move(req));  // then Admitted -> Prepare
     case Op::kFlush: {
       // fsync(2) on ZFS is zil_commit() of the file (0: every file).
-      ZilCommit(req.file_id, true,
-                [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
+      zil_.Commit(req.file_id, true,
+                  [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });
       return;
     }
   }
@@ -91,9 +130,9 @@ void ZfsPool::DoSubmit(Request req) {
 void ZfsPool::AppendStats(StatList& out) const {
   static constexpr StatField<ZfsPool> kPool[] = {
       {"dirty_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.dirty_bytes()); }},
-      {"dirty_max_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.dirty_max_); }},
+      {"dirty_max_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.dirty_max_bytes()); }},
       {"arc_used_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.arc_.used_bytes()); }},
-      {"committed_txg", kCount, [](const ZfsPool& z) { return StatNumber(z.committed_txg_); }},
+      {"committed_txg", kCount, [](const ZfsPool& z) { return StatNumber(z.committed_txg()); }},
   };
   static constexpr StatField<Counters> kCounters[] = {
       Field<&Counters::absorbed_bytes>("absorbed_bytes", kBytes),
@@ -120,7 +159,7 @@ void ZfsPool::AppendStats(StatList& out) const {
       Field<&Counters::last_txg_ns>("last_txg_ns", kNanos),
   };
   AppendStatTable(*this, kPool, out);
-  AppendStatTable(counters_, kCounters, out);
+  AppendStatTable(counters(), kCounters, out);
 }
 
 }  // namespace storlab

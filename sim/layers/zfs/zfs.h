@@ -3,7 +3,7 @@
 //
 // Data is kept in records of `recordsize` (a dataset, 128 KiB) or
 // `volblocksize` (a zvol, 8 KiB). Writes land in the open transaction
-// group (txg) in memory: a write that covers only part of a record that is
+// group (txg) in memory (ZfsTxgSync, zfs_txg.h): a write that covers only part of a record that is
 // neither dirty nor in the ARC first reads the record (dbuf_read, a
 // read-modify-write); every record dirtied counts whole against
 // zfs_dirty_data_max (10 % of RAM, at most 4 GiB). The write throttle
@@ -22,11 +22,11 @@
 // record not in memory read it whole from the members.
 //
 // Sync writes (FLUSH = fsync of Request.file_id, 0 = every file; FUA =
-// O_DSYNC) commit the ZIL: the intent-log records of that file's writes not
-// yet in a committed txg are written to log blocks (on the members, or on
-// the SLOG child if configured), records of large writes (>= 32 KiB,
-// zfs_immediate_write_sz, without a SLOG) written in place instead
-// (WR_INDIRECT), then the devices are flushed.
+// O_DSYNC) commit the ZIL (ZfsZil, zfs_zil.h): the intent-log records of
+// that file's writes not yet in a committed txg are written to log blocks
+// (on the members, or on the SLOG child if configured), records of large
+// writes (>= 32 KiB, zfs_immediate_write_sz, without a SLOG) written in
+// place instead (WR_INDIRECT), then the devices are flushed.
 //
 // Data plane: the pool's committed content lives in the node's own Store
 // (the vdev I/O carries the timing: data on disk is compressed and
@@ -36,6 +36,13 @@
 // ZIL into the next txg: async writes not yet committed are lost, sync
 // writes survive.
 //
+// The parts own their state: ZfsArc (zfs_arc.h), ZfsTxgSync (zfs_txg.h:
+// the txgs and the write throttle), ZfsZil (zfs_zil.h), ZfsVdevs
+// (zfs_vdevs.h: allocation and the vdev queues), ZfsCompressor. ZfsPool
+// keeps the Node interface, the read path, the write path between the
+// throttle and the open txg (read-modify-write, the copy), the store, and
+// wires the parts: each asks the pool through its small Pool interface.
+//
 // Stats (counters(), AppendStats): absorbed_bytes, dirty_bytes, txgs,
 // txg_physical_bytes, rmw_reads, arc_hits/arc_misses, compress_cpu_ns,
 // compressed/logical bytes, throttle_ns, zil_commits, zil_bytes, fsyncs and
@@ -44,20 +51,19 @@
 #define STORLAB_SIM_LAYERS_ZFS_ZFS_H_
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/host_spec.h"
 #include "sim/layers/host_cpu.h"
 #include "sim/layers/zfs/zfs_arc.h"
 #include "sim/layers/zfs/zfs_compress.h"
+#include "sim/layers/zfs/zfs_txg.h"
 #include "sim/layers/zfs/zfs_vdevs.h"
+#include "sim/layers/zfs/zfs_zil.h"
 #include "sim/node.h"
-#include "sim/store/overlay.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -85,7 +91,7 @@ struct ZfsConfig {
   ZfsVdevs::Config vdevs;
 };
 
-class ZfsPool : public Node {
+class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
  public:
   struct Counters {
     uint64_t absorbed_bytes = 0;            // bytes the application wrote
@@ -118,10 +124,11 @@ class ZfsPool : public Node {
   std::vector<Node*> children() const override;
 
   const ZfsConfig& config() const { return config_; }
-  const Counters& counters() const { return counters_; }
-  uint64_t dirty_bytes() const { return open_dirty_ + syncing_dirty_; }
-  uint64_t dirty_max_bytes() const { return dirty_max_; }
-  uint64_t committed_txg() const { return committed_txg_; }
+  // The pool's counters with its txgs' and its ZIL's.
+  Counters counters() const;
+  uint64_t dirty_bytes() const { return txg_.dirty_bytes(); }
+  uint64_t dirty_max_bytes() const { return txg_.dirty_max_bytes(); }
+  uint64_t committed_txg() const override { return txg_.committed_txg(); }
   uint64_t arc_used_bytes() const { return arc_.used_bytes(); }
   bool InArc(uint64_t record) const { return arc_.Contains(record); }
   const ZfsVdevs& vdevs() const { return vdevs_; }
@@ -129,7 +136,7 @@ class ZfsPool : public Node {
   void AppendStats(StatList& out) const override;
   // The open and syncing txgs' data (a sync write's ZIL record is durable).
   uint64_t volatile_bytes() const override { return dirty_bytes(); }
-  std::vector<const TimeSeries*> Series() const override { return {&dirty_series_}; }
+  std::vector<const TimeSeries*> Series() const override { return {&txg_.dirty_series()}; }
 
   // The dataset size a pool of `usable` bytes offers by default: room for
   // a whole txg of rewrites (copy-on-write) and the 1/32 slop ZFS keeps.
@@ -140,39 +147,17 @@ class ZfsPool : public Node {
   void OnPowerCut() override;
 
  private:
-  struct TxgRecord {
-    uint32_t file = 0;
-    bool freed = false;  // trimmed/zeroed whole: nothing to write, the block is freed
-    bool full = true;    // its whole content is known (false after a ZIL replay)
-  };
-  struct Itx {  // an intent-log record of one write
-    uint64_t txg, offset, length;
-    bool logged;
-  };
-  struct LogEntry {  // a committed ZIL record: survives power cuts
-    uint64_t txg, offset, length;
-    std::vector<uint8_t> data;
-  };
-  struct ZilWaiter {
-    uint32_t file;
-    bool fsync;
-    Nanos started;
-    Callback<void(Status)> done;
-  };
-
   uint64_t RecordOf(uint64_t off) const { return off / config_.record_size; }
   uint64_t LastRecordOf(uint64_t off, uint64_t len) const {
     return (off + len - 1) / config_.record_size;
   }
   bool InMemory(uint64_t rec) const;
 
-  // Writes, trims (zfs_write.cc).
-  void StartWrite(Request req);
-  void Admit(Request req);
+  // Writes, trims (zfs_write.cc): past the throttle (ZfsTxgSync::Pool),
+  // read-modify-write, then into the open txg.
+  void Admitted(Request req) override { Prepare(std::move(req)); }
   void Prepare(Request req);
   void Apply(Request req);
-  void WakeBlocked();
-  void UpdateAsyncLimit();
 
   // Reads and the ARC (zfs_read.cc).
   void StartRead(Request req);
@@ -182,57 +167,26 @@ class ZfsPool : public Node {
   // Reads `recs`, then runs then(req) (or fails req with the first error).
   void ReadRecords(const std::vector<uint64_t>& recs, Request req, Callback<void(Request)> then);
 
-  // Transaction groups (zfs_txg.cc).
-  void ArmTimer();
-  void MaybeSync(bool timer);
-  void StartTxg();
-  void WriteRecord(uint64_t rec, ZfsCompressed c);
-  void RecordWritten();
-  void CommitTxg();
-  void Committed(Status st);
-
-  // The ZIL (zfs_zil.cc).
-  void ZilCommit(uint32_t file, bool fsync, Callback<void(Status)> done);
-  void StartZilCommit();
-  void ZilDone(std::vector<ZilWaiter> batch, std::vector<LogEntry> entries, Status st);
-  void ReplayZil();
+  // A txg committed (ZfsTxgSync::Pool): its log records are obsolete.
+  void TxgCommitted(uint64_t txg) override { zil_.TxgCommitted(txg); }
+  // The ZIL's view of the data (ZfsZil::Pool): committed, syncing, open.
+  void CopyCurrent(uint64_t offset, uint64_t length, uint8_t* out) const override;
 
   ZfsConfig config_;
   bool keeps_data_;
-  uint64_t dirty_max_;
   HostCpu cpu_;
   ZfsCompressor compressor_;
   ZfsVdevs vdevs_;
   std::vector<Node*> members_;
   Node* slog_;
   std::unique_ptr<Store> store_;
-  Counters counters_;
-  TimeSeries dirty_series_{"dirty_bytes"};
-
-  // Transaction groups.
-  uint64_t open_txg_ = 1, syncing_txg_ = 0, committed_txg_ = 0;
-  std::unique_ptr<Overlay> open_, syncing_;
-  std::map<uint64_t, TxgRecord> open_records_, syncing_records_;
-  uint64_t open_dirty_ = 0, syncing_dirty_ = 0;
-  bool syncing_now_ = false;
-  uint64_t writes_left_ = 0;  // record writes of the syncing txg in flight
-  Nanos last_sync_start_;
-  bool timer_armed_ = false;
-  std::unordered_map<uint64_t, ZfsBp> committed_bps_, pending_bps_;
-  std::vector<std::pair<uint64_t, ZfsBp>> zil_blocks_;  // (txg, block): freed when it commits
-
-  // Writers.
-  std::deque<Request> blocked_;  // waiting for dirty data to fall under the maximum
-  Nanos last_wakeup_;            // dp_last_wakeup
+  Counters counters_;  // the pool's own: absorbed, sync writes, rmw reads, ARC
 
   ZfsArc arc_;
   std::map<uint64_t, std::vector<Callback<void(Status)>>> record_reads_;
 
-  // ZIL.
-  std::map<uint32_t, std::vector<Itx>> itxs_;
-  std::vector<ZilWaiter> zil_waiting_;
-  bool zil_busy_ = false;
-  std::vector<LogEntry> zil_log_;
+  ZfsTxgSync txg_;
+  ZfsZil zil_;
 };
 
 // `type = "zfs"`: children are the vdev members (and the SLOG, named by

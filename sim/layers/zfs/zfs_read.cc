@@ -9,7 +9,7 @@ namespace storlab {
 void ZfsPool::StartRead(Request req) {
   std::vector<uint64_t> need;
   for (uint64_t rec = RecordOf(req.offset); rec <= LastRecordOf(req.offset, req.length); ++rec) {
-    if (InMemory(rec) || !committed_bps_.count(rec)) {
+    if (InMemory(rec) || txg_.Block(rec) == nullptr) {
       ++counters_.arc_hits;  // in memory, or a hole: nothing to read
       arc_.Touch(rec);
     } else {
@@ -45,8 +45,7 @@ void ZfsPool::ServeRead(Request req) {
   if (req.data) {
     Status st = store_->Read(req.offset, req.length, req.data);
     if (!st.ok()) return CompleteAfter(Nanos(0), std::move(req), st);
-    syncing_->Patch(req.offset, req.length, req.data);
-    open_->Patch(req.offset, req.length, req.data);
+    txg_.PatchDirty(req.offset, req.length, req.data);
   }
   const Nanos end = cpu_.Copy(engine_.now(), req.length);
   CompleteAfter(end - engine_.now(), std::move(req));
@@ -56,7 +55,7 @@ void ZfsPool::ReadRecord(uint64_t rec, Callback<void(Status)> done) {
   auto& waiters = record_reads_[rec];
   waiters.push_back(std::move(done));
   if (waiters.size() > 1) return;  // already being read
-  const ZfsBp bp = committed_bps_.at(rec);
+  const ZfsBp bp = *txg_.Block(rec);
   vdevs_.Read(bp, ZfsIoClass::kSyncRead, [this, rec, bp](Status st) {
     auto finish = [this, rec](Status s) {
       auto it = record_reads_.find(rec);

@@ -1,5 +1,7 @@
-// ZfsPool: transaction groups (txg_sync_thread, dsl_pool_sync,
-// vdev_config_sync) and power cuts.
+// ZfsTxgSync: transaction groups (txg_sync_thread, dsl_pool_sync,
+// vdev_config_sync), the write throttle (dmu_tx_delay) and power cuts.
+#include "sim/layers/zfs/zfs_txg.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -7,7 +9,142 @@
 
 namespace storlab {
 
-void ZfsPool::ArmTimer() {
+ZfsTxgSync::ZfsTxgSync(Engine& engine, const ZfsConfig& config, bool keeps_data, Pool& pool,
+                       Store& store, HostCpu& cpu, const ZfsCompressor& compressor, ZfsVdevs& vdevs,
+                       ZfsArc& arc)
+    : engine_(engine),
+      config_(config),
+      record_size_(config.record_size),
+      keeps_data_(keeps_data),
+      pool_(pool),
+      store_(store),
+      cpu_(cpu),
+      compressor_(compressor),
+      vdevs_(vdevs),
+      arc_(arc),
+      // zfs_dirty_data_max: 10 % of RAM, at most 4 GiB, unless set.
+      dirty_max_(config.dirty_max_bytes ? config.dirty_max_bytes
+                                        : std::min(config.host.mem_bytes / 10, uint64_t{4} << 30)),
+      open_(std::make_unique<Overlay>(keeps_data)),
+      syncing_(std::make_unique<Overlay>(keeps_data)) {}
+
+bool ZfsTxgSync::HoldsWhole(uint64_t rec) const {
+  auto o = open_records_.find(rec);
+  if (o != open_records_.end() && o->second.full) return true;
+  auto s = syncing_records_.find(rec);
+  return s != syncing_records_.end() && s->second.full;
+}
+
+const ZfsBp* ZfsTxgSync::Block(uint64_t rec) const {
+  auto it = committed_bps_.find(rec);
+  return it == committed_bps_.end() ? nullptr : &it->second;
+}
+
+void ZfsTxgSync::PatchDirty(uint64_t off, uint64_t len, uint8_t* buf) const {
+  // Newest wins: the syncing txg, then the open txg.
+  syncing_->Patch(off, len, buf);
+  open_->Patch(off, len, buf);
+}
+
+void ZfsTxgSync::RecordDirty() {
+  dirty_series_.Record(engine_.now(), static_cast<double>(dirty_bytes()));
+}
+
+void ZfsTxgSync::Throttle(Request req) {
+  // dmu_tx_wait(): at zfs_dirty_data_max, writers wait for the sync.
+  if (!blocked_.empty() || dirty_bytes() >= dirty_max_) {
+    blocked_.push_back(std::move(req));
+    MaybeSync(false);
+    return;
+  }
+  Admit(std::move(req));
+}
+
+void ZfsTxgSync::WakeBlocked() {
+  while (!blocked_.empty() && dirty_bytes() < dirty_max_) {
+    Request r = std::move(blocked_.front());
+    blocked_.pop_front();
+    Admit(std::move(r));
+  }
+}
+
+void ZfsTxgSync::Admit(Request req) {
+  // dmu_tx_delay(), once per transaction: one per record the write touches.
+  const uint64_t dirty = dirty_bytes();
+  const uint64_t min =
+      static_cast<uint64_t>(static_cast<double>(dirty_max_) * config_.delay_min_fraction);
+  const Nanos now = engine_.now();
+  if (dirty > min && dirty < dirty_max_) {
+    const uint64_t txs = LastRecordOf(req.offset, req.length) - RecordOf(req.offset) + 1;
+    const double per = static_cast<double>(config_.delay_scale.count()) *
+                       static_cast<double>(dirty - min) / static_cast<double>(dirty_max_ - dirty);
+    const Nanos tx_time = Min(config_.delay_max, Nanos(static_cast<int64_t>(per))) * txs;
+    const Nanos wake = Max(now + tx_time, last_wakeup_ + tx_time);
+    last_wakeup_ = wake;
+    ++counters_.throttled_writes;
+    counters_.throttle_ns += static_cast<uint64_t>((wake - now).count());
+    engine_.At(wake, [this, r = std::move(req)]() mutable { pool_.Admitted(std::move(r)); });
+    return;
+  }
+  pool_.Admitted(std::move(req));
+}
+
+uint64_t ZfsTxgSync::Dirty(const Request& req) {
+  const uint64_t rs = record_size_;
+  const bool zero = req.op != Op::kWrite;
+  for (uint64_t rec = RecordOf(req.offset); rec <= LastRecordOf(req.offset, req.length); ++rec) {
+    const bool whole = req.offset <= rec * rs && req.offset + req.length >= (rec + 1) * rs;
+    auto it = open_records_.find(rec);
+    if (it == open_records_.end()) {
+      TxgRecord tr;
+      tr.file = req.file_id;
+      tr.full = whole || InMemory(rec) || !committed_bps_.count(rec);
+      tr.freed = zero && whole;
+      open_records_.emplace(rec, tr);
+      if (!tr.freed) open_dirty_ += rs;  // dbuf_dirty: the whole record counts
+    } else {
+      TxgRecord& tr = it->second;
+      if (tr.freed && !(zero && whole)) {  // written again after a free
+        tr.freed = false;
+        open_dirty_ += rs;
+      } else if (!tr.freed && zero && whole) {
+        tr.freed = true;
+        open_dirty_ -= rs;
+      }
+      tr.full = tr.full || whole;
+    }
+    arc_.Touch(rec);
+  }
+  if (zero) {
+    open_->PutZeros(req.offset, req.length);
+  } else {
+    open_->Put(req.offset, req.length, req.data);
+  }
+  const uint64_t txg = open_txg_;
+  RecordDirty();
+  UpdateAsyncLimit();
+  MaybeSync(false);
+  ArmTimer();
+  return txg;
+}
+
+void ZfsTxgSync::UpdateAsyncLimit() {
+  // vdev_queue_max_async_writes(): min_active below 30 % dirty, max_active
+  // above 60 %, linear between.
+  const double f = static_cast<double>(dirty_bytes()) / static_cast<double>(dirty_max_);
+  const double lo = config_.async_write_min_dirty, hi = config_.async_write_max_dirty;
+  const uint32_t min = config_.vdevs.async_write_min_active;
+  const uint32_t max = config_.vdevs.max_active[static_cast<int>(ZfsIoClass::kAsyncWrite)];
+  uint32_t n = min;
+  if (f >= hi) {
+    n = max;
+  } else if (f > lo) {
+    n = min + static_cast<uint32_t>((f - lo) / (hi - lo) * (max - min));
+  }
+  vdevs_.set_async_write_limit(n);
+}
+
+void ZfsTxgSync::ArmTimer() {
   if (timer_armed_ || open_records_.empty()) return;
   timer_armed_ = true;
   const Nanos at = Max(engine_.now(), last_sync_start_ + config_.txg_timeout);
@@ -17,7 +154,7 @@ void ZfsPool::ArmTimer() {
   });
 }
 
-void ZfsPool::MaybeSync(bool timer) {
+void ZfsTxgSync::MaybeSync(bool timer) {
   if (syncing_now_ || open_records_.empty()) return;
   const uint64_t sync_bytes =
       static_cast<uint64_t>(static_cast<double>(dirty_max_) * config_.dirty_sync_fraction);
@@ -31,7 +168,7 @@ void ZfsPool::MaybeSync(bool timer) {
   }
 }
 
-void ZfsPool::StartTxg() {
+void ZfsTxgSync::StartTxg() {
   syncing_now_ = true;
   last_sync_start_ = engine_.now();
   syncing_txg_ = open_txg_++;
@@ -41,7 +178,7 @@ void ZfsPool::StartTxg() {
   open_records_.clear();
   syncing_dirty_ = open_dirty_;
   open_dirty_ = 0;
-  const uint64_t rs = config_.record_size;
+  const uint64_t rs = record_size_;
   std::vector<uint8_t> buf(keeps_data_ ? rs : 0);
   writes_left_ = 1;  // held until every write is issued
   for (const auto& [rec, tr] : syncing_records_) {
@@ -50,7 +187,7 @@ void ZfsPool::StartTxg() {
     const uint8_t* data = nullptr;
     if (keeps_data_) {
       std::fill(buf.begin(), buf.end(), 0);
-      (void)store_->Read(rec * rs, rs, buf.data());
+      (void)store_.Read(rec * rs, rs, buf.data());
       syncing_->Patch(rec * rs, rs, buf.data());
       data = buf.data();
     }
@@ -66,8 +203,8 @@ void ZfsPool::StartTxg() {
   RecordWritten();  // drop the hold
 }
 
-void ZfsPool::WriteRecord(uint64_t rec, ZfsCompressed c) {
-  const uint64_t rs = config_.record_size;
+void ZfsTxgSync::WriteRecord(uint64_t rec, ZfsCompressed c) {
+  const uint64_t rs = record_size_;
   ZfsBp bp;
   if (!vdevs_.Allocate(c.psize, &bp)) {
     ++counters_.alloc_failures;  // should not happen: capacity leaves room
@@ -83,19 +220,19 @@ void ZfsPool::WriteRecord(uint64_t rec, ZfsCompressed c) {
     pending_bps_[rec] = bp;
     // dbuf_write_physdone(): dirty space is released as records land.
     syncing_dirty_ -= std::min(syncing_dirty_, rs);
-    dirty_series_.Record(engine_.now(), static_cast<double>(dirty_bytes()));
+    RecordDirty();
     UpdateAsyncLimit();
     WakeBlocked();
     RecordWritten();
   });
 }
 
-void ZfsPool::RecordWritten() {
+void ZfsTxgSync::RecordWritten() {
   if (--writes_left_ > 0) return;
   CommitTxg();
 }
 
-void ZfsPool::CommitTxg() {
+void ZfsTxgSync::CommitTxg() {
   // vdev_config_sync(): flush, write the uberblock to every label, flush.
   vdevs_.FlushMembers([this](Status st) {
     if (!st.ok()) return Committed(st);
@@ -106,12 +243,12 @@ void ZfsPool::CommitTxg() {
   });
 }
 
-void ZfsPool::Committed(Status st) {
+void ZfsTxgSync::Committed(Status st) {
   // The txg is on stable storage: its data joins the committed content,
   // blocks it replaced are free again, and its log records are obsolete.
   (void)st;  // a failed flush leaves the data where the members put it
-  const uint64_t rs = config_.record_size;
-  (void)syncing_->DrainAllTo(*store_);
+  const uint64_t rs = record_size_;
+  (void)syncing_->DrainAllTo(store_);
   syncing_->Clear();
   for (const auto& [rec, tr] : syncing_records_) {
     auto old = committed_bps_.find(rec);
@@ -124,39 +261,24 @@ void ZfsPool::Committed(Status st) {
       committed_bps_[rec] = nb->second;
       arc_.Insert(rec);
     } else if (tr.freed) {
-      (void)store_->Zero(rec * rs, rs);
+      (void)store_.Zero(rec * rs, rs);
     }
   }
   pending_bps_.clear();
   syncing_records_.clear();
   syncing_dirty_ = 0;
   committed_txg_ = syncing_txg_;
-  for (auto it = zil_blocks_.begin(); it != zil_blocks_.end();) {
-    if (it->first <= committed_txg_) {
-      vdevs_.Free(it->second);
-      it = zil_blocks_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  for (auto& [file, list] : itxs_) {
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [&](const Itx& i) { return i.txg <= committed_txg_; }),
-               list.end());
-  }
-  zil_log_.erase(std::remove_if(zil_log_.begin(), zil_log_.end(),
-                                [&](const LogEntry& e) { return e.txg <= committed_txg_; }),
-                 zil_log_.end());
+  pool_.TxgCommitted(committed_txg_);
   ++counters_.txgs;
   counters_.last_txg_ns = static_cast<uint64_t>((engine_.now() - last_sync_start_).count());
   syncing_now_ = false;
-  dirty_series_.Record(engine_.now(), static_cast<double>(dirty_bytes()));
+  RecordDirty();
   UpdateAsyncLimit();
   WakeBlocked();
   MaybeSync(false);
 }
 
-void ZfsPool::OnPowerCut() {
+void ZfsTxgSync::PowerCut() {
   open_->Clear();
   syncing_->Clear();
   open_records_.clear();
@@ -166,42 +288,27 @@ void ZfsPool::OnPowerCut() {
   writes_left_ = 0;
   timer_armed_ = false;
   pending_bps_.clear();
-  zil_blocks_.clear();
   blocked_.clear();
-  arc_.Clear();
-  record_reads_.clear();
-  itxs_.clear();
-  zil_waiting_.clear();
-  zil_busy_ = false;
-  cpu_.Reset();
   last_wakeup_ = Nanos();
   last_sync_start_ = engine_.now();
   vdevs_.Reset([this](const std::function<void(const ZfsBp&)>& use) {
     for (const auto& [rec, bp] : committed_bps_) use(bp);
   });
   open_txg_ = committed_txg_ + 1;
-  ReplayZil();
-  dirty_series_.Record(engine_.now(), static_cast<double>(dirty_bytes()));
 }
 
-void ZfsPool::ReplayZil() {
-  // zil_replay(): the committed log records become the first txg's writes.
-  // They stay in the log until that txg commits.
-  const uint64_t rs = config_.record_size;
-  for (LogEntry& e : zil_log_) {
-    e.txg = open_txg_;
-    if (keeps_data_) open_->Put(e.offset, e.length, e.data.data());
-    for (uint64_t rec = RecordOf(e.offset); rec <= LastRecordOf(e.offset, e.length); ++rec) {
-      auto [it, inserted] = open_records_.try_emplace(rec);
-      const bool whole = e.offset <= rec * rs && e.offset + e.length >= (rec + 1) * rs;
-      if (inserted) {
-        it->second.full = whole || !committed_bps_.count(rec);
-        open_dirty_ += rs;
-      }
-      it->second.full = it->second.full || whole;
+void ZfsTxgSync::Replay(uint64_t offset, uint64_t length, const uint8_t* data) {
+  const uint64_t rs = record_size_;
+  if (keeps_data_) open_->Put(offset, length, data);
+  for (uint64_t rec = RecordOf(offset); rec <= LastRecordOf(offset, length); ++rec) {
+    auto [it, inserted] = open_records_.try_emplace(rec);
+    const bool whole = offset <= rec * rs && offset + length >= (rec + 1) * rs;
+    if (inserted) {
+      it->second.full = whole || !committed_bps_.count(rec);
+      open_dirty_ += rs;
     }
+    it->second.full = it->second.full || whole;
   }
-  ArmTimer();
 }
 
 }  // namespace storlab

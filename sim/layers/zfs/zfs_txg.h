@@ -1,0 +1,153 @@
+// ZfsTxgSync: a ZFS pool's transaction groups (module/zfs/txg.c,
+// dsl_pool.c) and the write throttle (dmu_tx.c).
+//
+// It owns: the open and the syncing txg (their records, their data as
+// Overlays, their dirty bytes), the txg numbers (open, syncing, last
+// committed), the block pointers of the committed records and of the
+// syncing txg's new ones, the sync timer (zfs_txg_timeout), the writers
+// waiting at zfs_dirty_data_max and the throttle's shared timeline
+// (dp_last_wakeup), the dirty-bytes series and its counters.
+//
+// A write passes Throttle (dmu_tx_wait / dmu_tx_delay), then the pool
+// prepares it (Pool::Admitted: read-modify-write, the copy) and calls Dirty
+// (dbuf_dirty: every record counts whole). The open txg syncs every
+// txg_timeout after the previous sync started, or at once at
+// zfs_dirty_data_sync_percent or with writers waiting (txg_kick): each
+// record is compressed on the host's cores and written copy-on-write
+// (async-write class), then vdev_config_sync flushes, writes the uberblock,
+// flushes; then the txg's data joins the pool's store, the blocks it
+// replaced are freed, its records enter the ARC, and Pool::TxgCommitted
+// runs. It uses the pool's store, cores, compressor, vdevs and ARC, which
+// outlive it. Not thread-safe (the engine's thread only).
+#ifndef STORLAB_SIM_LAYERS_ZFS_ZFS_TXG_H_
+#define STORLAB_SIM_LAYERS_ZFS_ZFS_TXG_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "sim/engine.h"
+#include "sim/layers/host_cpu.h"
+#include "sim/layers/zfs/zfs_arc.h"
+#include "sim/layers/zfs/zfs_compress.h"
+#include "sim/layers/zfs/zfs_vdevs.h"
+#include "sim/node_stats.h"
+#include "sim/request.h"
+#include "sim/store/overlay.h"
+#include "sim/store/store.h"
+
+namespace storlab {
+
+struct ZfsConfig;  // zfs.h
+
+class ZfsTxgSync {
+ public:
+  // What the txgs ask of their pool.
+  class Pool {
+   public:
+    virtual ~Pool() = default;
+    // A write past the throttle: the pool prepares it, then calls Dirty.
+    virtual void Admitted(Request req) = 0;
+    // Txg `txg` is on stable storage (its log records are obsolete).
+    virtual void TxgCommitted(uint64_t txg) = 0;
+  };
+  struct Counters {
+    uint64_t txgs = 0;
+    uint64_t records_written = 0;
+    uint64_t logical_bytes = 0;   // records written by txgs, before compression
+    uint64_t physical_bytes = 0;  // after compression, before mirror/raidz copies
+    uint64_t compressed_records = 0;
+    uint64_t compress_cpu_ns = 0;
+    uint64_t alloc_failures = 0;
+    uint64_t throttled_writes = 0, throttle_ns = 0;
+    uint64_t last_txg_ns = 0;  // duration of the last txg sync
+  };
+
+  // REQUIRES: config.record_size > 0; the parts outlive the txgs.
+  ZfsTxgSync(Engine& engine, const ZfsConfig& config, bool keeps_data, Pool& pool, Store& store,
+             HostCpu& cpu, const ZfsCompressor& compressor, ZfsVdevs& vdevs, ZfsArc& arc);
+  ZfsTxgSync(const ZfsTxgSync&) = delete;
+  ZfsTxgSync& operator=(const ZfsTxgSync&) = delete;
+
+  const Counters& counters() const { return counters_; }
+  uint64_t dirty_bytes() const { return open_dirty_ + syncing_dirty_; }
+  uint64_t dirty_max_bytes() const { return dirty_max_; }
+  uint64_t committed_txg() const { return committed_txg_; }
+  uint64_t open_txg() const { return open_txg_; }
+  const TimeSeries& dirty_series() const { return dirty_series_; }
+
+  // Record `rec` is whole in the open or the syncing txg.
+  bool HoldsWhole(uint64_t rec) const;
+  // The block of committed record `rec`; nullptr: a hole.
+  const ZfsBp* Block(uint64_t rec) const;
+  // Lays the txgs' data over `buf` (committed content of [off, off + len)).
+  void PatchDirty(uint64_t off, uint64_t len, uint8_t* buf) const;
+
+  // dmu_tx_assign(): waits at the maximum, delays above
+  // zfs_delay_min_dirty_percent, then Pool::Admitted(req).
+  void Throttle(Request req);
+  // dbuf_dirty(): the write's records (and data) join the open txg;
+  // may start a sync. Returns the txg it joined.
+  uint64_t Dirty(const Request& req);
+  // A power cut: the open and syncing txgs, the waiting writers, the timer
+  // are lost; the allocator is rebuilt from the committed blocks; a new
+  // txg opens after the last committed one.
+  void PowerCut();
+  // zil_replay(): a committed log record becomes a write of the open txg.
+  void Replay(uint64_t offset, uint64_t length, const uint8_t* data);
+  void ArmTimer();
+  void RecordDirty();  // a point of the dirty-bytes series, now
+
+ private:
+  struct TxgRecord {
+    uint32_t file = 0;
+    bool freed = false;  // trimmed/zeroed whole: nothing to write, the block is freed
+    bool full = true;    // its whole content is known (false after a ZIL replay)
+  };
+
+  uint64_t RecordOf(uint64_t off) const { return off / record_size_; }
+  uint64_t LastRecordOf(uint64_t off, uint64_t len) const { return (off + len - 1) / record_size_; }
+  bool InMemory(uint64_t rec) const { return HoldsWhole(rec) || arc_.Contains(rec); }
+  void Admit(Request req);
+  void WakeBlocked();
+  void UpdateAsyncLimit();
+  void MaybeSync(bool timer);
+  void StartTxg();
+  void WriteRecord(uint64_t rec, ZfsCompressed c);
+  void RecordWritten();
+  void CommitTxg();
+  void Committed(Status st);
+
+  Engine& engine_;
+  const ZfsConfig& config_;
+  const uint64_t record_size_;
+  const bool keeps_data_;
+  Pool& pool_;
+  Store& store_;
+  HostCpu& cpu_;
+  const ZfsCompressor& compressor_;
+  ZfsVdevs& vdevs_;
+  ZfsArc& arc_;
+  const uint64_t dirty_max_;
+  Counters counters_;
+  TimeSeries dirty_series_{"dirty_bytes"};
+
+  uint64_t open_txg_ = 1, syncing_txg_ = 0, committed_txg_ = 0;
+  std::unique_ptr<Overlay> open_, syncing_;
+  std::map<uint64_t, TxgRecord> open_records_, syncing_records_;
+  uint64_t open_dirty_ = 0, syncing_dirty_ = 0;
+  bool syncing_now_ = false;
+  uint64_t writes_left_ = 0;  // record writes of the syncing txg in flight
+  Nanos last_sync_start_;
+  bool timer_armed_ = false;
+  std::unordered_map<uint64_t, ZfsBp> committed_bps_, pending_bps_;
+
+  std::deque<Request> blocked_;  // waiting for dirty data to fall under the maximum
+  Nanos last_wakeup_;            // dp_last_wakeup
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_LAYERS_ZFS_ZFS_TXG_H_
