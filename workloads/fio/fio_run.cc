@@ -92,6 +92,7 @@ Status FioRun::Prepare() {
   for (const JobSpec& j : jobs_.jobs) buffered |= !j.direct && j.engine != EngineKind::kNull;
   host_.set_direct_bypasses_cache(!buffered);
   for (const std::string& note : jobs_.notes) messages_.push_back(note);
+  for (const JobSpec& j : jobs_.jobs) exitall_ |= j.opts.exitall;
   for (JobSpec& spec : jobs_.jobs) {
     const JobOptions& o = spec.opts;
     uint64_t nfiles = spec.files.size();
@@ -176,8 +177,9 @@ void FioRun::StartSegment(int segment) {
   for (auto& r : runners_) {
     if (r->spec().segment != segment) continue;
     any = true;
-    r->Start(now, [this] {
+    r->Start(now, [this, job = r.get()] {
       ++done_;
+      OnJobExit(*job);
       // A stonewall starts the next segment when this one is all done.
       for (auto& x : runners_) {
         if (x->spec().segment == current_segment_ && !x->done()) return;
@@ -186,6 +188,22 @@ void FioRun::StartSegment(int segment) {
     });
   }
   if (!any && segment + 1 < segments_) StartSegment(segment + 1);
+}
+
+// backend.c thread_main(): a job that ends ends others when any job set
+// exitall (fio's global exitall_on_terminate) or it failed with
+// exitall_on_error; libfio.c fio_terminate_threads() picks them by its
+// exit_what: its group, every job running now, or all (later ones too).
+void FioRun::OnJobExit(const JobRunner& job) {
+  const JobOptions& o = job.spec().opts;
+  if (!exitall_ && !(o.exitall_on_error && job.failed())) return;
+  for (auto& r : runners_) {
+    if (r.get() == &job) continue;
+    if ((o.exit_what == "group" && r->spec().groupid == job.spec().groupid) ||
+        (o.exit_what == "stonewall" && r->running()) || o.exit_what == "all") {
+      r->Terminate();
+    }
+  }
 }
 
 void FioRun::SetCuts(const std::vector<Nanos>& times, const std::function<Status()>& hook) {

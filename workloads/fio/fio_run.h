@@ -90,6 +90,7 @@ class FioRun {
 
  private:
   Status LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size);
+  void OnJobExit(const JobRunner& job);
   void StartSegment(int segment);
 
   SimHost& host_;
@@ -97,6 +98,7 @@ class FioRun {
   std::vector<std::unique_ptr<JobRunner>> runners_;
   std::vector<LayoutLine> layout_;
   std::vector<std::string> messages_;
+  bool exitall_ = false;  // some job set exitall (fio's exitall_on_terminate)
   Nanos layout_start_, layout_end_, end_;
   uint64_t layout_bytes_ = 0;
   size_t done_ = 0;

@@ -109,10 +109,20 @@ Nanos JobRunner::Book(Nanos t, Nanos d) { return host_.cpu().Run(t, d); }
 
 void JobRunner::Start(Nanos t, Callback<void()> on_done) {
   on_done_ = std::move(on_done);
-  host_.engine().At(t + spec_.opts.startdelay, [this] { Begin(); });
+  host_.engine().At(t + (terminated_ ? Nanos(0) : spec_.opts.startdelay), [this] { Begin(); });
+}
+
+void JobRunner::Terminate() {
+  if (terminated_ || phase_ == Phase::kDone) return;
+  terminated_ = true;
+  if (phase_ == Phase::kRunning) StopIssuing();
+  // Waiting for its startdelay: it starts (and ends) now.
+  if (phase_ == Phase::kIdle && on_done_)
+    host_.engine().At(host_.engine().now(), [this] { Begin(); });
 }
 
 void JobRunner::Begin() {
+  if (phase_ != Phase::kIdle) return;  // Terminate() started it already
   Nanos now = host_.engine().now();
   phase_ = Phase::kRunning;
   extras_.start = now;

@@ -60,6 +60,12 @@ class JobRunner {
   void Start(Nanos t, Callback<void()> on_done);
   bool done() const { return phase_ == Phase::kDone; }
   bool running() const { return phase_ != Phase::kIdle && phase_ != Phase::kDone; }
+  // The job ended in error (fio's td->error).
+  bool failed() const { return failed_; }
+  // fio's fio_mark_td_terminate(): a running job stops issuing and drains
+  // what is in flight; a job not started yet ends as soon as it starts,
+  // without I/O and without its startdelay.
+  void Terminate();
 
   const JobSpec& spec() const { return spec_; }
   ThreadStat& stat() { return ts_; }
@@ -182,6 +188,7 @@ class JobRunner {
   bool sleeping_ = false;    // rate limit or thinktime
   bool ramp_over_ = true;
   bool failed_ = false;
+  bool terminated_ = false;
   Nanos thread_free_;  // when the thread can do its next thing
   Nanos epoch_;
   uint32_t cur_depth_ = 0;

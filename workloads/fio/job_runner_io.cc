@@ -19,7 +19,7 @@ constexpr Nanos kSleepThreshold = 10_us;
 }  // namespace
 
 bool JobRunner::ShouldStop(Nanos t) const {
-  if (failed_) return true;
+  if (failed_ || terminated_) return true;
   const JobOptions& o = spec_.opts;
   if (ramp_over_ && o.runtime > Nanos(0) && t - epoch_ >= o.runtime) return true;
   if (!o.time_based && issued_loop_bytes_ >= io_size_ &&

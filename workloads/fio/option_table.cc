@@ -304,6 +304,24 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::rate_iops,
        .def = "0",
        .help = "Limit IO used to this number of IO operations/sec"});
+  // backend.c / libfio.c fio_terminate_threads(): when a job ends, which
+  // others end with it.
+  add({.name = "exitall",
+       .type = OptType::kSet,
+       .target = &O::exitall,
+       .help = "Terminate all jobs when one exits"});
+  add({.name = "exit_what",
+       .type = OptType::kEnum,
+       .target = &O::exit_what,
+       .def = "group",
+       .values = {{"group", "exit_all=1 default behaviour"},
+                  {"stonewall", "quit all currently running jobs; continue with next stonewall"},
+                  {"all", "Quit everything"}},
+       .help = "Fine-grained control for exitall"});
+  add({.name = "exitall_on_error",
+       .type = OptType::kSet,
+       .target = &O::exitall_on_error,
+       .help = "Terminate all jobs when one exits in error"});
   add({.name = "stonewall",
        .alias = "wait_for_previous",
        .type = OptType::kSet,

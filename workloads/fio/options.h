@@ -84,6 +84,9 @@ struct JobOptions {
   int64_t thinktime_blocks = 1;
   DirValues rate = {0, 0, 0};  // bytes per second
   DirValues rate_iops = {0, 0, 0};
+  bool exitall = false;             // any job's: every job ends others as exit_what says
+  std::string exit_what = "group";  // group | stonewall | all
+  bool exitall_on_error = false;
   bool stonewall = false;
   bool new_group = false;
   bool thread = false;

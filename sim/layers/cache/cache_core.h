@@ -88,7 +88,7 @@ struct CacheCounters {
   Nanos flush_time, commit_time;
 };
 
-class CacheCore : private CacheDestager::Owner {
+class CacheCore final : private CacheDestager::Owner {
  public:
   // `fast`: the cache device, or nullptr to cache in RAM. `cfg` must be
   // resolved (size, metadata_size set; see ValidateCacheConfig in cache.h).
