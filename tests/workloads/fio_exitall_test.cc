@@ -3,6 +3,8 @@
 // Virtual time: the times are exact.
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
@@ -58,6 +60,31 @@ TEST(FioExitallTest, AllEndsEverythingAndLaterJobsNeverRun) {
   ASSERT_TRUE(s.status.ok()) << s.status.ToString();
   EXPECT_LT(End(s, 1) - End(s, 0), Nanos(1'000'000));
   EXPECT_EQ(Ios(s, 2), 0u);  // exitwhat.fio's "runsnever"
+}
+
+// rate_min (backend.c __check_min_rate): 4 KiB reads of 100 µs each make
+// 40 MB/s; after the 2 s settle and one ratecycle a job that wants more
+// ends with EIO and fio's message, one that wants less runs its course.
+TEST(FioRateMinTest, AJobBelowItsMinimumRateEndsWithEio) {
+  auto run = [](const std::string& min) {
+    return testing::RunArgs(RamStack("100us"),
+                            testing::Split("--name=m --ioengine=psync --direct=1 --rw=randread "
+                                           "--size=16m --runtime=10 --time_based --rate_min=" +
+                                           min));
+  };
+  auto ok = run("1m");
+  ASSERT_TRUE(ok.status.ok()) << ok.status.ToString();
+  EXPECT_EQ(ok.Job(0).error, 0);
+  EXPECT_GE(End(ok, 0), Nanos(10'000'000'000));
+  auto slow = run("100m");
+  ASSERT_TRUE(slow.status.ok()) << slow.status.ToString();
+  EXPECT_EQ(slow.Job(0).error, EIO);
+  EXPECT_EQ(slow.Job(0).verror,
+            "file:backend.c:1131, func=check_min_rate, error=Input/output error");
+  EXPECT_LT(End(slow, 0), Nanos(3'100'000'000));  // 2 s settle + a 1 s cycle
+  const auto m = slow.run->Messages();
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(m.back().rfind("m: rate_min=104857600B/s not met, got ", 0), 0u) << m.back();
 }
 
 TEST(FioExitallTest, BadExitWhatNamesTheChoices) {

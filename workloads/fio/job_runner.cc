@@ -4,6 +4,8 @@
 #include "workloads/fio/job_runner.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <string>
 
 #include "sim/profile/units.h"
 #include "sim/quoted.h"
@@ -147,6 +149,7 @@ void JobRunner::OnRampEnd() {
   epoch_ = now;
   extras_.epoch = now;
   ts_.ResetIo();
+  for (int d = 0; d < 2; ++d) done_bytes_[d] = done_ios_[d] = check_bytes_[d] = check_ios_[d] = 0;
   issued_bytes_[0] = issued_bytes_[1] = 0;
   issued_ios_[0] = issued_ios_[1] = 0;
   win_bytes_[0] = win_bytes_[1] = win_ios_[0] = win_ios_[1] = 0;
@@ -213,6 +216,45 @@ void JobRunner::LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t la
   if (!bw_windows_ && io.has_bw) ts_.dir[u.dir].bw.Add(io.bw_rate);
   if (!iops_windows_ && io.has_iops) ts_.dir[u.dir].iops.Add(1);
   logs_->OnIo(io, ts_.dir[u.dir].clat);
+}
+
+// backend.c __check_min_rate(): after 2 s, every ratecycle, the bytes (or
+// I/Os) done since the last check must reach rate_min (rate_iops_min);
+// otherwise the job ends with EIO (check_min_rate's td_verror).
+bool JobRunner::MinRateMissed(int dir, Nanos t) {
+  const JobOptions& o = spec_.opts;
+  const uint64_t min_bytes = o.rate_min[dir], min_ios = o.rate_iops_min[dir];
+  if ((!min_bytes && !min_ios) || failed_) return false;
+  auto ms_since = [t](Nanos from) { return static_cast<uint64_t>((t - from).count() / 1000000); };
+  if (ms_since(epoch_) < 2000) return false;
+  if (check_bytes_[dir] || check_ios_[dir]) {
+    const uint64_t spent = ms_since(check_time_[dir]);
+    if (spent == 0 || spent < static_cast<uint64_t>(o.ratecycle)) return false;
+    std::string why;
+    if (min_bytes) {
+      const uint64_t got = (done_bytes_[dir] - check_bytes_[dir]) * 1000 / spent;
+      if (got < min_bytes) {
+        why = spec_.name + ": rate_min=" + std::to_string(min_bytes) + "B/s not met, got " +
+              std::to_string(got) + "B/s";
+      }
+    } else {
+      const uint64_t got = (done_ios_[dir] - check_ios_[dir]) * 1000 / spent;
+      if (got < min_ios) {
+        why = spec_.name + ": rate_iops_min=" + std::to_string(min_ios) + " not met, got " +
+              std::to_string(got) + " IOPS";
+      }
+    }
+    if (!why.empty()) {
+      messages_.push_back(why);
+      ts_.error = EIO;
+      ts_.verror = "file:backend.c:1131, func=check_min_rate, error=Input/output error";
+      return true;
+    }
+  }
+  check_bytes_[dir] = done_bytes_[dir];
+  check_ios_[dir] = done_ios_[dir];
+  check_time_[dir] = t;
+  return false;
 }
 
 void JobRunner::StopIssuing() {

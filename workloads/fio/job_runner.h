@@ -130,6 +130,7 @@ class JobRunner {
   void Finish(Nanos t);
   std::string NoIoReason() const;
   void RecordError(const IoUnit& u, const Status& st);
+  bool MinRateMissed(int dir, Nanos t);
   Nanos Book(Nanos t, Nanos d);
   // Trace replay and recording (job_runner_replay.cc).
   bool ReplayNext(Nanos t, int* dir, Nanos* due);
@@ -189,6 +190,11 @@ class JobRunner {
   bool ramp_over_ = true;
   bool failed_ = false;
   bool terminated_ = false;
+  // rate_min / rate_iops_min: what was done at the last check (fio's
+  // last_rate_check_bytes/blocks/time).
+  uint64_t done_bytes_[2] = {0, 0}, done_ios_[2] = {0, 0};
+  uint64_t check_bytes_[2] = {0, 0}, check_ios_[2] = {0, 0};
+  Nanos check_time_[2];
   Nanos thread_free_;  // when the thread can do its next thing
   Nanos epoch_;
   uint32_t cur_depth_ = 0;

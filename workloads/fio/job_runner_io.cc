@@ -1,6 +1,7 @@
-// JobRunner's I/O path (job_runner.h): choosing each I/O's direction and
-// offset, rate limits, thinktime and fsync=, issuing it through the engine
-// model (per-fd helper threads included), and reaping its completion.
+// JobRunner's I/O path (job_runner.h): choosing each I/O's direction, rate
+// limits, thinktime and fsync=, issuing it through the engine model (per-fd
+// helper threads included), and reaping its completion. Offsets and sizes
+// are in job_runner_offset.cc.
 #include <algorithm>
 #include <cstring>
 
@@ -32,83 +33,6 @@ bool JobRunner::ShouldStop(Nanos t) const {
     return true;
   }
   return o.create_only;
-}
-
-void JobRunner::RestartFiles() {
-  for (auto& f : files_) {
-    if (f.picker) f.picker->Restart();
-    f.pos[0] = f.pos[1] = 0;
-    f.exhausted = false;
-  }
-  ++extras_.passes;
-}
-
-// fio's get_next_offset() and get_next_buflen() (io_u.c): where the next
-// I/O of direction `dir` goes and how long it is.
-bool JobRunner::PickOffset(int dir, IoUnit* u) {
-  if (spec_.trace) return ReplayPick(u);
-  if (verifying_) return VerifyPick(u);
-  const uint64_t min_len = spec_.sizes[dir].min;
-  // rw=randread:N: every Nth I/O takes a random offset, the others go on
-  // from where the last one ended (__get_next_offset, ddir_seq_nr).
-  bool random_offset = true;
-  if (--seq_left_ == 0) {
-    seq_left_ = spec_.seq_nr;
-  } else {
-    random_offset = false;
-  }
-  const size_t n = files_.size();
-  for (size_t tries = 0; tries < n; ++tries) {
-    size_t idx = next_file_;
-    next_file_ = (next_file_ + 1) % n;
-    FileState& f = files_[idx];
-    if (f.exhausted) continue;
-    uint64_t off;
-    bool from_map = false;
-    uint64_t b = 0;
-    if (f.picker && (random_offset || f.pos[dir] + min_len > f.size)) {
-      if (!f.picker->Next(&b)) {
-        f.exhausted = true;
-        continue;
-      }
-      off = b * granule_;
-      from_map = true;
-    } else {
-      // get_next_seq_offset(): rw=write:112k skips that much after each
-      // I/O, wrapping to the start (or, going backwards, to the end).
-      if (f.pos[dir] >= f.size) {
-        f.exhausted = true;
-        continue;
-      }
-      off = f.pos[dir];
-      if (off && spec_.seq_add) {
-        off += static_cast<uint64_t>(spec_.seq_add);  // wraps when negative, as fio's
-        if (off >= f.size)
-          off = spec_.seq_add > 0 ? 0 : f.size + static_cast<uint64_t>(spec_.seq_add);
-      }
-      if (off + min_len > f.size) {
-        f.exhausted = true;
-        continue;
-      }
-    }
-    uint64_t len = min_len;
-    if (buflen_[dir]) {
-      len = buflen_[dir]->Next(f.size - off);
-      if (len == 0) {
-        f.exhausted = true;
-        continue;
-      }
-      // mark_random_map(): the I/O ends where the map is already used.
-      if (from_map)
-        len = std::min(len, f.picker->Claim(b, (len + granule_ - 1) / granule_) * granule_);
-    }
-    f.pos[dir] = off + len;
-    u->file = static_cast<uint32_t>(idx);
-    u->offset = off;
-    u->length = len;
-    return true;
-  }
-  return false;
 }
 
 void JobRunner::Pump() {
@@ -187,6 +111,8 @@ void JobRunner::Pump() {
               ? static_cast<double>(issued_bytes_[dir]) / static_cast<double>(o.rate[dir])
               : static_cast<double>(issued_ios_[dir]) / static_cast<double>(o.rate_iops[dir]);
       Nanos allowed = epoch_ + Nanos::FromSeconds(secs);
+      // io_u.c rate_ddir(): the sleep ends at the runtime at the latest.
+      if (o.runtime > Nanos(0) && ramp_over_) allowed = Min(allowed, epoch_ + o.runtime);
       if (allowed > t) {
         SleepUntil(allowed);
         break;
@@ -382,6 +308,11 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
     }
     d.io_bytes += u->length;
     ++completed_blocks_;
+    if (ramp_over_ && u->dir < 2) {
+      done_bytes_[u->dir] += u->length;
+      ++done_ios_[u->dir];
+      if (MinRateMissed(u->dir, reap)) failed_ = true;
+    }
     if (u->dir == kRead && VerifyOn()) VerifyRead(*u);
   }
   ts_.MarkComplete(1);

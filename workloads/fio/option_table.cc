@@ -304,6 +304,25 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::rate_iops,
        .def = "0",
        .help = "Limit IO used to this number of IO operations/sec"});
+  // backend.c __check_min_rate(): after a 2 s settle, a job below these
+  // over a ratecycle fails with EIO.
+  add({.name = "rate_min",
+       .alias = "ratemin",
+       .type = OptType::kSizeDirs,
+       .target = &O::rate_min,
+       .def = "0",
+       .help = "Job must meet this rate or it will be shutdown"});
+  add({.name = "rate_iops_min",
+       .type = OptType::kSizeDirs,
+       .target = &O::rate_iops_min,
+       .def = "0",
+       .help = "Job must meet this rate or it will be shut down"});
+  add({.name = "ratecycle",
+       .type = OptType::kInt,
+       .target = &O::ratecycle,
+       .def = "1000",
+       .min = 1,
+       .help = "Window average for rate limits (msec)"});
   // backend.c / libfio.c fio_terminate_threads(): when a job ends, which
   // others end with it.
   add({.name = "exitall",

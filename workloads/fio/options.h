@@ -84,8 +84,11 @@ struct JobOptions {
   int64_t thinktime_blocks = 1;
   DirValues rate = {0, 0, 0};  // bytes per second
   DirValues rate_iops = {0, 0, 0};
-  bool exitall = false;             // any job's: every job ends others as exit_what says
-  std::string exit_what = "group";  // group | stonewall | all
+  DirValues rate_min = {0, 0, 0};       // bytes per second a job must keep (fio's ratemin)
+  DirValues rate_iops_min = {0, 0, 0};  // IOPS a job must keep
+  int64_t ratecycle = 1000;             // ms over which rate_min is measured
+  bool exitall = false;                 // any job's: every job ends others as exit_what says
+  std::string exit_what = "group";      // group | stonewall | all
   bool exitall_on_error = false;
   bool stonewall = false;
   bool new_group = false;

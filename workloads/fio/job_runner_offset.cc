@@ -1,0 +1,88 @@
+// JobRunner's choice of where each I/O goes and how long it is (job_runner.h):
+// sequential (with rw=write:112k's skips), random (offset_gen.h, with
+// rw=randread:8's sequential runs) and the sizes of bsrange=/bssplit=
+// (block_sizes.h), and the restart of the files for the next pass.
+#include <algorithm>
+
+#include "workloads/fio/job_runner.h"
+
+namespace storlab::fio {
+
+void JobRunner::RestartFiles() {
+  for (auto& f : files_) {
+    if (f.picker) f.picker->Restart();
+    f.pos[0] = f.pos[1] = 0;
+    f.exhausted = false;
+  }
+  ++extras_.passes;
+}
+
+// fio's get_next_offset() and get_next_buflen() (io_u.c): where the next
+// I/O of direction `dir` goes and how long it is.
+bool JobRunner::PickOffset(int dir, IoUnit* u) {
+  if (spec_.trace) return ReplayPick(u);
+  if (verifying_) return VerifyPick(u);
+  const uint64_t min_len = spec_.sizes[dir].min;
+  // rw=randread:N: every Nth I/O takes a random offset, the others go on
+  // from where the last one ended (__get_next_offset, ddir_seq_nr).
+  bool random_offset = true;
+  if (--seq_left_ == 0) {
+    seq_left_ = spec_.seq_nr;
+  } else {
+    random_offset = false;
+  }
+  const size_t n = files_.size();
+  for (size_t tries = 0; tries < n; ++tries) {
+    size_t idx = next_file_;
+    next_file_ = (next_file_ + 1) % n;
+    FileState& f = files_[idx];
+    if (f.exhausted) continue;
+    uint64_t off;
+    bool from_map = false;
+    uint64_t b = 0;
+    if (f.picker && (random_offset || f.pos[dir] + min_len > f.size)) {
+      if (!f.picker->Next(&b)) {
+        f.exhausted = true;
+        continue;
+      }
+      off = b * granule_;
+      from_map = true;
+    } else {
+      // get_next_seq_offset(): rw=write:112k skips that much after each
+      // I/O, wrapping to the start (or, going backwards, to the end).
+      if (f.pos[dir] >= f.size) {
+        f.exhausted = true;
+        continue;
+      }
+      off = f.pos[dir];
+      if (off && spec_.seq_add) {
+        off += static_cast<uint64_t>(spec_.seq_add);  // wraps when negative, as fio's
+        if (off >= f.size)
+          off = spec_.seq_add > 0 ? 0 : f.size + static_cast<uint64_t>(spec_.seq_add);
+      }
+      if (off + min_len > f.size) {
+        f.exhausted = true;
+        continue;
+      }
+    }
+    uint64_t len = min_len;
+    if (buflen_[dir]) {
+      len = buflen_[dir]->Next(f.size - off);
+      if (len == 0) {
+        f.exhausted = true;
+        continue;
+      }
+      // mark_random_map(): the I/O ends where the map is already used.
+      if (from_map)
+        len = std::min(len, f.picker->Claim(b, (len + granule_ - 1) / granule_) * granule_);
+    }
+    f.pos[dir] = off + len;
+    u->file = static_cast<uint32_t>(idx);
+    u->offset = off;
+    u->length = len;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace storlab::fio
