@@ -106,7 +106,8 @@ void CheckSameJobs(const JobSet& a, const JobSet& b, const std::string& file) {
     FUZZ_CHECK(x.do_read == y.do_read && x.do_write == y.do_write && x.random == y.random &&
                    x.rwmixread == y.rwmixread,
                job + "the I/O pattern changes" + ctx);
-    FUZZ_CHECK(x.bs[0] == y.bs[0] && x.bs[1] == y.bs[1], job + "block sizes change" + ctx);
+    FUZZ_CHECK(x.max_bs(0) == y.max_bs(0) && x.max_bs(1) == y.max_bs(1),
+               job + "block sizes change" + ctx);
     FUZZ_CHECK(x.engine == y.engine && x.iodepth == y.iodepth && x.direct == y.direct,
                job + "engine, depth or direct changes" + ctx);
     FUZZ_CHECK(x.rand_gen == y.rand_gen && x.rand_seed == y.rand_seed,

@@ -75,7 +75,7 @@ TEST(DemoTest, TheSeedJobFilesAreThePublishedCommands) {
     for (const fio::JobSpec& j : set->jobs) {
       EXPECT_EQ(j.name, "random-write");
       EXPECT_TRUE(j.do_write && !j.do_read && j.random);
-      EXPECT_EQ(j.bs[1], w.bs);
+      EXPECT_EQ(j.max_bs(1), w.bs);
       EXPECT_EQ(j.file_size, w.size);
       EXPECT_EQ(j.iodepth, w.iodepth);
       EXPECT_EQ(j.engine, fio::EngineKind::kPosixaio);

@@ -80,7 +80,7 @@ TEST(JobFileTest, IncludeIsRelativeToTheIncludingFile) {
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   auto jobs = BuildJobs(*s, 1);
   ASSERT_TRUE(jobs.ok());
-  EXPECT_EQ(jobs->jobs[0].bs[0], 8192u);
+  EXPECT_EQ(jobs->jobs[0].max_bs(0), 8192u);
   EXPECT_EQ((*s)[0].entries[0].where, dir + "/inc.fio:2");
 }
 
@@ -129,7 +129,7 @@ TEST(CommandLineTest, NameStartsAJobAndGlobalsComeFirst) {
   auto jobs = BuildJobs(*s, 1);
   ASSERT_TRUE(jobs.ok());
   EXPECT_TRUE(jobs->jobs[1].direct);
-  EXPECT_EQ(jobs->jobs[1].bs[0], 65536u);
+  EXPECT_EQ(jobs->jobs[1].max_bs(0), 65536u);
   // --name is echoed, as fio does on the command line.
   EXPECT_EQ(jobs->jobs[0].opts.echo[0].first, "name");
   auto bad = BuildJobs(*ParseCommandLine({"--name=x", "--iodepth=zero"}), 1);

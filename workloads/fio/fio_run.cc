@@ -71,7 +71,7 @@ Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
   // the page cache (posix_fadvise DONTNEED) before the job starts. We write
   // it with 1 MiB direct writes, what writeback would send: the same bytes
   // reach the device, and nothing of the file is left in the cache.
-  uint64_t chunk = std::max<uint64_t>(spec.bs[kWrite], 1 << 20);
+  uint64_t chunk = std::max<uint64_t>(spec.max_bs(kWrite), 1 << 20);
   chunk = (chunk + 4095) / 4096 * 4096;
   IoBuffers bufs;
   if (host_.keeps_data()) bufs = IoBuffers(1, chunk, spec.rand_seed ^ id);

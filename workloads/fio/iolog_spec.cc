@@ -48,8 +48,7 @@ Status ApplyReplay(JobSpec* j, const std::string& where, std::vector<std::string
   j->rwmixread = j->do_read && j->do_write ? 50 : (j->do_read ? 100 : 0);
   for (int d = 0; d < 2; ++d) {
     if (!t->max_bs[d]) continue;
-    j->bs[d] = t->max_bs[d];
-    j->sizes[d] = DirBlockSizes::Fixed(j->bs[d]);  // the trace's, not bsrange=
+    j->sizes[d] = DirBlockSizes::Fixed(t->max_bs[d]);  // the trace's, not bsrange=
   }
   if (t->blktrace && !Given(o, "iodepth")) {
     // read_blktrace(): the probed depth unless iodepth= was set.
@@ -72,7 +71,7 @@ Status ApplyReplay(JobSpec* j, const std::string& where, std::vector<std::string
           " is past its size (" + std::to_string(j->file_size) + " bytes, from size=/filesize=)");
     }
   } else {
-    const uint64_t bs = std::max(j->bs[0], j->bs[1]);
+    const uint64_t bs = std::max(j->max_bs(0), j->max_bs(1));
     j->file_size = std::max((extent + 4095) / 4096 * 4096, (bs + 4095) / 4096 * 4096);
   }
   j->io_size = t->bytes;

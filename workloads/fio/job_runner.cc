@@ -72,7 +72,8 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
     free_.push_back(&u);
   }
   if (host.keeps_data()) {
-    bufs_ = IoBuffers(units_.size(), std::max(spec.bs[kRead], spec.bs[kWrite]), spec.rand_seed);
+    bufs_ =
+        IoBuffers(units_.size(), std::max(spec.max_bs(kRead), spec.max_bs(kWrite)), spec.rand_seed);
     verify_unit_.resize(units_.size());
   }
   ts_.name = spec.name;

@@ -87,8 +87,6 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
     Status st = ApplyBssplit(o.bssplit, &j.sizes);
     if (!st.ok()) return st.WithContext(where + ": job " + Quoted(j.name) + ": option 'bssplit'");
   }
-  j.bs[0] = j.sizes[0].max;
-  j.bs[1] = j.sizes[1].max;
   // init.c fixup_options: blockalign= applies to random I/O only, and turns
   // the random map off.
   for (size_t d = 0; d < 2; ++d) j.ba[d] = j.random && o.ba[d] ? o.ba[d] : j.sizes[d].min;

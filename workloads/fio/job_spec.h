@@ -39,9 +39,10 @@ struct JobSpec {
 
   bool do_read = false, do_write = false;  // directions in the mix
   bool random = false;
-  int rwmixread = 50;             // percent, for mixed workloads
-  uint64_t bs[2] = {4096, 4096};  // read, write: the largest size (buffers, layout)
-  BlockSizes sizes;               // bs=, bsrange=, bssplit= per direction (block_sizes.h)
+  int rwmixread = 50;  // percent, for mixed workloads
+  BlockSizes sizes;    // bs=, bsrange=, bssplit= per direction (block_sizes.h)
+  // The largest I/O of direction `d` (kRead, kWrite): buffers, layout.
+  uint64_t max_bs(int d) const { return sizes[static_cast<size_t>(d)].max; }
   uint64_t ba[2] = {4096, 4096};  // random offsets' alignment (blockalign=; the smallest size)
   // The rw= postfix (options.c str_rw_cb): a sequential job skips seq_add
   // bytes after each I/O (negative: goes backwards); a random job takes a
