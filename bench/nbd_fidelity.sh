@@ -3,6 +3,7 @@
 # are noisy: compare ratios from the same run, never figures across runs).
 #
 #   bash bench/nbd_fidelity.sh [--seconds N] [--build DIR] [--stacks "a b"] [--out FILE]
+#                              [--plugin-arg KEY=VALUE]... [--only fidelity]
 #
 # Fidelity: for each stack, fio's nbd engine through `nbdkit storlab` against
 # the same job in `storlab sim --direct=1` (virtual time): 4K random read at
@@ -16,7 +17,8 @@
 # QD32 and 1M sequential read QD8: ours / theirs. And nvme-gen3 through NBD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=20 build=build/release out=
+seconds=20 build=build/release out= only=
+plugin_args=()
 stacks="hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless nas-1gbe-raid5"
 while (($#)); do
   case $1 in
@@ -24,7 +26,9 @@ while (($#)); do
     --build) build=$2; shift ;;
     --stacks) stacks=$2; shift ;;
     --out) out=$2; shift ;;
-    *) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 2 ;;
+    --plugin-arg) plugin_args+=("$2"); shift ;;
+    --only) only=$2; shift ;;
+    *) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 2 ;;
   esac
   shift
 done
@@ -70,7 +74,8 @@ fio_nbd() {
 
 python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99"))'
 for stack in $stacks; do
-  serve "$plugin" "stack=$stack" store=none "control=$tmp/ctl" "stats=$tmp/stats.json"
+  serve "$plugin" "stack=$stack" store=none "control=$tmp/ctl" "stats=$tmp/stats.json" \
+    "${plugin_args[@]}"
   # Written once and flushed, as storlab sim lays out the file (a flush at
   # its end): a drive cache still holding the last writes would serve reads.
   { printf '[global]\ndirect=1\nsize=1g\n[prep]\nrw=write\nbs=1m\niodepth=4\nend_fsync=1\n'
@@ -103,6 +108,7 @@ PY
   unserve
 done
 
+[[ $only == fidelity ]] && exit 0
 echo
 echo "anchor: a fixed 1 ms per request, 4K random read (ideal: 1000 IOPS at QD1, 32000 at QD32)"
 cat >"$tmp/ms.toml" <<'EOF'
@@ -116,7 +122,7 @@ for who in delay storlab; do
   if [[ $who == delay ]]; then
     serve --filter=delay memory size=1G rdelay=1ms wdelay=1ms
   else
-    serve "$plugin" "stack=$tmp/ms.toml" store=none
+    serve "$plugin" "stack=$tmp/ms.toml" store=none "${plugin_args[@]}"
   fi
   for qd in 1 32; do
     fio_nbd "ms-qd$qd" randread 4k $qd
@@ -134,7 +140,7 @@ done
 echo
 echo "ceiling: storlab's ram stack / nbdkit memory (same job, fio nbd engine)"
 for who in memory storlab; do
-  if [[ $who == memory ]]; then serve memory size=8G; else serve "$plugin" stack=ram store=memory; fi
+  if [[ $who == memory ]]; then serve memory size=8G; else serve "$plugin" stack=ram store=memory "${plugin_args[@]}"; fi
   fio_nbd "ceil-4k-$who" randread 4k 32
   fio_nbd "ceil-1m-$who" read 1m 8
   unserve
@@ -153,7 +159,7 @@ PY
 
 echo
 echo "nvme-gen3 through NBD (the model is faster than the transport)"
-serve "$plugin" stack=nvme-gen3 store=none
+serve "$plugin" stack=nvme-gen3 store=none "${plugin_args[@]}"
 fio_nbd nvme-qd32 randread 4k 32
 unserve
 job nvme-qd32 randread 4k 32 | sed "s/^\[global\]/[global]\nioengine=libaio/" >"$tmp/nvme.sim.fio"
