@@ -189,6 +189,29 @@ void ExtentFs::Truncate(uint32_t id, uint64_t size) {
   f.size = size;
 }
 
+void ExtentFs::Punch(uint32_t id, uint64_t begin, uint64_t end,
+                     std::vector<std::pair<uint64_t, uint64_t>>* freed) {
+  File& f = files_[id];
+  std::vector<Extent> kept;
+  kept.reserve(f.extents.size() + 1);
+  for (const Extent& e : f.extents) {
+    const uint64_t e_end = e.file_offset + e.length;
+    const uint64_t lo = std::max(begin, e.file_offset), hi = std::min(end, e_end);
+    if (lo >= hi) {
+      kept.push_back(e);
+      continue;
+    }
+    // Up to three parts: kept before the hole, freed, kept after it.
+    if (lo > e.file_offset) kept.push_back({e.file_offset, e.device_offset, lo - e.file_offset});
+    const uint64_t dev = e.device_offset + (lo - e.file_offset);
+    Give(dev, hi - lo);
+    f.allocated -= hi - lo;
+    freed->emplace_back(dev, hi - lo);
+    if (hi < e_end) kept.push_back({hi, e.device_offset + (hi - e.file_offset), e_end - hi});
+  }
+  f.extents = std::move(kept);
+}
+
 Status ExtentFs::Map(uint32_t id, uint64_t offset, uint64_t length, bool allocate,
                      std::vector<Extent>* out) {
   File& f = files_[id];

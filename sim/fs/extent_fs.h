@@ -22,6 +22,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/status.h"
@@ -70,6 +71,12 @@ class ExtentFs {
   // Sets the file's size without allocating (ftruncate); shrinking frees
   // the blocks past the end.
   void Truncate(uint32_t id, uint64_t size);
+  // Frees the blocks of [begin, end) of a file (fallocate's PUNCH_HOLE):
+  // they read as holes again; the size stays. Appends each device range
+  // freed (device offset, length) to `freed`. REQUIRES: begin and end are
+  // multiples of the block size.
+  void Punch(uint32_t id, uint64_t begin, uint64_t end,
+             std::vector<std::pair<uint64_t, uint64_t>>* freed);
 
   // Maps [offset, offset+length) of a file to device extents, appended to
   // `out`. With `allocate`, holes are allocated first (a write) and the size

@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/fs/extent_fs.h"
@@ -107,6 +108,23 @@ class TreeFs {
   // ext4 does): they read as zeros without device I/O, and the first write
   // to one pads it with zeros. keep_size: the size does not grow.
   Status Allocate(uint64_t ino, uint64_t offset, uint64_t length, bool keep_size);
+  // What a PUNCH_HOLE or ZERO_RANGE leaves to do on the device: zero these
+  // ranges (device offset, length) — the written parts of the partial
+  // blocks at the range's ends.
+  struct ZeroPlan {
+    std::vector<std::pair<uint64_t, uint64_t>> zero;
+  };
+  // fallocate(PUNCH_HOLE | KEEP_SIZE), as ext4_punch_hole: the blocks wholly
+  // inside the range go back to the free space (holes again; no discard is
+  // sent, as ext4 mounted without -o discard) and the partial blocks at its
+  // ends are zeroed in place. Nothing changes past the block holding the
+  // last byte (ext4 clips the hole there); the size stays.
+  Result<ZeroPlan> PunchHole(uint64_t ino, uint64_t offset, uint64_t length);
+  // fallocate(ZERO_RANGE), as ext4_zero_range: allocates the range's holes
+  // (kNoSpace, taking nothing, if they do not fit), turns its whole blocks
+  // unwritten (they read as zeros, no device I/O) and zeroes the partial
+  // blocks at its ends in place. keep_size: the size does not grow.
+  Result<ZeroPlan> ZeroRange(uint64_t ino, uint64_t offset, uint64_t length, bool keep_size);
 
   // Live inodes (for tests: nothing leaks after unlink and forget).
   size_t inodes() const { return nodes_.size(); }
@@ -139,9 +157,19 @@ class TreeFs {
   void Touch(Node& n, bool mtime, bool ctime);
   void UpdateBlocks(Node& n);
   Status CheckSpace(const Node& n, uint64_t offset, uint64_t length) const;
+  // InvalidArgument unless [offset, offset + length) ends within the
+  // largest file (2^60 bytes).
+  static Status CheckRange(uint64_t offset, uint64_t length);
   // Splits allocated pieces at the node's unwritten ranges; those parts
   // become holes (a read) or fresh (a write, which also marks them written).
   void ApplyUnwritten(Node& n, std::vector<Piece>& pieces, bool write);
+  // Adds / removes the block-aligned file range [u0, u1) to / from the
+  // node's unwritten ranges (merging / splitting neighbours).
+  static void AddUnwritten(Node& n, uint64_t u0, uint64_t u1);
+  static void EraseUnwritten(Node& n, uint64_t u0, uint64_t u1);
+  // The parts of [offset, end) outside its whole blocks, clipped at the
+  // size, mapped to the device where written: appended to plan->zero.
+  void PlanPartialZero(Node& n, uint64_t offset, uint64_t end, ZeroPlan* plan);
 
   ExtentFs space_;
   std::unordered_map<uint64_t, std::unique_ptr<Node>> nodes_;

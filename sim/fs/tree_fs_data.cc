@@ -15,15 +15,15 @@ uint64_t RoundUp(uint64_t v, uint64_t b) { return (v + b - 1) / b * b; }
 // The largest file (its last byte's offset must fit an off_t).
 constexpr uint64_t kMaxFileSize = uint64_t{1} << 60;
 
-Status CheckRange(uint64_t offset, uint64_t length) {
+}  // namespace
+
+Status TreeFs::CheckRange(uint64_t offset, uint64_t length) {
   if (offset > kMaxFileSize || length > kMaxFileSize - offset) {
     return Status::InvalidArgument("offset " + std::to_string(offset) + " length " +
                                    std::to_string(length) + " is past the largest file (2^60)");
   }
   return Status();
 }
-
-}  // namespace
 
 void TreeFs::UpdateBlocks(Node& n) {
   n.attr.st_blocks = static_cast<blkcnt_t>(space_.file(n.file).allocated / 512);
@@ -105,18 +105,7 @@ Status TreeFs::Allocate(uint64_t ino, uint64_t offset, uint64_t length, bool kee
     std::vector<ExtentFs::Extent> got;
     RETURN_IF_ERROR(space_.Map(n->file, e.file_offset, e.length, true, &got));
     // The hole's blocks, whole (a hole starts and ends in blocks of its own).
-    uint64_t u0 = RoundDown(e.file_offset, b), u1 = RoundUp(e.file_offset + e.length, b);
-    // Merge with neighbours.
-    auto next = n->unwritten.lower_bound(u0);
-    if (next != n->unwritten.begin() && std::prev(next)->second >= u0) {
-      --next;
-      u0 = next->first;
-    }
-    while (next != n->unwritten.end() && next->first <= u1) {
-      u1 = std::max(u1, next->second);
-      next = n->unwritten.erase(next);
-    }
-    n->unwritten[u0] = u1;
+    AddUnwritten(*n, RoundDown(e.file_offset, b), RoundUp(e.file_offset + e.length, b));
   }
   if (!keep_size)
     n->attr.st_size = static_cast<off_t>(std::max<uint64_t>(n->attr.st_size, offset + length));
@@ -154,20 +143,36 @@ void TreeFs::ApplyUnwritten(Node& n, std::vector<Piece>& pieces, bool write) {
   if (!write) return;
   // The blocks written are unwritten no more (the write pads them whole).
   for (const Piece& p : pieces) {
-    if (!p.fresh) continue;
-    const uint64_t w0 = RoundDown(p.file_offset, b), w1 = RoundUp(p.file_offset + p.length, b);
-    auto it = n.unwritten.upper_bound(w0);
-    if (it != n.unwritten.begin()) --it;
-    while (it != n.unwritten.end() && it->first < w1) {
-      const uint64_t u0 = it->first, u1 = it->second;
-      if (u1 <= w0) {
-        ++it;
-        continue;
-      }
-      it = n.unwritten.erase(it);
-      if (u0 < w0) n.unwritten[u0] = w0;
-      if (u1 > w1) it = n.unwritten.emplace(w1, u1).first;
+    if (p.fresh)
+      EraseUnwritten(n, RoundDown(p.file_offset, b), RoundUp(p.file_offset + p.length, b));
+  }
+}
+
+void TreeFs::AddUnwritten(Node& n, uint64_t u0, uint64_t u1) {
+  auto next = n.unwritten.lower_bound(u0);
+  if (next != n.unwritten.begin() && std::prev(next)->second >= u0) {
+    --next;
+    u0 = next->first;
+  }
+  while (next != n.unwritten.end() && next->first <= u1) {
+    u1 = std::max(u1, next->second);
+    next = n.unwritten.erase(next);
+  }
+  n.unwritten[u0] = u1;
+}
+
+void TreeFs::EraseUnwritten(Node& n, uint64_t w0, uint64_t w1) {
+  auto it = n.unwritten.upper_bound(w0);
+  if (it != n.unwritten.begin()) --it;
+  while (it != n.unwritten.end() && it->first < w1) {
+    const uint64_t u0 = it->first, u1 = it->second;
+    if (u1 <= w0) {
+      ++it;
+      continue;
     }
+    it = n.unwritten.erase(it);
+    if (u0 < w0) n.unwritten[u0] = w0;
+    if (u1 > w1) it = n.unwritten.emplace(w1, u1).first;
   }
 }
 

@@ -22,91 +22,20 @@
 #include "sim/serve/vfs/tree_vfs.h"
 #include "sim/status_errno.h"
 #include "tests/serve/serve_test_util.h"
+#include "tests/serve/vfs_test_util.h"
 
 namespace storlab {
 namespace {
 
+using testing::Answer;
+using testing::Bytes;
+using testing::FusefsStack;
 using testing::ManualClock;
-
-std::string FusefsStack(const std::string& name) {
-  const char* d = std::getenv("STORLAB_SOURCE_DIR");
-  std::string dir = d ? d : STORLAB_SOURCE_DIR_DEFAULT;
-  return dir + "/tests/fusefs/stacks/" + name;
-}
-
-// Waits for one asynchronous answer and checks there is exactly one.
-struct Answer {
-  std::mutex m;
-  std::condition_variable cv;
-  int count = 0;
-  int err = 0;
-  std::vector<uint8_t> data;
-  size_t written = 0;
-  void Done(int e) {
-    std::lock_guard<std::mutex> l(m);
-    ++count;
-    err = e;
-    cv.notify_all();
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> l(m);
-    ASSERT_TRUE(cv.wait_for(l, std::chrono::seconds(20), [&] { return count > 0; })) << "no answer";
-    l.unlock();
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-    l.lock();
-    EXPECT_EQ(count, 1) << "answered more than once";
-  }
-};
-
-int ReadAt(Vfs& v, uint64_t ino, uint64_t off, size_t n, std::vector<uint8_t>* out) {
-  Answer a;
-  v.Read(ino, 0, off, n, [&](Status st, const uint8_t* d, size_t len) {
-    if (st.ok()) a.data.assign(d, d + len);
-    a.Done(ToErrno(st));
-  });
-  a.Wait();
-  *out = a.data;
-  return a.err;
-}
-
-int WriteAt(Vfs& v, uint64_t ino, uint64_t off, const std::vector<uint8_t>& d, size_t* n) {
-  Answer a;
-  v.Write(ino, 0, off, d.data(), d.size(), [&](Result<size_t> r) {
-    if (r.ok()) a.written = *r;
-    a.Done(ToErrno(r.status()));
-  });
-  a.Wait();
-  *n = a.written;
-  return a.err;
-}
-
-int StatusCall(const std::function<void(Vfs::StatusReply)>& call) {
-  Answer a;
-  call([&](Status st) { a.Done(ToErrno(st)); });
-  a.Wait();
-  return a.err;
-}
-
-std::unique_ptr<Service> StartService(const std::string& stack, ManualClock& clock) {
-  ServiceOptions o;
-  o.stack = stack;
-  o.clock = &clock;
-  auto s = Service::Create(o);
-  EXPECT_TRUE(s.ok()) << s.status().ToString();
-  if (!s.ok()) return nullptr;
-  EXPECT_TRUE((*s)->Start().ok());
-  return std::move(s).value();
-}
-
-uint64_t Pick(Random& r, std::initializer_list<uint64_t> v) {
-  return *(v.begin() + r.Uniform(v.size()));
-}
-
-std::vector<uint8_t> Bytes(Random& r, size_t n) {
-  std::vector<uint8_t> v(n);
-  r.Fill(v.data(), v.size());
-  return v;
-}
+using testing::Pick;
+using testing::ReadAt;
+using testing::StartService;
+using testing::StatusCall;
+using testing::WriteAt;
 
 TEST(VfsRandom, ImagesAgainstAModel) {
   ManualClock clock(true);
@@ -314,14 +243,32 @@ TEST(VfsRandom, TreeAgainstAModel) {
       v.Forget(ino, 1);
       files.erase(name);
       inos.erase(name);
-    } else {  // fallocate
-      const int mode = static_cast<int>(Pick(r, {0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE}));
+    } else {  // fallocate, every mode
+      const int mode = static_cast<int>(
+          Pick(r, {0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE,
+                   FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, FALLOC_FL_ZERO_RANGE,
+                   FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, FALLOC_FL_COLLAPSE_RANGE}));
       const int e = StatusCall(
           [&](Vfs::StatusReply rep) { v.Fallocate(ino, 0, mode, off, n, std::move(rep)); });
-      if (mode == FALLOC_FL_PUNCH_HOLE) {
-        EXPECT_EQ(e, EOPNOTSUPP);
-      } else if (e == 0 && mode == 0 && model.size() < off + n) {
-        model.resize(off + n, 0);
+      const bool keep = mode & FALLOC_FL_KEEP_SIZE;
+      const int what = mode & ~FALLOC_FL_KEEP_SIZE;
+      if (what == FALLOC_FL_COLLAPSE_RANGE || (what == FALLOC_FL_PUNCH_HOLE && !keep)) {
+        EXPECT_EQ(e, EOPNOTSUPP) << name << " mode " << mode;
+        continue;
+      }
+      if (e != 0) {
+        // Nothing changed: a zero length or a range past the largest file,
+        // or no space for the holes (the allocator took nothing).
+        EXPECT_TRUE(e == EINVAL || e == ENOSPC) << name << " mode " << mode << ": " << e;
+        continue;
+      }
+      // Allocation and ZERO_RANGE grow the file unless KEEP_SIZE; PUNCH_HOLE
+      // and ZERO_RANGE then read as zeros over the range.
+      if (!keep && what != FALLOC_FL_PUNCH_HOLE && model.size() < off + n) model.resize(off + n, 0);
+      if (what != 0 && off < model.size()) {
+        const uint64_t end = std::min<uint64_t>(off + n, model.size());
+        std::fill(model.begin() + static_cast<long>(off), model.begin() + static_cast<long>(end),
+                  0);
       }
     }
   }
@@ -333,6 +280,17 @@ TEST(VfsRandom, TreeAgainstAModel) {
   for (const auto& [name, data] : files) EXPECT_TRUE(seen.count(name)) << name;
   EXPECT_TRUE(seen.count(".storlab"));
   EXPECT_EQ(seen.size(), files.size() + 3);  // ".", ".."
+  // Every file reads back as the model, byte for byte, to its end.
+  for (const auto& [name, data] : files) {
+    for (uint64_t off = 0; off < data.size(); off += 65536) {
+      std::vector<uint8_t> got;
+      ASSERT_EQ(ReadAt(v, inos[name], off, 65536, &got), 0);
+      const uint64_t want = std::min<uint64_t>(65536, data.size() - off);
+      ASSERT_EQ(got.size(), want) << name << " at " << off;
+      for (size_t k = 0; k < got.size(); ++k)
+        ASSERT_EQ(got[k], data[off + k]) << name << " byte " << off + k;
+    }
+  }
   // Removing everything leaves the root alone and the device empty.
   for (const auto& [name, ino] : inos) {
     ASSERT_TRUE(v.Unlink(kRootIno, name).ok());

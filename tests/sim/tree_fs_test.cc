@@ -134,6 +134,69 @@ TEST(TreeFs, FallocatedBlocksReadAsZerosUntilWritten) {
   EXPECT_EQ(fs.Allocate(f, 0, 1 << 30, true).code(), Status::Code::kNoSpace);
 }
 
+TEST(TreeFs, PunchHoleFreesWholeBlocksAndZeroesPartialEnds) {
+  TreeFs fs(1 << 20, 4096, 0, 0);
+  const uint64_t f = Make(fs, kR, "f");
+  auto w = fs.PlanWrite(f, 0, 4 * 4096);
+  ASSERT_TRUE(w.ok());
+  const uint64_t dev = (*w)[0].device_offset, free0 = fs.free_bytes();
+  // [100, 3*4096 + 50): block 0's tail and block 3's head are zeroed in
+  // place; blocks 1 and 2 go back to the free space.
+  auto p = fs.PunchHole(f, 100, 3 * 4096 - 50);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_EQ(p->zero.size(), 2u);
+  EXPECT_EQ(p->zero[0], std::make_pair(dev + 100, uint64_t{4096 - 100}));
+  EXPECT_EQ(p->zero[1], std::make_pair(dev + 3 * 4096, uint64_t{50}));
+  EXPECT_EQ(fs.free_bytes(), free0 + 2 * 4096);
+  EXPECT_EQ(fs.GetAttr(f)->st_size, 4 * 4096);  // the size stays
+  EXPECT_EQ(fs.GetAttr(f)->st_blocks, 2 * 4096 / 512);
+  auto r = fs.PlanRead(f, 0, 4 * 4096);
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_TRUE((*r)[1].hole());  // no device I/O for the freed blocks
+  EXPECT_EQ((*r)[1].length, 2 * 4096u);
+  // A write into the hole takes fresh blocks (padded, never read).
+  auto w2 = fs.PlanWrite(f, 4096 + 10, 10);
+  ASSERT_EQ(w2->size(), 1u);
+  EXPECT_TRUE((*w2)[0].fresh);
+  // Past the size nothing happens; a zero length is refused.
+  EXPECT_TRUE(fs.PunchHole(f, 1 << 19, 4096)->zero.empty());
+  EXPECT_EQ(fs.PunchHole(f, 0, 0).status().code(), Status::Code::kInvalidArgument);
+  // Inside one block: only that part is zeroed, nothing freed.
+  const uint64_t free1 = fs.free_bytes();
+  p = fs.PunchHole(f, 3 * 4096 + 100, 200);
+  ASSERT_EQ(p->zero.size(), 1u);
+  EXPECT_EQ(p->zero[0], std::make_pair(dev + 3 * 4096 + 100, uint64_t{200}));
+  EXPECT_EQ(fs.free_bytes(), free1);
+}
+
+TEST(TreeFs, ZeroRangeTurnsWholeBlocksUnwrittenAndAllocatesHoles) {
+  TreeFs fs(1 << 20, 4096, 0, 0);
+  const uint64_t f = Make(fs, kR, "f");
+  auto w = fs.PlanWrite(f, 0, 2 * 4096);
+  ASSERT_TRUE(w.ok());
+  const uint64_t dev = (*w)[0].device_offset, free0 = fs.free_bytes();
+  // [10, 4*4096): block 0's tail zeroed in place, block 1 unwritten, blocks
+  // 2 and 3 (a hole past the size) allocated unwritten; the size grows.
+  auto p = fs.ZeroRange(f, 10, 4 * 4096 - 10, false);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_EQ(p->zero.size(), 1u);
+  EXPECT_EQ(p->zero[0], std::make_pair(dev + 10, uint64_t{4096 - 10}));
+  EXPECT_EQ(fs.free_bytes(), free0 - 2 * 4096);
+  EXPECT_EQ(fs.GetAttr(f)->st_size, 4 * 4096);
+  auto r = fs.PlanRead(f, 0, 4 * 4096);
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_FALSE((*r)[0].hole());
+  EXPECT_TRUE((*r)[1].hole());  // unwritten: zeros without device I/O
+  EXPECT_EQ((*r)[1].length, 3 * 4096u);
+  // KEEP_SIZE: the size stays; no space: nothing taken.
+  EXPECT_TRUE(fs.ZeroRange(f, 4 * 4096, 4096, true).ok());
+  EXPECT_EQ(fs.GetAttr(f)->st_size, 4 * 4096);
+  const uint64_t free1 = fs.free_bytes();
+  EXPECT_EQ(fs.ZeroRange(f, 0, 1 << 30, false).status().code(), Status::Code::kNoSpace);
+  EXPECT_EQ(fs.free_bytes(), free1);
+  EXPECT_EQ(fs.GetAttr(f)->st_size, 4 * 4096);
+}
+
 TEST(TreeFs, ReadDirOffsetsSurviveRemovals) {
   TreeFs fs(1 << 20, 4096, 0, 0);
   for (const char* n : {"a", "b", "c", "d"}) Make(fs, kR, n);

@@ -222,12 +222,32 @@ void TreeVfs::Fsync(uint64_t ino, uint64_t fh, bool datasync, StatusReply reply)
 
 void TreeVfs::Fallocate(uint64_t ino, uint64_t fh, int mode, uint64_t offset, uint64_t length,
                         StatusReply reply) {
-  if (mode & ~FALLOC_FL_KEEP_SIZE) {
-    return reply(Status::NotSupported(
-        "the tree mode allocates and keeps blocks: no PUNCH_HOLE, ZERO_RANGE or COLLAPSE"));
+  const bool keep = mode & FALLOC_FL_KEEP_SIZE;
+  mode &= ~FALLOC_FL_KEEP_SIZE;
+  Result<TreeFs::ZeroPlan> plan = TreeFs::ZeroPlan();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (mode == 0) return reply(tree_.Allocate(ino, offset, length, keep));
+    if (mode == FALLOC_FL_PUNCH_HOLE) {
+      // The kernel refuses PUNCH_HOLE without KEEP_SIZE before it reaches a
+      // file system (vfs_fallocate); a raw request gets the same answer.
+      if (!keep) return reply(Status::NotSupported("PUNCH_HOLE without KEEP_SIZE"));
+      plan = tree_.PunchHole(ino, offset, length);
+    } else if (mode == FALLOC_FL_ZERO_RANGE) {
+      plan = tree_.ZeroRange(ino, offset, length, keep);
+    } else {
+      return reply(Status::NotSupported("fallocate mode " + std::to_string(mode) +
+                                        " (the tree mode has PUNCH_HOLE and ZERO_RANGE)"));
+    }
   }
-  std::lock_guard<std::mutex> l(mu_);
-  reply(tree_.Allocate(ino, offset, length, mode & FALLOC_FL_KEEP_SIZE));
+  if (!plan.ok()) return reply(plan.status());
+  // The partial blocks at the ends, zeroed in place (the tree's lock is
+  // released: the device I/O takes BlockIo's range lock).
+  const auto& zero = plan->zero;
+  if (zero.empty()) return reply(Status());
+  auto* join = new ConcurrentJoin(static_cast<int>(zero.size()), std::move(reply));
+  for (auto [dev, len] : zero)
+    io_->Zero(dev, len, false, [join](Status st) { join->Arrive(std::move(st)); });
 }
 
 void TreeVfs::SyncAll(StatusReply reply) { io_->Flush(std::move(reply)); }

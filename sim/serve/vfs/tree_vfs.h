@@ -4,8 +4,9 @@
 // `fio --directory` sees the device's seeks, RAID stripes and caches where
 // a file system would have put its files. Holes and unwritten (fallocated)
 // blocks read as zeros without device I/O; fsync and fdatasync flush the
-// device; a full device is ENOSPC; PUNCH_HOLE and ZERO_RANGE are
-// EOPNOTSUPP (the allocator frees no blocks inside a file).
+// device; a full device is ENOSPC; PUNCH_HOLE frees whole blocks and
+// ZERO_RANGE turns them unwritten, zeroing only the partial blocks at the
+// ends on the device (as ext4 does; no discard is sent).
 //
 // Thread-safe (vfs.h). Lock order: mu_ (the tree), then BlockIo's range
 // lock, taken only after mu_ is released.
