@@ -28,6 +28,7 @@ void TreeFs::PlanPartialZero(Node& n, uint64_t offset, uint64_t end, ZeroPlan* p
     std::vector<ExtentFs::Extent> ext;
     (void)space_.Map(n.file, p0, p1 - p0, false, &ext);
     std::vector<Piece> pieces;
+    pieces.reserve(ext.size());
     for (const auto& e : ext) pieces.push_back({e.file_offset, e.length, e.device_offset, false});
     ApplyUnwritten(n, pieces, false);  // unwritten blocks read as zeros too
     for (const Piece& p : pieces)
