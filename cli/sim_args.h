@@ -48,6 +48,8 @@ struct SimArgs {
   std::optional<Nanos> max_runtime;
   // --report FILE.html (workloads/report/html_report.h): "" none.
   std::string report;
+  // --state DIR (workloads/host/host_state.h): "" none.
+  std::string state;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };

@@ -4,7 +4,7 @@
 //   storlab sim --stack STACK [--seed N] [--output-format=normal|json|json+|terse,...]
 //               [--host-mem SIZE] [--host-cores N] [--timestamp]
 //               [--repeat N [--seed-step[=K]]] [--output FILE] [--eta WHEN]
-//               [--report FILE.html]
+//               [--report FILE.html] [--state DIR] [--prefill PERCENT]
 //               [JOBFILE ...] [--fio-option=value ...]
 //   storlab sim --stack STACK --iozone "-T -t 4 -s 256m ..." [--repeat N]
 //   storlab sim --cmdhelp[=OPTION]
@@ -39,6 +39,7 @@
 #include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/run_cap.h"
+#include "workloads/host/host_state.h"
 #include "workloads/report/html_report.h"
 #include "workloads/report/run_sampler.h"
 
@@ -90,6 +91,20 @@ struct Output {
   }
 };
 
+// The prefilled file system, in a note on stderr.
+void PrintPrefill(const SimHost& host) {
+  if (host.prefill_percent() <= 0) return;
+  const ExtentFs& fs = host.fs();
+  std::fprintf(stderr,
+               "storlab sim: note: the file system starts %.1f%% full (%llu of %llu bytes in "
+               "%llu aged files; free space in %llu pieces)\n",
+               100.0 * static_cast<double>(fs.used_bytes()) / static_cast<double>(fs.capacity()),
+               static_cast<unsigned long long>(fs.used_bytes()),
+               static_cast<unsigned long long>(fs.capacity()),
+               static_cast<unsigned long long>(host.prefill().files),
+               static_cast<unsigned long long>(host.prefill().free_extents));
+}
+
 // One run of the jobs on a fresh host with `seed`; the report goes to
 // `out` (JSON documents are returned in *json instead). Returns 0, 1 when
 // a job failed, or -1 when the run could not start or got stuck (the
@@ -106,6 +121,20 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   for (const auto& j : jobs->jobs) ho.keep_data |= j.verify != fio::VerifyKind::kNone;
   auto host = SimHost::Create(ho);
   if (!host.ok()) return -SimFail(host.status().message());
+  bool restored = false;
+  if (!a.state.empty()) {
+    // Every node must be able to save before anything runs.
+    Status cs = CheckHostCanSave(**host);
+    if (!cs.ok()) return -SimFail("--state " + a.state + ": " + cs.message());
+    auto r = RestoreHostState(**host, a.state);
+    if (!r.ok()) return -SimFail(r.status().message());
+    restored = *r;
+    if (restored && a.host.prefill) {
+      return -SimFail("--prefill: state " + a.state +
+                      " already holds a file system (a restored one is not filled again)");
+    }
+  }
+  if (!restored) PrintPrefill(**host);
   // The stack file's faults first, then the command line's.
   if (!(*host)->stack_faults().empty() && a.repeat > 1) {
     return -SimFail((*host)->stack_faults().front().where +
@@ -238,6 +267,10 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     for (int d = 0; d < 2; ++d) {
       if (g.iobytes[d]) (*figures)[{g.groupid, d}] = static_cast<double>(g.agg[d]);
     }
+  }
+  if (!a.state.empty()) {
+    st = SaveHostState(**host, a.state);
+    if (!st.ok()) return -SimFail(st.message());
   }
   for (const auto& r : run.runners()) {
     if (r->stat().error) return 1;
