@@ -75,6 +75,10 @@ const char kSimUsage[] =
     "                         start when DIR holds one (same stack, same host), saved once\n"
     "                         the stack is idle after the jobs; the clock goes on from the\n"
     "                         saved run's (docs/state.md)\n"
+    "  --reboot               with --state: reboot the restored machine first: every node\n"
+    "                         drops what it holds in volatile memory (the host's page cache,\n"
+    "                         drive caches, an SSD's map cache); the stack was idle when\n"
+    "                         saved, so nothing written is lost\n"
     "  --prefill PERCENT      start from a file system PERCENT full (0 to 100) of aged files\n"
     "                         with fragmented free space, over the stack file's [fs] prefill;\n"
     "                         fio's layout then meets ENOSPC as on a nearly full disk\n"
@@ -274,6 +278,8 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
     } else if (TakeValue(args, &i, "state", &v)) {
       if (v.empty()) return SimFail("--state needs a directory");
       out->state = v;
+    } else if (a == "--reboot") {
+      out->reboot = true;
     } else if (TakeValue(args, &i, "prefill", &v)) {
       std::string num = !v.empty() && v.back() == '%' ? v.substr(0, v.size() - 1) : v;
       char* end = nullptr;
@@ -341,6 +347,7 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
         "--state: one run of fio jobs (not with --repeat, --iozone, --power-cut-at or "
         "--power-cuts)");
   }
+  if (out->reboot && out->state.empty()) return SimFail("--reboot needs --state DIR");
   if (out->host.prefill && (out->repeat > 1 || out->iozone)) {
     return SimFail("--prefill: fio jobs (not with --repeat or --iozone)");
   }

@@ -4,7 +4,7 @@
 //   storlab sim --stack STACK [--seed N] [--output-format=normal|json|json+|terse,...]
 //               [--host-mem SIZE] [--host-cores N] [--timestamp]
 //               [--repeat N [--seed-step[=K]]] [--output FILE] [--eta WHEN]
-//               [--report FILE.html] [--state DIR] [--prefill PERCENT]
+//               [--report FILE.html] [--state DIR [--reboot]] [--prefill PERCENT]
 //               [JOBFILE ...] [--fio-option=value ...]
 //   storlab sim --stack STACK --iozone "-T -t 4 -s 256m ..." [--repeat N]
 //   storlab sim --cmdhelp[=OPTION]
@@ -129,6 +129,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     auto r = RestoreHostState(**host, a.state);
     if (!r.ok()) return -SimFail(r.status().message());
     restored = *r;
+    // A power cycle: the stack is idle, so only what is volatile goes.
+    if (restored && a.reboot) (*host)->stack().PowerCut();
     if (restored && a.host.prefill) {
       return -SimFail("--prefill: state " + a.state +
                       " already holds a file system (a restored one is not filled again)");

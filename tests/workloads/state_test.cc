@@ -31,7 +31,7 @@ struct StateRun {
 };
 
 StateRun RunWithState(const HostOptions& options, const std::vector<std::string>& args,
-                      const std::string& dir, Env* env = nullptr) {
+                      const std::string& dir, Env* env = nullptr, bool reboot = false) {
   StateRun r;
   Sim& s = r.sim;
   auto host = SimHost::Create(options);
@@ -49,6 +49,7 @@ StateRun RunWithState(const HostOptions& options, const std::vector<std::string>
       return r;
     }
     r.restored = *restored;
+    if (r.restored && reboot) s.host->stack().PowerCut();  // storlab sim --reboot
   }
   auto sections = ParseCommandLine(args);
   if (!sections.ok()) {
@@ -155,6 +156,27 @@ TEST(StateTest, HddWithPageCacheRestoredEqualsOneRun) {
   const std::vector<std::string> common = {"--ioengine=psync", "--filename=f", "--size=48m"};
   ExpectSameAsOneRun(o, Cat(common, {"--name=a", "--rw=write", "--bs=1m", "--end_fsync=1"}),
                      Cat(common, {"--name=b", "--rw=read", "--bs=64k"}));
+}
+
+TEST(StateTest, ARebootDropsThePageCacheButKeepsTheFiles) {
+  // --reboot: a power cycle of the idle machine. B finds A's file but not
+  // its pages: it reads the disk, as on a fresh machine after the layout.
+  HostOptions o = Catalog("hdd-7200");
+  const std::vector<std::string> common = {"--ioengine=psync", "--filename=f", "--size=48m"};
+  const auto a = Cat(common, {"--name=a", "--rw=write", "--bs=1m", "--end_fsync=1"});
+  const auto b = Cat(common, {"--name=b", "--rw=read", "--bs=1m"});
+  TempDir tmp("storlab_state");
+  ASSERT_TRUE(RunWithState(o, a, tmp.path + "/s").save.ok());
+  std::filesystem::copy(tmp.path + "/s", tmp.path + "/t");
+  StateRun warm = RunWithState(o, b, tmp.path + "/s");
+  StateRun cold = RunWithState(o, b, tmp.path + "/t", nullptr, /*reboot=*/true);
+  ASSERT_TRUE(warm.sim.status.ok() && cold.sim.status.ok());
+  EXPECT_TRUE(warm.sim.run->layout().empty());
+  EXPECT_TRUE(cold.sim.run->layout().empty());
+  const double warm_bw = Figures(warm.sim, "b")["read"]["bw_bytes"];
+  const double cold_bw = Figures(cold.sim, "b")["read"]["bw_bytes"];
+  EXPECT_GT(warm_bw, 5 * cold_bw);  // page-cache hits against the platters
+  EXPECT_LT(cold_bw, 300e6);
 }
 
 TEST(StateTest, HddDirectRestoredEqualsOneRun) {
