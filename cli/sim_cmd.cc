@@ -27,6 +27,7 @@
 #include "cli/sim_args.h"
 #include "cli/sim_cuts.h"
 #include "cli/sim_faults.h"
+#include "cli/sim_state.h"
 #include "cli/sim_status.h"
 #include "sim/quoted.h"
 #include "sim/trace.h"
@@ -39,7 +40,6 @@
 #include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/run_cap.h"
-#include "workloads/host/host_state.h"
 #include "workloads/report/html_report.h"
 #include "workloads/report/run_sampler.h"
 
@@ -91,20 +91,6 @@ struct Output {
   }
 };
 
-// The prefilled file system, in a note on stderr.
-void PrintPrefill(const SimHost& host) {
-  if (host.prefill_percent() <= 0) return;
-  const ExtentFs& fs = host.fs();
-  std::fprintf(stderr,
-               "storlab sim: note: the file system starts %.1f%% full (%llu of %llu bytes in "
-               "%llu aged files; free space in %llu pieces)\n",
-               100.0 * static_cast<double>(fs.used_bytes()) / static_cast<double>(fs.capacity()),
-               static_cast<unsigned long long>(fs.used_bytes()),
-               static_cast<unsigned long long>(fs.capacity()),
-               static_cast<unsigned long long>(host.prefill().files),
-               static_cast<unsigned long long>(host.prefill().free_extents));
-}
-
 // One run of the jobs on a fresh host with `seed`; the report goes to
 // `out` (JSON documents are returned in *json instead). Returns 0, 1 when
 // a job failed, or -1 when the run could not start or got stuck (the
@@ -121,22 +107,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   for (const auto& j : jobs->jobs) ho.keep_data |= j.verify != fio::VerifyKind::kNone;
   auto host = SimHost::Create(ho);
   if (!host.ok()) return -SimFail(host.status().message());
-  bool restored = false;
-  if (!a.state.empty()) {
-    // Every node must be able to save before anything runs.
-    Status cs = CheckHostCanSave(**host);
-    if (!cs.ok()) return -SimFail("--state " + a.state + ": " + cs.message());
-    auto r = RestoreHostState(**host, a.state);
-    if (!r.ok()) return -SimFail(r.status().message());
-    restored = *r;
-    // A power cycle: the stack is idle, so only what is volatile goes.
-    if (restored && a.reboot) (*host)->stack().PowerCut();
-    if (restored && a.host.prefill) {
-      return -SimFail("--prefill: state " + a.state +
-                      " already holds a file system (a restored one is not filled again)");
-    }
-  }
-  if (!restored) PrintPrefill(**host);
+  Status state_st = BeforeRun(a, **host);
+  if (!state_st.ok()) return -SimFail(state_st.message());
   // The stack file's faults first, then the command line's.
   if (!(*host)->stack_faults().empty() && a.repeat > 1) {
     return -SimFail((*host)->stack_faults().front().where +
@@ -270,10 +242,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
       if (g.iobytes[d]) (*figures)[{g.groupid, d}] = static_cast<double>(g.agg[d]);
     }
   }
-  if (!a.state.empty()) {
-    st = SaveHostState(**host, a.state);
-    if (!st.ok()) return -SimFail(st.message());
-  }
+  st = AfterRun(a, **host);
+  if (!st.ok()) return -SimFail(st.message());
   for (const auto& r : run.runners()) {
     if (r->stat().error) return 1;
   }
