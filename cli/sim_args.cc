@@ -71,6 +71,17 @@ const char kSimUsage[] =
     "                         throughput, cache fill, SLC, GC and queue depth over\n"
     "                         simulated time, latency histograms, where the bytes went;\n"
     "                         the series also to FILE.csv (docs/sim.md, \"Reports\")\n"
+    "  --state DIR            keep the stack's state in DIR from run to run: restored at the\n"
+    "                         start when DIR holds one (same stack, same host), saved once\n"
+    "                         the stack is idle after the jobs; the clock goes on from the\n"
+    "                         saved run's (docs/state.md)\n"
+    "  --reboot               with --state: reboot the restored machine first: every node\n"
+    "                         drops what it holds in volatile memory (the host's page cache,\n"
+    "                         drive caches, an SSD's map cache); the stack was idle when\n"
+    "                         saved, so nothing written is lost\n"
+    "  --prefill PERCENT      start from a file system PERCENT full (0 to 100) of aged files\n"
+    "                         with fragmented free space, over the stack file's [fs] prefill;\n"
+    "                         fio's layout then meets ENOSPC as on a nearly full disk\n"
     "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
@@ -264,6 +275,21 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
                        (t.ok() ? Quoted(v) + " must be more than 0" : t.status().message()));
       }
       out->max_runtime = *t;
+    } else if (TakeValue(args, &i, "state", &v)) {
+      if (v.empty()) return SimFail("--state needs a directory");
+      out->state = v;
+    } else if (a == "--reboot") {
+      out->reboot = true;
+    } else if (TakeValue(args, &i, "prefill", &v)) {
+      std::string num = !v.empty() && v.back() == '%' ? v.substr(0, v.size() - 1) : v;
+      char* end = nullptr;
+      const double p = num.empty() ? -1 : std::strtod(num.c_str(), &end);
+      if (num.empty() || *end || num.find_first_not_of("0123456789.") != std::string::npos ||
+          !(p >= 0 && p <= 100)) {
+        return SimFail("--prefill: " + Quoted(v) +
+                       " (expected a percentage from 0 to 100: 90, 90% or 99.5)");
+      }
+      out->host.prefill = p;
     } else if (TakeValue(args, &i, "iozone", &v)) {
       out->iozone = v;
     } else if (TakeValue(args, &i, "repeat", &v)) {
@@ -315,6 +341,15 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
   }
   if (!out->trace.empty() && (out->repeat > 1 || out->iozone)) {
     return SimFail("--trace: one run of fio jobs (not with --repeat or --iozone)");
+  }
+  if (!out->state.empty() && (out->repeat > 1 || out->iozone || cuts)) {
+    return SimFail(
+        "--state: one run of fio jobs (not with --repeat, --iozone, --power-cut-at or "
+        "--power-cuts)");
+  }
+  if (out->reboot && out->state.empty()) return SimFail("--reboot needs --state DIR");
+  if (out->host.prefill && (out->repeat > 1 || out->iozone)) {
+    return SimFail("--prefill: fio jobs (not with --repeat or --iozone)");
   }
   out->host.oracle = cuts;
   return -1;

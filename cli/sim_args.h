@@ -48,6 +48,10 @@ struct SimArgs {
   std::optional<Nanos> max_runtime;
   // --report FILE.html (workloads/report/html_report.h): "" none.
   std::string report;
+  // --state DIR (workloads/host/host_state.h): "" none. --reboot: the
+  // restored machine is power-cycled before the jobs.
+  std::string state;
+  bool reboot = false;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };

@@ -4,7 +4,7 @@
 //   storlab sim --stack STACK [--seed N] [--output-format=normal|json|json+|terse,...]
 //               [--host-mem SIZE] [--host-cores N] [--timestamp]
 //               [--repeat N [--seed-step[=K]]] [--output FILE] [--eta WHEN]
-//               [--report FILE.html]
+//               [--report FILE.html] [--state DIR [--reboot]] [--prefill PERCENT]
 //               [JOBFILE ...] [--fio-option=value ...]
 //   storlab sim --stack STACK --iozone "-T -t 4 -s 256m ..." [--repeat N]
 //   storlab sim --cmdhelp[=OPTION]
@@ -27,6 +27,7 @@
 #include "cli/sim_args.h"
 #include "cli/sim_cuts.h"
 #include "cli/sim_faults.h"
+#include "cli/sim_state.h"
 #include "cli/sim_status.h"
 #include "sim/quoted.h"
 #include "sim/trace.h"
@@ -106,6 +107,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   for (const auto& j : jobs->jobs) ho.keep_data |= j.verify != fio::VerifyKind::kNone;
   auto host = SimHost::Create(ho);
   if (!host.ok()) return -SimFail(host.status().message());
+  Status state_st = BeforeRun(a, **host);
+  if (!state_st.ok()) return -SimFail(state_st.message());
   // The stack file's faults first, then the command line's.
   if (!(*host)->stack_faults().empty() && a.repeat > 1) {
     return -SimFail((*host)->stack_faults().front().where +
@@ -239,6 +242,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
       if (g.iobytes[d]) (*figures)[{g.groupid, d}] = static_cast<double>(g.agg[d]);
     }
   }
+  st = AfterRun(a, **host);
+  if (!st.ok()) return -SimFail(st.message());
   for (const auto& r : run.runners()) {
     if (r->stat().error) return 1;
   }

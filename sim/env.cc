@@ -39,4 +39,15 @@ Result<std::string> ReadWholeFile(File& file, uint64_t max_bytes) {
   }
 }
 
+Status WriteWholeFile(File& file, std::string_view data) {
+  uint64_t off = 0;
+  while (off < data.size()) {
+    ASSIGN_OR_RETURN(size_t n, file.WriteAt(off, data.size() - off,
+                                            reinterpret_cast<const uint8_t*>(data.data()) + off));
+    if (n == 0) return Status::IoError("a write wrote nothing");
+    off += n;
+  }
+  return Status();
+}
+
 }  // namespace storlab

@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "sim/status.h"
 
@@ -50,14 +52,17 @@ class File {
   virtual Status PunchHole(uint64_t off, uint64_t len) = 0;
   // The bytes the host has allocated to the file (st_blocks × 512).
   virtual Result<uint64_t> AllocatedBytes() = 0;
+  // Makes what was written durable (fsync).
+  virtual Status Sync() = 0;
 };
 
 class Env {
  public:
   struct FileInfo {
     bool exists = false;
-    bool regular = false;  // a regular file (not a directory, device, fifo)
-    uint64_t size = 0;     // if regular
+    bool regular = false;    // a regular file (not a directory, device, fifo)
+    bool directory = false;  // a directory
+    uint64_t size = 0;       // if regular
   };
 
   Env() = default;
@@ -74,6 +79,19 @@ class Env {
   virtual Result<std::unique_ptr<File>> OpenReadOnly(const std::string& path) = 0;
   // What is at `path` (a missing file is not an error: exists = false).
   virtual Result<FileInfo> Stat(const std::string& path) = 0;
+
+  // Directories, for a saved state's atomic replacement (sim/state_dir.h).
+  // Creates directory `path` (mode 0755); kExists if something is there.
+  virtual Status CreateDir(const std::string& path) = 0;
+  // The names in directory `path`, without "." and "..", sorted.
+  virtual Result<std::vector<std::string>> ListDir(const std::string& path) = 0;
+  // Makes directory `path`'s entries durable (fsync of the directory).
+  virtual Status SyncDir(const std::string& path) = 0;
+  // rename(2): `to` is replaced if it is a file or an empty directory.
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // Removes a file (unlink) or an empty directory (rmdir).
+  virtual Status RemoveFile(const std::string& path) = 0;
+  virtual Status RemoveDir(const std::string& path) = 0;
 };
 
 // Forwards every call to another Env, so a subclass overrides only what it
@@ -90,6 +108,16 @@ class EnvWrapper : public Env {
     return target_->OpenReadOnly(path);
   }
   Result<FileInfo> Stat(const std::string& path) override { return target_->Stat(path); }
+  Status CreateDir(const std::string& path) override { return target_->CreateDir(path); }
+  Result<std::vector<std::string>> ListDir(const std::string& path) override {
+    return target_->ListDir(path);
+  }
+  Status SyncDir(const std::string& path) override { return target_->SyncDir(path); }
+  Status Rename(const std::string& from, const std::string& to) override {
+    return target_->Rename(from, to);
+  }
+  Status RemoveFile(const std::string& path) override { return target_->RemoveFile(path); }
+  Status RemoveDir(const std::string& path) override { return target_->RemoveDir(path); }
 
  private:
   Env* target_;
@@ -98,6 +126,8 @@ class EnvWrapper : public Env {
 // Reads all of `file` from offset 0 (looping over short reads), at most
 // `max_bytes` (more is kInvalidArgument).
 Result<std::string> ReadWholeFile(File& file, uint64_t max_bytes);
+// Writes all of `data` at offset 0 (looping over short writes).
+Status WriteWholeFile(File& file, std::string_view data);
 
 }  // namespace storlab
 

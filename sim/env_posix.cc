@@ -1,10 +1,13 @@
 // Env::Default(): the host's POSIX calls (open, pread, pwrite, ftruncate,
-// fallocate, fstat, stat), retried on EINTR.
+// fallocate, fstat, stat, fsync, mkdir, readdir, rename, unlink, rmdir),
+// retried on EINTR where a call can be interrupted.
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "sim/env.h"
@@ -47,6 +50,10 @@ class PosixFile : public File {
     if (::fstat(fd_, &st) != 0) return ErrnoStatus(errno);
     return static_cast<uint64_t>(st.st_blocks) * 512;
   }
+  Status Sync() override {
+    if (::fsync(fd_) != 0) return ErrnoStatus(errno);
+    return Status();
+  }
 
  private:
   int fd_;
@@ -73,7 +80,48 @@ class PosixEnv : public Env {
       return ErrnoStatus(errno);
     }
     const bool regular = S_ISREG(st.st_mode);
-    return FileInfo{true, regular, regular ? static_cast<uint64_t>(st.st_size) : 0};
+    return FileInfo{true, regular, S_ISDIR(st.st_mode),
+                    regular ? static_cast<uint64_t>(st.st_size) : 0};
+  }
+  Status CreateDir(const std::string& path) override {
+    if (::mkdir(path.c_str(), 0755) != 0) return ErrnoStatus(errno);
+    return Status();
+  }
+  Result<std::vector<std::string>> ListDir(const std::string& path) override {
+    DIR* d = ::opendir(path.c_str());
+    if (!d) return ErrnoStatus(errno);
+    std::vector<std::string> names;
+    errno = 0;
+    while (const struct dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    const int err = errno;
+    ::closedir(d);
+    if (err) return ErrnoStatus(err);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  Status SyncDir(const std::string& path) override {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return ErrnoStatus(errno);
+    const int rc = ::fsync(fd);
+    const int err = errno;
+    ::close(fd);
+    if (rc != 0) return ErrnoStatus(err);
+    return Status();
+  }
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return ErrnoStatus(errno);
+    return Status();
+  }
+  Status RemoveFile(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return ErrnoStatus(errno);
+    return Status();
+  }
+  Status RemoveDir(const std::string& path) override {
+    if (::rmdir(path.c_str()) != 0) return ErrnoStatus(errno);
+    return Status();
   }
 };
 

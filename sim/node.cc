@@ -127,6 +127,15 @@ void Node::TraceMove(bool durable, uint64_t offset, uint64_t length) {
   }
 }
 
+Status Node::SaveState(StateWriter&) const { return StateRefused(); }
+
+Status Node::RestoreState(StateReader&) { return StateRefused(); }
+
+Status Node::StateRefused() const {
+  return Status::NotSupported("node " + name_ + " (type " + std::string(type()) +
+                              ") cannot save its state");
+}
+
 void Node::PowerCut() {
   stats_.DropInFlight(engine_.now());
   // Requests in service are forgotten: their completions never run.

@@ -29,6 +29,8 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
 class Tracer;
 
 struct Geometry {
@@ -118,6 +120,22 @@ class Node {
   // them was submitted (now() when none): for the driver's watchdog.
   uint32_t in_flight() const { return stats_.in_flight(); }
   Nanos oldest_in_flight() const;
+
+  // --- State that lasts across runs (storlab sim --state: sim/stack_state.h) ---
+  // Whether SaveState() keeps everything this node's later behaviour
+  // depends on, once the stack is idle (nothing in flight, no timer armed).
+  // False by default: the node refuses, and a run asked to save its stack
+  // refuses before it starts, naming it (StateRefused()).
+  virtual bool CanSaveState() const { return false; }
+  // Appends the node's state. REQUIRES: the engine is idle. The default
+  // returns StateRefused().
+  virtual Status SaveState(StateWriter& w) const;
+  // Reads what SaveState() wrote into a node just built from the same stack
+  // description, before any request; an error (a corrupt or truncated file)
+  // names the file and offset. The default returns StateRefused().
+  virtual Status RestoreState(StateReader& r);
+  // kNotSupported: "node NAME (type T) cannot save its state".
+  Status StateRefused() const;
 
   // --- Control: a device that dies and is replaced ---
   // A failed node answers every new request with kIoError, as a disk that

@@ -10,6 +10,7 @@
 #ifndef STORLAB_SIM_RANDOM_H_
 #define STORLAB_SIM_RANDOM_H_
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -72,6 +73,14 @@ class Random {
     return r < 1.0 ? r : 0.0;  // -1e-17 + 1 rounds to 1
   }
 
+  // The generator's whole state (storlab sim --state keeps it, so a
+  // restored run draws what one longer run would have drawn).
+  using State = std::array<uint64_t, 4>;
+  State state() const { return {s_[0], s_[1], s_[2], s_[3]}; }
+  void set_state(const State& s) {
+    for (size_t i = 0; i < 4; ++i) s_[i] = s[i];
+  }
+
   static uint64_t Fnv1a(std::string_view s) {
     uint64_t h = 1469598103934665603ULL;
     for (unsigned char c : s) {
@@ -106,6 +115,12 @@ class Jitter {
   double Next() {
     if (!on_) return 0;
     return (draw_.UniformDouble() - ref_.UniformDouble()) * width_;
+  }
+  // The two generators' state (see Random::state()).
+  std::array<Random::State, 2> state() const { return {draw_.state(), ref_.state()}; }
+  void set_state(const std::array<Random::State, 2>& s) {
+    draw_.set_state(s[0]);
+    ref_.set_state(s[1]);
   }
 
  private:

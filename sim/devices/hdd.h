@@ -109,6 +109,11 @@ class Hdd : public Node {
   uint64_t volatile_bytes() const override { return cache_.dirty_bytes(); }
   std::vector<const TimeSeries*> Series() const override { return {&dirty_series_}; }
 
+  // storlab sim --state (docs/state.md): its store, the write cache, where the head rests, the
+  // read-ahead buffer, the interface and its generators.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
   const Config& config() const { return c_; }
   const HddMechanics& mechanics() const { return mech_; }
   const HddWriteCache& write_cache() const { return cache_; }

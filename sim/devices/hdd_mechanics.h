@@ -17,9 +17,13 @@
 
 #include "sim/devices/hdd_layout.h"
 #include "sim/devices/hdd_seek.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class HddMechanics {
  public:
@@ -50,6 +54,9 @@ class HddMechanics {
   // (0, 0): at angle 0 over sector 0, the default.
   void SetStart(double angle, double head);
 
+  // storlab sim --state: where the head rests; read back into a fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   uint64_t head_lba() const { return head_lba_; }
   uint64_t head_cylinder() const { return head_cyl_; }
   const ZonedLayout& layout() const { return layout_; }

@@ -22,9 +22,13 @@
 #include <optional>
 
 #include "sim/devices/hdd_layout.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class HddReadAhead {
  public:
@@ -54,6 +58,9 @@ class HddReadAhead {
   // sector of the range; the window moves on past it.
   Nanos Follow(uint64_t lba, uint64_t n, Nanos t);
 
+  // storlab sim --state: the stream and the buffer it left; read back into a fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   void Clear() { streaming_ = valid_ = false; }
 
  private:

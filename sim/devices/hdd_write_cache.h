@@ -24,6 +24,9 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+
 class HddWriteCache {
  public:
   struct Extent {
@@ -67,6 +70,10 @@ class HddWriteCache {
   // that landed.
   Result<uint64_t> LosePower(Store& store, PowerCutMode mode, uint32_t unit, Random& rng);
 
+  // storlab sim --state: the dirty extents and their data (REQUIRES: no reservation); read back
+  // into a fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   bool empty() const { return dirty_.empty(); }
   uint64_t dirty_bytes() const { return dirty_bytes_; }
   size_t extents() const { return dirty_.size(); }

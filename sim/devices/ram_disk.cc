@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "sim/state_coding.h"
+
 namespace storlab {
 
 RamDisk::RamDisk(Engine& engine, std::string name, const Config& p, std::unique_ptr<Store> store)
@@ -65,6 +67,18 @@ void RamDisk::OnPowerCut() {
   busy_ = 0;
   bus_free_ = Nanos(0);
   waiting_.clear();
+}
+
+Status RamDisk::SaveState(StateWriter& w) const {
+  if (busy_ || !waiting_.empty()) return Status::Internal("ram disk not idle");
+  w.Time(bus_free_);
+  return store_->SaveState(w);
+}
+
+Status RamDisk::RestoreState(StateReader& r) {
+  bus_free_ = r.Time();
+  RETURN_IF_ERROR(r.status());
+  return store_->RestoreState(r);
 }
 
 }  // namespace storlab

@@ -29,6 +29,10 @@ class RamDisk : public Node {
   static constexpr NodeKind kKind = NodeKind::kRam;
   NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "ram"; }
+  // storlab sim --state (docs/state.md): its store and when its data path is next free.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
   Store& store() { return *store_; }
 
  protected:

@@ -74,6 +74,13 @@ class Ssd : public Node {
   uint64_t volatile_bytes() const override { return config_.plp ? 0 : buffered_bytes(); }
   std::vector<const TimeSeries*> Series() const override;
 
+  // storlab sim --state (ssd_state.cc, docs/state.md): the store, the
+  // mapping (FTL), the SLC cache, GC debt, wear, the map cache, the write
+  // buffer's open unit and the timelines. Saved idle: the drive has folded
+  // its SLC and paid its GC debt by then, as a drive left alone does.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
   const SsdConfig& config() const { return config_; }
   const SsdScaledFtl& ftl() const { return ftl_; }
   const SsdSlcCache& slc() const { return slc_; }

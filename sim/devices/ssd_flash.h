@@ -24,9 +24,13 @@
 #include "sim/devices/ssd_config.h"
 #include "sim/devices/ssd_pipe.h"
 #include "sim/random.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class SsdFlashArray {
  public:
@@ -34,6 +38,10 @@ class SsdFlashArray {
   SsdFlashArray(const SsdFlashArray&) = delete;
   SsdFlashArray& operator=(const SsdFlashArray&) = delete;
 
+  // storlab sim --state (ssd_state.cc): the dies' and channels' timelines, the write order, the GC
+  // debt and the jitter's generators; read back into a fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   uint32_t dies() const { return dies_; }
   uint64_t page_size() const { return page_size_; }
 

@@ -38,7 +38,12 @@
 #include <deque>
 #include <vector>
 
+#include "sim/status.h"
+
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class SsdScaledFtl {
  public:
@@ -76,6 +81,10 @@ class SsdScaledFtl {
   // Whether Reclaim() would clean a block now.
   bool WouldReclaim(double target_fraction) const;
 
+  // storlab sim --state (ssd_state.cc): the mapping, the blocks' valid counts and states, the free
+  // pool, the frontiers and the sampling positions; read back into a fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   uint64_t unit_bytes() const { return unit_bytes_; }
   uint64_t user_bytes() const { return user_bytes_; }
   // Bytes of the LBA space holding data (mapped).

@@ -19,9 +19,13 @@
 #include "sim/devices/ssd_config.h"
 #include "sim/devices/ssd_pipe.h"
 #include "sim/request.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class SsdHostInterface {
  public:
@@ -39,6 +43,10 @@ class SsdHostInterface {
   // has it (and the completion is posted).
   Nanos ToHost(Nanos now, Nanos ready, uint64_t bytes);
 
+  // storlab sim --state (ssd_state.cc): the controller's and the link's timelines; read back into a
+  // fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   // Time the link was busy, both directions summed.
   Nanos link_busy() const;
   // A power cut: reservations are forgotten.

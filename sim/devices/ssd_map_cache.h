@@ -16,8 +16,12 @@
 #include <vector>
 
 #include "sim/lru_list.h"
+#include "sim/status.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class SsdMapCache {
  public:
@@ -40,6 +44,10 @@ class SsdMapCache {
   // journal are what the controller rebuilds from).
   void Clear();
 
+  // storlab sim --state (ssd_state.cc): the cached segments in LRU order and their dirty flags;
+  // read back into a fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   uint64_t segments() const { return segments_.size(); }
   uint64_t capacity() const { return capacity_; }
   uint64_t hits() const { return hits_; }

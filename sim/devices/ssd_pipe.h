@@ -70,6 +70,11 @@ class SsdPipe {
   Nanos next_free() const { return next_free_; }
   // Total time reserved (for utilisation figures).
   Nanos busy() const { return busy_; }
+  // storlab sim --state: both times (the owner writes and reads them).
+  void Set(Nanos next_free, Nanos busy) {
+    next_free_ = next_free;
+    busy_ = busy;
+  }
   // Forgets reservations (a power cut); keeps the busy total.
   void Reset() { next_free_ = Nanos(0); }
 

@@ -34,7 +34,12 @@
 #include <memory>
 #include <vector>
 
+#include "sim/status.h"
+
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class SsdSlcCache {
  public:
@@ -84,6 +89,10 @@ class SsdSlcCache {
 
   // --- Figures ---------------------------------------------------------------
   // Bytes of SLC programmed into blocks not yet reclaimed.
+  // storlab sim --state (ssd_state.cc): the SLC table, its blocks and free slots; read back into a
+  // fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   uint64_t used() const { return used_; }
   // Of which, data still valid (in tracking units).
   uint64_t valid_bytes() const { return valid_units_ << track_shift_; }

@@ -19,9 +19,13 @@
 #include <utility>
 #include <vector>
 
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class SsdWriteBuffer {
  public:
@@ -70,6 +74,10 @@ class SsdWriteBuffer {
   uint64_t last_closed() const { return next_seq_ - 1; }
   bool programs_pending() const { return !in_flight_.empty(); }
 
+  // storlab sim --state (ssd_state.cc): what is held, the open unit and the program numbers
+  // (REQUIRES: no program in flight); read back into a fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   uint64_t held_bytes() const { return held_; }
   uint64_t capacity() const { return capacity_; }
   // A power cut: everything held and in flight is forgotten.

@@ -29,6 +29,9 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+
 class ExtentFs {
  public:
   struct Extent {
@@ -53,6 +56,8 @@ class ExtentFs {
   uint64_t free_bytes() const { return free_bytes_; }
   uint64_t used_bytes() const { return capacity_ - free_bytes_; }
   uint32_t block_size() const { return block_; }
+  // Runs of free space (1 on an empty device: how fragmented it is).
+  size_t free_extents() const { return free_.size(); }
 
   // The file's id, or 0.
   uint32_t Lookup(std::string_view name) const;
@@ -88,6 +93,13 @@ class ExtentFs {
   // Fast path: the device offset of [offset, offset+length) when it lies
   // inside one allocated extent, else kHole.
   uint64_t MapContiguous(uint32_t id, uint64_t offset, uint64_t length) const;
+
+  // storlab sim --state (extent_fs_state.cc): the files (ids, names,
+  // sizes, extents) and the free-extent map, and back into a file system
+  // of the same capacity and block size with no files yet; a restore
+  // checks that the files' extents and the free space tile the device.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   // Takes up to `bytes` (block multiple) of free space, preferring one piece

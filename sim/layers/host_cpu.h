@@ -14,9 +14,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class HostCpu {
  public:
@@ -33,6 +37,11 @@ class HostCpu {
   void Reset();
   // Core time reserved so far, summed over cores.
   Nanos busy() const { return busy_; }
+
+  // storlab sim --state: when each core and the memory bus are next free; read back into a fresh
+  // one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   double per_core_;

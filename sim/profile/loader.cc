@@ -268,6 +268,12 @@ Result<std::vector<std::string>> ResolveExports(const FileSpec& spec, const Stac
   return out;
 }
 
+// The [fs] table's keys (the simulated host's file system, storlab sim).
+void FsKeys(Params& p, double* prefill) {
+  p.Double({"prefill", "percent of the file system filled with aged files before the run"}, prefill,
+           0, 100);
+}
+
 Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions& options) {
   ASSIGN_OR_RETURN(FileSpec spec, ParseFile(src.text, src.label, src.dir, src.name));
   LoadedStack out;
@@ -277,6 +283,11 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
     Params hp = Params::ForTable("host", spec.host_where, spec.host);
     Status st = ParseHost(hp, &out.host);
     if (!st.ok()) return st;
+  }
+  if (spec.has_fs) {
+    Params fp = Params::ForTable("fs", spec.fs_where, spec.fs);
+    FsKeys(fp, &out.fs_prefill);
+    RETURN_IF_ERROR(fp.Finish());
   }
   Builder b(engine, options);
   b.stack_ = out.stack.get();
@@ -313,6 +324,13 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
                          : u.key + " = " + u.value + "  # " + u.where + BytesNote(u)) +
               "\n";
     }
+  }
+  if (spec.has_fs) {
+    Params fp = Params::ForTable("fs", spec.fs_where, spec.fs);
+    double ignored = 0;
+    FsKeys(fp, &ignored);
+    head += "\n[fs]\n";
+    for (const auto& u : fp.used()) head += u.key + " = " + u.value + "  # " + u.where + "\n";
   }
   out.resolved = head + b.resolved_;
   return out;

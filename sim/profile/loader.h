@@ -12,6 +12,9 @@
 //   [host]                       # optional: the machine running the workload
 //   mem = "16GiB"
 //
+//   [fs]                         # optional: the host's file system (storlab sim)
+//   prefill = 90                 # percent full of aged files before the run
+//
 //   [node.nfs]
 //   type = "nfs"                 # a model (see `storlab stacks types`)
 //   child = "raid"               # or children = ["a", "b"]
@@ -66,7 +69,10 @@ struct LoadedStack {
   std::vector<std::string> exports;
   std::vector<StackFault> faults;  // [stack] faults, in the file's order
   HostSpec host;                   // the file's [host] table, or defaults
-  std::string resolved;            // the stack as TOML, every parameter with its source
+  // [fs] prefill: the simulated host's file system starts this full (a
+  // percentage; 0: empty). workloads/host/fs_prefill.h fills it.
+  double fs_prefill = 0;
+  std::string resolved;  // the stack as TOML, every parameter with its source
 };
 
 // Loads a catalog stack by name, or else a stack file by path.

@@ -135,6 +135,13 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
       for (const auto& [k, v] : val.as_table()) {
         spec.host[k] = ToRaw(where, v);
       }
+    } else if (key == "fs") {
+      if (!val.is_table()) return Status::InvalidArgument(where(val) + ": 'fs' must be a table");
+      spec.has_fs = true;
+      spec.fs_where = where(val);
+      for (const auto& [k, v] : val.as_table()) {
+        spec.fs[k] = ToRaw(where, v);
+      }
     } else if (key == "node") {
       if (!val.is_table()) {
         return Status::InvalidArgument(where(val) + ": 'node' must be tables such as [node.disk]");
@@ -209,7 +216,7 @@ Result<FileSpec> ParseFile(std::string_view text, const std::string& label, cons
       }
     } else {
       return Status::InvalidArgument(where(val) + ": unknown top-level key " + Quoted(key) +
-                                     " (expected [stack], [host] and [node.NAME] tables)");
+                                     " (expected [stack], [host], [fs] and [node.NAME] tables)");
     }
   }
   if (spec.nodes.empty()) {

@@ -55,6 +55,10 @@ struct FileSpec {
   bool has_host = false;
   RawMap host;
   std::string host_where;
+  // [fs]: the simulated host's file system (prefill).
+  bool has_fs = false;
+  RawMap fs;
+  std::string fs_where;
 };
 
 // Stack text and where it came from.

@@ -68,4 +68,12 @@ uint64_t FileStore::allocated_bytes() const {
   return n.ok() ? *n : 0;
 }
 
+Status FileStore::SaveState(StateWriter&) const {
+  return Status::NotSupported("a file store keeps its data in " + path_ + ", not in a saved state");
+}
+
+Status FileStore::RestoreState(StateReader&) {
+  return Status::NotSupported("a file store keeps its data in " + path_ + ", not in a saved state");
+}
+
 }  // namespace storlab

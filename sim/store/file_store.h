@@ -34,6 +34,8 @@ class FileStore : public Store {
   Status Zero(uint64_t off, uint64_t len) override;
   // 0 when the host cannot tell.
   uint64_t allocated_bytes() const override;
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
   const std::string& path() const { return path_; }
 
  private:

@@ -19,6 +19,8 @@ class NullStore : public Store {
   Status Write(uint64_t, uint64_t, const uint8_t*) override { return Status(); }
   Status Zero(uint64_t, uint64_t) override { return Status(); }
   uint64_t allocated_bytes() const override { return 0; }
+  Status SaveState(StateWriter&) const override { return Status(); }
+  Status RestoreState(StateReader&) override { return Status(); }
 };
 
 }  // namespace storlab

@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 
+#include "sim/state_coding.h"
+
 namespace storlab {
 
 template <typename Fn>
@@ -125,6 +127,40 @@ std::vector<uint64_t> Overlay::HeldPages() const {
   for (const auto& [i, p] : pages_) idx.push_back(i);
   std::sort(idx.begin(), idx.end());  // a deterministic order
   return idx;
+}
+
+void Overlay::SaveState(StateWriter& w) const {
+  const std::vector<uint64_t> held = HeldPages();
+  w.U64(held.size());
+  for (uint64_t i : held) {
+    const Page& p = pages_.at(i);
+    w.U64(i);
+    w.U64(p.mask);
+    if (p.data) {
+      w.Raw(p.data.get(), kPage);
+    } else {
+      w.Raw(std::string(kPage, '\0').data(), kPage);
+    }
+  }
+}
+
+Status Overlay::RestoreState(StateReader& r) {
+  if (!pages_.empty()) return Status::Internal("Overlay::RestoreState: not empty");
+  const uint64_t n = r.Count(kPage);
+  for (uint64_t k = 0; k < n && r.ok(); ++k) {
+    const uint64_t idx = r.U64();
+    const uint64_t mask = r.U64();
+    if (mask == 0 || mask > 0xff) r.Fail("an overlay page's sector mask out of range");
+    Page p;
+    p.mask = static_cast<uint8_t>(mask);
+    p.data.reset(new uint8_t[kPage]);
+    r.Raw(p.data.get(), kPage);
+    if (!r.ok()) break;
+    if (!keeps_data_) continue;  // a timing-only overlay holds nothing
+    held_sectors_ += static_cast<uint64_t>(std::popcount(p.mask));
+    pages_.emplace(idx, std::move(p));
+  }
+  return r.status();
 }
 
 Status Overlay::DrainAllTo(Store& store) {

@@ -24,6 +24,9 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+
 class Overlay {
  public:
   static constexpr uint64_t kSector = 512;
@@ -62,6 +65,11 @@ class Overlay {
   // The indexes of the pages holding any sector, ascending (a power cut
   // that lets some of them reach the media walks them: power_loss.h).
   std::vector<uint64_t> HeldPages() const;
+
+  // storlab sim --state: the held pages in ascending order (index, mask,
+  // the held sectors' bytes), read back into an empty overlay.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
   uint64_t held_bytes() const { return held_sectors_ * kSector; }
   bool empty() const { return pages_.empty(); }

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
+
+#include "sim/state_coding.h"
 
 namespace storlab {
 namespace {
@@ -70,6 +73,31 @@ Status RamStore::Zero(uint64_t off, uint64_t len) {
     len -= n;
   }
   return Status();
+}
+
+Status RamStore::SaveState(StateWriter& w) const {
+  std::vector<uint64_t> idx;
+  idx.reserve(pages_.size());
+  for (const auto& [i, p] : pages_) idx.push_back(i);
+  std::sort(idx.begin(), idx.end());  // a deterministic file
+  w.U64(idx.size());
+  for (uint64_t i : idx) {
+    w.U64(i);
+    w.Raw(pages_.at(i).get(), kPage);
+  }
+  return Status();
+}
+
+Status RamStore::RestoreState(StateReader& r) {
+  if (!pages_.empty()) return Status::Internal("RamStore::RestoreState: not empty");
+  const uint64_t n = r.Count(kPage);
+  for (uint64_t k = 0; k < n && r.ok(); ++k) {
+    const uint64_t i = r.U64();
+    Page p(new uint8_t[kPage]);
+    r.Raw(p.get(), kPage);
+    if (r.ok()) pages_.emplace(i, std::move(p));
+  }
+  return r.status();
 }
 
 }  // namespace storlab

@@ -25,6 +25,9 @@ class RamStore : public Store {
   Status Write(uint64_t off, uint64_t len, const uint8_t* in) override;
   Status Zero(uint64_t off, uint64_t len) override;
   uint64_t allocated_bytes() const override { return pages_.size() * kPage; }
+  // The pages in ascending order: index, then 4 KiB.
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
 
  private:
   using Page = std::unique_ptr<uint8_t[]>;

@@ -18,6 +18,8 @@
 namespace storlab {
 
 class Env;  // sim/env.h
+class StateReader;
+class StateWriter;
 
 class Store {
  public:
@@ -33,6 +35,13 @@ class Store {
   virtual Status Zero(uint64_t off, uint64_t len) = 0;
   // Bytes of host memory or disk actually held.
   virtual uint64_t allocated_bytes() const = 0;
+
+  // storlab sim --state (sim/stack_state.h): the contents, appended as
+  // records, and read back into an empty store of the same kind. RamStore
+  // keeps its pages; NullStore has nothing to keep; FileStore refuses (its
+  // file is already where its data lasts).
+  virtual Status SaveState(StateWriter& w) const = 0;
+  virtual Status RestoreState(StateReader& r) = 0;
 };
 
 // How a stack keeps its data: not at all, in RAM, or in sparse files in a

@@ -25,6 +25,21 @@ start=$SECONDS
 expect_error "demo --csv" "cannot write '/nonexistent/x.csv'" "$storlab" demo --csv /nonexistent/x.csv
 expect_error "demo --plot" "cannot create" "$storlab" demo --plot /proc/no/such/dir
 (( SECONDS - start < 5 )) || fail "bad output paths were found only after running the demo"
+expect_error "--prefill 1x" "--prefill: '1x' (expected a percentage from 0 to 100" \
+  "$storlab" sim --stack ram --prefill 1x "${job[@]}"
+expect_error "--prefill 101" "--prefill: '101' (expected a percentage" \
+  "$storlab" sim --stack ram --prefill 101 "${job[@]}"
+expect_error "--reboot without --state" "--reboot needs --state DIR" \
+  "$storlab" sim --stack ram --reboot "${job[@]}"
+expect_error "--state with --repeat" "--state: one run of fio jobs" \
+  "$storlab" sim --stack ram --state "$tmp/s" --repeat 2 "${job[@]}"
+expect_error "--state on a stack that cannot save" "node nfs (type nfs) cannot save its state" \
+  "$storlab" sim --stack nfs-1gbe --state "$tmp/s" "${job[@]}"
+[[ ! -e $tmp/s ]] || fail "--state created its directory for a stack it refused"
+mkdir "$tmp/mine" && echo mine >"$tmp/mine/notes"
+expect_error "--state on a directory that is not a state" "not a storlab state (no readable MANIFEST" \
+  "$storlab" sim --stack ram --state "$tmp/mine" "${job[@]}"
+[[ $(cat "$tmp/mine/notes") == mine ]] || fail "--state changed a directory that is not a state"
 expect_error '--iozone ""' "give iozone's arguments" "$storlab" sim --stack ram --iozone ""
 expect_error "--bandwidth-log" "command-line option that storlab sim does not support" \
   "$storlab" sim --stack ram --bandwidth-log "${job[@]}"

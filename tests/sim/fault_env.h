@@ -27,6 +27,8 @@ class FaultEnv : public EnvWrapper {
   int write_errno = 0;                                    // WriteAt fails with it
   int truncate_errno = 0;                                 // Truncate fails with it
   int punch_errno = 0;                                    // PunchHole fails with it
+  int sync_errno = 0;                                     // File::Sync and SyncDir fail with it
+  int rename_errno = 0;                                   // Rename fails with it
   size_t max_read = std::numeric_limits<size_t>::max();   // bytes per ReadAt (short reads)
   size_t max_write = std::numeric_limits<size_t>::max();  // bytes per WriteAt (short writes)
   // Bytes WriteAt may still write; then ENOSPC (a write that reaches the
@@ -39,6 +41,14 @@ class FaultEnv : public EnvWrapper {
   }
   Result<std::unique_ptr<File>> OpenReadOnly(const std::string& path) override {
     return Wrap(target()->OpenReadOnly(path));
+  }
+  Status SyncDir(const std::string& path) override {
+    if (sync_errno) return ErrnoStatus(sync_errno);
+    return target()->SyncDir(path);
+  }
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (rename_errno) return ErrnoStatus(rename_errno);
+    return target()->Rename(from, to);
   }
 
  private:
@@ -66,6 +76,10 @@ class FaultEnv : public EnvWrapper {
       return base_->PunchHole(off, len);
     }
     Result<uint64_t> AllocatedBytes() override { return base_->AllocatedBytes(); }
+    Status Sync() override {
+      if (env_.sync_errno) return ErrnoStatus(env_.sync_errno);
+      return base_->Sync();
+    }
 
    private:
     FaultEnv& env_;

@@ -1,10 +1,10 @@
 #include "workloads/fio/fio_run.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "sim/quoted.h"
-#include "sim/status_errno.h"
 #include "sim/virtual_driver.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_read.h"
@@ -137,6 +137,10 @@ Status FioRun::Prepare() {
       sizes.push_back(want);
       ids.push_back(id);
     }
+    // filesetup.c extend_file(): a write that meets ENOSPC while laying a
+    // file out stops the layout and fails the job (setup_files() returns
+    // 1, thread_main() exits with td->error set).
+    std::string layout_error;
     if (extend_files) {
       layout_.push_back({spec.name, extend_files, extend_bytes});
       bool new_layout = spec.do_read || (spec.do_write && o.overwrite);
@@ -145,25 +149,25 @@ Status FioRun::Prepare() {
         // A write job without overwrite gets a fresh file (fio unlinks it).
         if (!new_layout && ids[i]) fs.Remove(ids[i]);
         ids[i] = fs.Create(path);
-        Status st = fs.Allocate(ids[i], sizes[i]);
-        if (!st.ok()) {
-          messages_.push_back(std::string("fio: native_fallocate call failed: ") +
-                              std::strerror(ToErrno(st)));
+        // native_fallocate(): a failure is only a debug line in fio.
+        (void)fs.Allocate(ids[i], sizes[i]);
+        if (!new_layout) continue;
+        Status st = LayoutFile(spec, ids[i], sizes[i]);
+        if (st.code() == Status::Code::kNoSpace) {
+          messages_.emplace_back("fio: ENOSPC on laying out file, stopping");
+          layout_error =
+              std::string("file:filesetup.c:240, func=write, error=") + std::strerror(ENOSPC);
+          messages_.push_back("fio: pid=0, err=" + std::to_string(ENOSPC) + "/" + layout_error);
+          break;
         }
-        if (new_layout) {
-          st = LayoutFile(spec, ids[i], sizes[i]);
-          if (st.code() == Status::Code::kNoSpace) {
-            messages_.emplace_back("fio: ENOSPC on laying out file, stopping");
-          } else if (!st.ok()) {
-            return st.WithContext("laying out " + Quoted(path));
-          }
-        }
+        if (!st.ok()) return st.WithContext("laying out " + Quoted(path));
       }
     }
     if (!spec.io_size) {
       for (uint64_t s : sizes) spec.io_size += s;
     }
     runners_.push_back(std::make_unique<JobRunner>(host_, spec, ids, sizes, spec.io_size));
+    if (!layout_error.empty()) runners_.back()->FailSetup(ENOSPC, layout_error);
     segments_ = std::max(segments_, spec.segment + 1);
   }
   layout_end_ = host_.engine().now();

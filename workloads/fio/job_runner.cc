@@ -124,6 +124,12 @@ void JobRunner::Terminate() {
     host_.engine().At(host_.engine().now(), [this] { Begin(); });
 }
 
+void JobRunner::FailSetup(int err, std::string verror) {
+  failed_ = true;
+  ts_.error = err;
+  ts_.verror = std::move(verror);
+}
+
 void JobRunner::Begin() {
   if (phase_ != Phase::kIdle) return;  // Terminate() started it already
   Nanos now = host_.engine().now();

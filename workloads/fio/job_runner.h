@@ -66,6 +66,10 @@ class JobRunner {
   // what is in flight; a job not started yet ends as soon as it starts,
   // without I/O and without its startdelay.
   void Terminate();
+  // fio's setup_files() failed for this job (a file could not be laid
+  // out): it starts, does no I/O and ends with error `err` ("file:...,
+  // func=..., error=..." in `verror`), as fio's thread_main() does.
+  void FailSetup(int err, std::string verror);
 
   const JobSpec& spec() const { return spec_; }
   ThreadStat& stat() { return ts_; }

@@ -28,6 +28,7 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
   if (!loaded.ok()) return loaded.status();
   h->stack_ = std::move(loaded->stack);
   h->stack_faults_ = std::move(loaded->faults);
+  h->resolved_ = std::move(loaded->resolved);
   h->host_ = loaded->host;
   // The command line's values are checked as the file's [host] keys are.
   if (options.mem_bytes) {
@@ -61,6 +62,8 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
   h->cpu_ = CpuPool(h->host_.cores);
   uint32_t block = std::max<uint32_t>(4096, h->root_->geometry().logical_block);
   h->fs_ = std::make_unique<ExtentFs>(h->root_->geometry().capacity, block);
+  h->prefill_percent_ = options.prefill.value_or(loaded->fs_prefill);
+  if (h->prefill_percent_ > 0) h->prefill_ = PrefillFs(*h->fs_, h->prefill_percent_, options.seed);
   return h;
 }
 

@@ -32,6 +32,7 @@
 #include "sim/stack.h"
 #include "sim/status.h"
 #include "workloads/host/cpu_pool.h"
+#include "workloads/host/fs_prefill.h"
 
 namespace storlab {
 
@@ -43,6 +44,9 @@ struct HostOptions {
   std::optional<uint32_t> cores;      // --host-cores
   bool keep_data = false;             // stores in RAM; FileIo carries data
   bool oracle = false;                // an Oracle on top (implies keep_data)
+  // --prefill PERCENT (over the stack file's [fs] prefill): the file system
+  // starts this full of aged files (workloads/host/fs_prefill.h).
+  std::optional<double> prefill;
 };
 
 class SimHost {
@@ -59,8 +63,15 @@ class SimHost {
   const HostSpec& host() const { return host_; }
   ExtentFs& fs() { return *fs_; }
   const ExtentFs& fs() const { return *fs_; }
+  // The aged files the file system started with (--prefill over the stack
+  // file's [fs] prefill); percent 0: none.
+  double prefill_percent() const { return prefill_percent_; }
+  const PrefillSummary& prefill() const { return prefill_; }
   CpuPool& cpu() { return cpu_; }
   const HostOptions& options() const { return options_; }
+  // The stack as resolved from its file (every parameter and its source):
+  // what a saved state is checked against (workloads/host/host_state.h).
+  const std::string& resolved() const { return resolved_; }
   // The stack file's [stack] faults ("TIME: COMMAND" lines, for storlab sim).
   const std::vector<StackFault>& stack_faults() const { return stack_faults_; }
 
@@ -108,8 +119,11 @@ class SimHost {
   Engine engine_;
   std::unique_ptr<Stack> stack_;
   std::vector<StackFault> stack_faults_;
+  std::string resolved_;
   HostSpec host_;
   std::unique_ptr<ExtentFs> fs_;
+  double prefill_percent_ = 0;
+  PrefillSummary prefill_;
   CpuPool cpu_;
   Node* root_ = nullptr;
   PageCache* page_cache_ = nullptr;

@@ -148,6 +148,12 @@ class PageCache : public Node {
   std::string_view type() const override { return "page_cache"; }
   std::vector<Node*> children() const override { return {&child_}; }
 
+  // storlab sim --state (docs/state.md): the cached pages (clean: the run ends idle, with
+  // everything written back) in LRU order and their data, read-ahead streams, writeback cursors,
+  // the throttle's bandwidth estimate, the CPU timeline.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
   const PageCacheConfig& config() const { return config_; }
   Counters counters() const;
   // Dirty pages plus pages under writeback, in bytes (what the limits count).

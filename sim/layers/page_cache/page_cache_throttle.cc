@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/state_coding.h"
+
 namespace storlab {
 
 DirtyThrottle::DirtyThrottle(const HostSpec& host) {
@@ -82,6 +84,29 @@ void DirtyThrottle::Reset() {
   idle_ = true;
   written_ = 0;
   next_free_ = Nanos();
+}
+
+void DirtyThrottle::SaveState(StateWriter& w) const {
+  w.Double(bw_);
+  w.Double(avg_bw_);
+  w.Time(stamp_);
+  w.U64(written_);
+  w.Bool(sampling_);
+  w.Bool(idle_);
+  w.Time(idle_since_);
+  w.Time(next_free_);
+}
+
+Status DirtyThrottle::RestoreState(StateReader& r) {
+  bw_ = r.Double();
+  avg_bw_ = r.Double();
+  stamp_ = r.Time();
+  written_ = r.U64();
+  sampling_ = r.Bool();
+  idle_ = r.Bool();
+  idle_since_ = r.Time();
+  next_free_ = r.Time();
+  return r.status();
 }
 
 }  // namespace storlab

@@ -21,9 +21,13 @@
 #include <cstdint>
 
 #include "sim/host_spec.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 struct DirtyLimits {
   uint64_t dirtyable = 0;
@@ -60,6 +64,10 @@ class DirtyThrottle {
   // Bytes per second the throttle assumes the device writes back.
   double write_bandwidth() const { return avg_bw_; }
 
+  // storlab sim --state: the bandwidth estimate and the throttle timeline; read back into a fresh
+  // one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   void Reset();  // a power cut
 
  private:

@@ -51,6 +51,9 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+
 struct WritebackConfig {
   uint64_t max_io_bytes = 1024 * 1024;  // largest writeback request
   uint32_t queue_depth = 64;            // writeback requests in flight
@@ -116,6 +119,10 @@ class Writeback {
   // requests issued before are ignored, waiters never run.
   void Reset();
 
+  // storlab sim --state: the background queue and cursors (REQUIRES: nothing in flight, no sync, no
+  // tick armed); read back into a fresh one.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   const WritebackCounters& counters() const { return counters_; }
   size_t in_flight() const { return writebacks_.size(); }
   size_t syncs() const { return syncs_.size(); }

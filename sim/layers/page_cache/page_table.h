@@ -29,9 +29,13 @@
 #include "sim/layers/page_cache/page_group_map.h"
 #include "sim/layers/page_cache/page_group_set.h"
 #include "sim/lru_list.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class PageTable {
  public:
@@ -123,6 +127,13 @@ class PageTable {
 
   // Forgets everything (a power cut).
   void Clear();
+
+  // storlab sim --state: the cached pages, group by group in LRU order
+  // (coldest first), and the files' writeback cursors; read back into an
+  // empty table. REQUIRES (save): no page dirty, under writeback or being
+  // read — the cache is idle.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   Group& Get(uint64_t g);

@@ -1,0 +1,34 @@
+// The state of a stack's nodes as parts of a saved state (sim/state_dir.h):
+// each node's part is a short header (what it is: format, type, name,
+// whether it had failed) and then the node's own records (Node::SaveState).
+// A stack is saved only when every node can save (CheckStackCanSave(), run
+// before anything is written or simulated), so a state is never partial.
+// Not thread-safe.
+#ifndef STORLAB_SIM_STACK_STATE_H_
+#define STORLAB_SIM_STACK_STATE_H_
+
+#include <string>
+#include <vector>
+
+#include "sim/stack.h"
+#include "sim/state_dir.h"
+#include "sim/status.h"
+
+namespace storlab {
+
+// OK when every node of `stack` can save its state; else the first
+// refusal, in the stack's order (children first): "node NAME (type T)
+// cannot save its state".
+Status CheckStackCanSave(const Stack& stack);
+
+// Every node's part, in the stack's order. REQUIRES: the engine is idle.
+Result<std::vector<StateImage::Part>> SaveStackNodes(const Stack& stack);
+
+// Restores every node of `stack` (just built, before any request) from
+// `image`'s node parts; `dir` names the files in errors. Every node must
+// have its part and every part its node.
+Status RestoreStackNodes(Stack& stack, const StateImage& image, const std::string& dir);
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_STACK_STATE_H_
