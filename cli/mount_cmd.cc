@@ -86,6 +86,8 @@ int MountCommand(const Args& args) {
       "export", po::value<std::vector<std::string>>(&exports),
       "a node to export (repeat; default: the stack's exports, else its root)")(
       "seed", po::value<uint64_t>()->default_value(1), "the models' seed")(
+      "state", po::value<std::string>(),
+      "start from the stack's state saved in DIR, if any, and save it there at unmount")(
       "store", po::value<std::string>(&store)->default_value("memory"),
       "where data lives: memory, none (timing only) or file:DIR")("foreground,f",
                                                                   "stay in the foreground")(
@@ -141,6 +143,7 @@ int MountCommand(const Args& args) {
     }
   }
   o.seed = vm["seed"].as<uint64_t>();
+  if (vm.count("state")) o.state = vm["state"].as<std::string>();
   o.store = store;
   o.foreground = vm.count("foreground") > 0;
   o.threads = vm["threads"].as<int>();

@@ -74,10 +74,16 @@ int RunMount(const MountOptions& in) {
   if (o.writeback_cache && o.cache == KernelCache::kDirectIo)
     return Fail("--writeback-cache and --direct-io exclude each other");
 
+  if (!o.state.empty() && o.tree) {
+    return Fail(
+        "--state saves the devices' state, but the tree mode keeps its names and inodes in "
+        "memory only: use it with image files (no --tree)");
+  }
   ServiceOptions so;
   so.stack = o.stack;
   so.exports = o.exports;
   so.seed = o.seed;
+  so.state_dir = o.state;
   auto store = ParseStore(o.store);
   if (!store.ok()) return Fail(store.status().message());
   so.store = *store;

@@ -109,6 +109,8 @@ int storlab_config(const char* key, const char* value) {
       if (nbdkit_parse_uint64_t("seed", value, &options.seed) == -1) return -1;
     } else if (k == "stats") {
       options.stats_path = v;
+    } else if (k == "state") {
+      options.state_dir = v;
     } else if (k == "control") {
       control_path = v;
     } else if (k == "compensate") {
@@ -147,6 +149,8 @@ int storlab_config_complete() {
   "store=memory|none|file:DIR  where data lives (default memory; none: timing only)\n"    \
   "seed=N               the models' seed (default 1)\n"                                   \
   "stats=FILE           write per-node stats as JSON at exit and on `stats`\n"            \
+  "state=DIR            start from the stack's state saved in DIR (if any) and save\n"    \
+  "                     it there at exit, once the stack is idle\n"                      \
   "control=SOCKET       a Unix socket (mode 0600) for the control commands:\n"            \
   "                     power-cut, flush, fail NAME, replace NAME, detach NAME,\n"        \
   "                     attach NAME, delay NAME DURATION for DURATION, media-error\n"     \

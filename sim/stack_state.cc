@@ -1,7 +1,9 @@
 #include "sim/stack_state.h"
 
 #include <map>
+#include <sstream>
 
+#include "sim/node_kind.h"
 #include "sim/state_coding.h"
 
 namespace storlab {
@@ -9,10 +11,28 @@ namespace {
 
 constexpr char kMagic[] = "storlab-node-state";
 
+bool Watcher(const Node& n) { return n.kind() == NodeKind::kOracle; }
+
 }  // namespace
+
+std::string StackIdentity(std::string_view resolved) {
+  std::string out, table;
+  std::istringstream in{std::string(resolved)};
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t c = line.find("  # ");
+    if (c != std::string::npos) line.erase(c);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (line[0] == '[') table = line;
+    if (table == "[stack]" && line.rfind("name = ", 0) == 0) continue;
+    if (!line.empty()) out += line + "\n";
+  }
+  return out;
+}
 
 Status CheckStackCanSave(const Stack& stack) {
   for (const auto& n : stack.nodes()) {
+    if (Watcher(*n)) continue;
     if (!n->CanSaveState()) return n->StateRefused();
   }
   return Status();
@@ -22,6 +42,7 @@ Result<std::vector<StateImage::Part>> SaveStackNodes(const Stack& stack) {
   RETURN_IF_ERROR(CheckStackCanSave(stack));
   std::vector<StateImage::Part> parts;
   for (const auto& n : stack.nodes()) {
+    if (Watcher(*n)) continue;
     StateWriter w;
     w.Bytes(kMagic);
     w.U64(StateImage::kFormat);
@@ -41,6 +62,7 @@ Status RestoreStackNodes(Stack& stack, const StateImage& image, const std::strin
     if (p.kind == "node") by_name[p.name] = &p;
   }
   for (const auto& n : stack.nodes()) {
+    if (Watcher(*n)) continue;
     auto it = by_name.find(n->name());
     if (it == by_name.end()) {
       return Status::InvalidArgument("state " + dir + " has no part for node " + n->name());

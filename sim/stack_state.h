@@ -8,6 +8,7 @@
 #define STORLAB_SIM_STACK_STATE_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/stack.h"
@@ -16,6 +17,14 @@
 
 namespace storlab {
 
+// What a saved state is checked against: the stack as resolved (the
+// loader's TOML with every parameter and its source), without comments,
+// sources and the stack's name (a renamed copy of a stack file is the
+// same stack). One `key = value` a line.
+std::string StackIdentity(std::string_view resolved);
+
+// The oracle (sim/oracle.h) watches a run and is no part of the stack's
+// state: the functions below skip it.
 // OK when every node of `stack` can save its state; else the first
 // refusal, in the stack's order (children first): "node NAME (type T)
 // cannot save its state".

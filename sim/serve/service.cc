@@ -4,6 +4,7 @@
 #include "sim/serve/service.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
@@ -87,6 +88,14 @@ Status Service::Load() {
                                      ": " + n.status().message());
     }
     scheduled_.push_back(std::move(line));
+  }
+
+  if (!options_.state_dir.empty()) {
+    bool restored = false;
+    RETURN_IF_ERROR(RestoreState(&restored));
+    // A restored device holds what earlier runs wrote: the oracle accepts
+    // any content until a durable write covers it.
+    if (restored) fresh = false;
   }
 
   const bool track = options_.oracle && options_.store.kind != DataMode::Kind::kNone;
@@ -200,6 +209,12 @@ void Service::Shutdown(Nanos drain) {
   }
   driver_.Stop();
   replies_.Stop();
+  if (started_ && !options_.state_dir.empty()) {
+    // The exports' log: nbdkit's stderr, the mount's terminal.
+    if (Status st = SaveState(); !st.ok())
+      std::fprintf(stderr, "storlab: the state was not saved (the previous one stays): %s\n",
+                   st.ToString().c_str());
+  }
 }
 
 }  // namespace storlab

@@ -63,6 +63,9 @@ struct ServiceOptions {
   bool oracle = true;  // track durability (only where the store keeps data)
   CompensationOptions compensate;
   std::string stats_path;  // written at shutdown and on `stats`; "": none
+  // A saved state (sim/state_dir.h) to start from, when DIR holds one, and
+  // to save the whole stack into at shutdown, once it is idle; "": none.
+  std::string state_dir;
   Clock* clock = Clock::Real();
   Nanos spin;             // RealtimeDriver::Options::spin
   int reply_threads = 2;  // for Session::Submit
@@ -170,6 +173,13 @@ class Service {
   nlohmann::ordered_json StatsOnEngine() const;
   void ResetStatsOnEngine();
   void Calibrate();
+  // Restores options_.state_dir into the stack just loaded (before the
+  // oracles); sets *restored when there was a state. Refuses a stack that
+  // cannot save, or a state of another stack or data mode, naming DIR.
+  Status RestoreState(bool* restored);
+  // At shutdown, the driver stopped: runs the stack until idle in virtual
+  // time and saves it to options_.state_dir (atomically).
+  Status SaveState();
   // Counting requests in flight, for the drain at shutdown.
   bool Enter();
   void Leave();

@@ -1,6 +1,7 @@
 #include "workloads/host/host_state.h"
 
 #include <sstream>
+#include <string>
 
 #include "sim/stack_state.h"
 #include "sim/state_coding.h"
@@ -10,19 +11,7 @@
 namespace storlab {
 
 std::string HostIdentity(const SimHost& host) {
-  std::string out, table;
-  std::istringstream in(host.resolved());
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const size_t c = line.find("  # ");
-    if (c != std::string::npos) line.erase(c);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    if (line[0] == '[') table = line;
-    // The stack's name is its file's: a copy under another name is the
-    // same stack.
-    if (table == "[stack]" && line.rfind("name = ", 0) == 0) continue;
-    if (!line.empty()) out += line + "\n";
-  }
+  const std::string out = StackIdentity(host.resolved());
   const HostSpec& h = host.host();
   std::ostringstream s;
   s.precision(17);
