@@ -150,7 +150,7 @@ int storlab_config_complete() {
   "seed=N               the models' seed (default 1)\n"                                   \
   "stats=FILE           write per-node stats as JSON at exit and on `stats`\n"            \
   "state=DIR            start from the stack's state saved in DIR (if any) and save\n"    \
-  "                     it there at exit, once the stack is idle\n"                      \
+  "                     it there at exit, once the stack is idle\n"                       \
   "control=SOCKET       a Unix socket (mode 0600) for the control commands:\n"            \
   "                     power-cut, flush, fail NAME, replace NAME, detach NAME,\n"        \
   "                     attach NAME, delay NAME DURATION for DURATION, media-error\n"     \

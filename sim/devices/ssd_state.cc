@@ -16,28 +16,72 @@
 namespace storlab {
 namespace {
 
+// The FTL's and SLC cache's arrays are as long as the flash is large (a
+// 1 TiB drive exported as 64 MiB still has 1 TiB of units), and mostly
+// runs: unused entries alike, block numbers counting up. They are written
+// as runs of equal steps — (zigzag step, count) pairs, the step taken from
+// the value before (0 before the first) — so a state is as large as what
+// the drive holds, not as its geometry.
+template <typename T>
+void PutRuns(StateWriter& w, const T* v, size_t n) {
+  w.U64(n);
+  int64_t prev = 0;
+  for (size_t i = 0; i < n;) {
+    const int64_t step = static_cast<int64_t>(v[i]) - prev;
+    size_t run = 1;
+    while (i + run < n &&
+           static_cast<int64_t>(v[i + run]) - static_cast<int64_t>(v[i + run - 1]) == step)
+      ++run;
+    w.U64((static_cast<uint64_t>(step) << 1) ^ static_cast<uint64_t>(step >> 63));
+    w.U64(run);
+    prev = static_cast<int64_t>(v[i + run - 1]);
+    i += run;
+  }
+}
+
 template <typename T>
 void PutInts(StateWriter& w, const std::vector<T>& v) {
-  w.U64(v.size());
-  for (const T& x : v) w.U64(static_cast<uint64_t>(x));
+  PutRuns(w, v.data(), v.size());
 }
 
 constexpr size_t kAnySize = ~size_t{0};
+// The most entries a vector of any size may claim (a bound on the memory a
+// damaged file can make a restore allocate): 2^28, a 1 TiB drive's units.
+constexpr uint64_t kMostEntries = uint64_t{1} << 28;
+
+// Reads PutRuns's `n` values into `out` (which holds n), each checked to
+// fit T.
+template <typename T>
+void GetRuns(StateReader& r, T* out, uint64_t n, const char* what) {
+  int64_t prev = 0;
+  for (uint64_t i = 0; i < n && r.ok();) {
+    const int64_t step = r.I64();
+    const uint64_t run = r.U64();
+    if (run == 0 || run > n - i) {
+      r.Fail(std::string(what) + ": a run past the end");
+      break;
+    }
+    for (uint64_t k = 0; k < run; ++k, ++i) {
+      prev += step;
+      if (prev < 0 || static_cast<uint64_t>(prev) > static_cast<uint64_t>(static_cast<T>(~T{0}))) {
+        r.Fail(std::string(what) + ": a value out of range");
+        return;
+      }
+      out[i] = static_cast<T>(prev);
+    }
+  }
+}
 
 // A vector of exactly `n` integers of type T (kAnySize: as many as were
 // written), each of which must fit.
 template <typename T>
 std::vector<T> GetInts(StateReader& r, size_t n, const char* what) {
-  const uint64_t got = r.Count(1);
-  if (n != kAnySize && got != n) {
+  const uint64_t got = r.U64();
+  if (n != kAnySize ? got != n : got > kMostEntries) {
     r.Fail(std::string(what) + ": another size (another drive geometry)");
   }
   std::vector<T> v(r.ok() ? got : 0);
-  for (T& x : v) {
-    const uint64_t u = r.U64();
-    if (u > static_cast<uint64_t>(static_cast<T>(~T{0}))) r.Fail(std::string(what) + ": too big");
-    x = static_cast<T>(u);
-  }
+  GetRuns(r, v.data(), v.size(), what);
   return v;
 }
 
@@ -69,13 +113,13 @@ void SsdScaledFtl::SaveState(StateWriter& w) const {
   PutInts(w, l2p_);
   PutInts(w, p2l_);
   PutInts(w, valid_);
-  w.U64(state_.size());
-  for (State s : state_) w.U64(static_cast<uint64_t>(s));
+  std::vector<uint8_t> states(state_.size());
+  for (size_t i = 0; i < state_.size(); ++i) states[i] = static_cast<uint8_t>(state_[i]);
+  PutInts(w, states);
   PutInts(w, bucket_head_);
   PutInts(w, next_);
   PutInts(w, prev_);
-  w.U64(free_.size());
-  for (uint32_t b : free_) w.U64(b);
+  PutInts(w, std::vector<uint32_t>(free_.begin(), free_.end()));
   for (const Frontier* f : {&host_, &gc_}) {
     w.U64(f->block);
     w.U64(f->next);
@@ -100,9 +144,10 @@ Status SsdScaledFtl::RestoreState(StateReader& r) {
   next_ = GetInts<uint32_t>(r, next_.size(), "ftl bucket lists");
   prev_ = GetInts<uint32_t>(r, prev_.size(), "ftl bucket lists");
   free_.clear();
-  const uint64_t nfree = r.Count(1);
-  for (uint64_t i = 0; i < nfree && r.ok(); ++i)
-    free_.push_back(static_cast<uint32_t>(r.Below(blocks_, "ftl free block")));
+  for (uint32_t b : GetInts<uint32_t>(r, kAnySize, "ftl free blocks")) {
+    if (b >= blocks_) r.Fail("ftl free block out of range");
+    free_.push_back(b);
+  }
   for (Frontier* f : {&host_, &gc_}) {
     f->block = static_cast<uint32_t>(r.U64());
     f->next = static_cast<uint32_t>(r.U64());
@@ -120,8 +165,7 @@ void SsdSlcCache::SaveState(StateWriter& w) const {
   w.U64(table_.size());
   for (size_t c = 0; c < table_.size(); ++c) {
     w.Bool(table_[c] != nullptr);
-    if (!table_[c]) continue;
-    for (uint32_t i = 0; i < (1u << kChunkShift); ++i) w.U64(table_[c][i]);
+    if (table_[c]) PutRuns(w, table_[c].get(), size_t{1} << kChunkShift);
   }
   w.U64(blocks_.size());
   for (const Block& b : blocks_) {
@@ -147,10 +191,9 @@ Status SsdSlcCache::RestoreState(StateReader& r) {
   for (size_t c = 0; c < table_.size() && r.ok(); ++c) {
     table_[c].reset();
     if (!r.Bool()) continue;
-    table_[c].reset(new uint32_t[1u << kChunkShift]);
-    for (uint32_t i = 0; i < (1u << kChunkShift); ++i) {
-      table_[c][i] = static_cast<uint32_t>(r.U64());
-    }
+    table_[c].reset(new uint32_t[1u << kChunkShift]());
+    if (r.U64() != (1u << kChunkShift)) r.Fail("slc table chunk: another size");
+    GetRuns(r, table_[c].get(), uint64_t{1} << kChunkShift, "slc table chunk");
   }
   const uint64_t nblocks = r.Count(6);
   blocks_.assign(nblocks, Block());
@@ -160,13 +203,13 @@ Status SsdSlcCache::RestoreState(StateReader& r) {
     b.closed = r.Bool();
     b.prev = static_cast<uint32_t>(r.U64());
     b.next = static_cast<uint32_t>(r.U64());
-    b.units.resize(r.Count(1));
-    for (uint32_t& u : b.units) u = static_cast<uint32_t>(r.U64());
+    b.units = GetInts<uint32_t>(r, kAnySize, "slc block units");
   }
-  const uint64_t nfree = r.Count(1);
   free_.clear();
-  for (uint64_t i = 0; i < nfree && r.ok(); ++i)
-    free_.push_back(static_cast<uint32_t>(r.Below(nblocks, "slc free slot")));
+  for (uint32_t f : GetInts<uint32_t>(r, kAnySize, "slc free slots")) {
+    if (f >= nblocks) r.Fail("slc free slot out of range");
+    free_.push_back(f);
+  }
   bucket_ = GetInts<uint32_t>(r, kAnySize, "slc buckets");
   min_valid_ = static_cast<uint32_t>(r.U64());
   open_ = static_cast<uint32_t>(r.U64());
