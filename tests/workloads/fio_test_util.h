@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "workloads/fio/fio_run.h"
+#include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/output.h"
 #include "workloads/host/sim_host.h"
@@ -92,6 +93,21 @@ inline std::string ReadGolden(const std::string& name) {
   return ss.str();
 }
 
+// The "op offset length" of every read/write line of an iolog.
+inline std::vector<std::string> IologIos(const std::string& log) {
+  std::istringstream in(log);
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string t, file, op, off, len;
+    if (ls >> t >> file >> op >> off >> len && (op == "read" || op == "write")) {
+      out.push_back(op + " " + off + " " + len);
+    }
+  }
+  return out;
+}
+
 // Words of a command line.
 inline std::vector<std::string> Split(const std::string& args) {
   std::istringstream in(args);
@@ -99,6 +115,15 @@ inline std::vector<std::string> Split(const std::string& args) {
   std::string w;
   while (in >> w) out.push_back(w);
   return out;
+}
+
+// The iolog a one-job run of `args` records (write_iolog), as text.
+inline std::string RecordedLog(const std::string& stack, const std::string& args) {
+  auto s = RunArgs(stack, Split(args + " --write_iolog=/nonexistent/not-written.log"));
+  EXPECT_TRUE(s.status.ok()) << s.status.ToString();
+  if (!s.status.ok()) return "";
+  const IologWriter* w = s.run->runners()[0]->iolog();
+  return w ? w->text() : "";
 }
 
 // Every key path of a JSON document ("/jobs[]/read/clat_ns/percentile").

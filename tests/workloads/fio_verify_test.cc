@@ -111,7 +111,11 @@ TEST(VerifyTest, PatternAndMeta) {
 TEST(VerifyTest, BadPatterns) {
   EXPECT_EQ(*ParseVerifyPattern("\"ab\"", "t"), (std::vector<uint8_t>{'a', 'b'}));
   EXPECT_EQ(*ParseVerifyPattern("258", "t"), (std::vector<uint8_t>{2, 1}));
-  for (const char* bad : {"0xabc", "0xzz", "", "-1", "\"\"", "pattern"}) {
+  // lib/pattern.c: an odd number of hex digits starts with a half byte, a
+  // negative number is its int's four bytes (fio_pattern.h).
+  EXPECT_EQ(*ParseVerifyPattern("0xabc", "t"), (std::vector<uint8_t>{0x0a, 0xbc}));
+  EXPECT_EQ(*ParseVerifyPattern("-1", "t"), (std::vector<uint8_t>{0xff, 0xff, 0xff, 0xff}));
+  for (const char* bad : {"0xzz", "", "\"\"", "pattern"}) {
     auto r = ParseVerifyPattern(bad, "job.fio:3");
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.status().message().find("job.fio:3: verify_pattern="), std::string::npos)

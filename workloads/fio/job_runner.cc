@@ -50,12 +50,15 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
                                                 spec.rand_seed ^ (0x627372ULL + d));
   }
   seq_left_ = 1;  // the first I/O takes a random offset (init.c: "initialized to 1")
+  // io_u.c get_rand_file_blocks(): strided zones draw within zonerange.
+  zoned_ = spec.zones.size && file_ids.size() == 1;
   for (size_t i = 0; i < file_ids.size(); ++i) {
     FileState f;
     f.id = file_ids[i];
     f.size = file_sizes[i];
     if (spec.random) {
-      uint64_t blocks = f.size >= max_bs ? (f.size - max_bs) / granule_ + 1 : 0;
+      const uint64_t span = zoned_ ? std::min(spec.zones.range, f.size) : f.size;
+      uint64_t blocks = span >= max_bs ? (span - max_bs) / granule_ + 1 : 0;
       f.picker = std::make_unique<RandomPicker>(blocks, spec.rand_gen, !spec.opts.norandommap,
                                                 spec.rand_seed + i);
       if (spec.rand_dist.kind != RandDist::Kind::kRandom && blocks) {
@@ -94,6 +97,7 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
     bw_windows_ = !logs_->bw_per_io();
     iops_windows_ = !logs_->iops_per_io();
   }
+  ts_.continue_on_error = spec.opts.errors.continue_mask;
   ts_.clat_percentiles = spec.opts.clat_percentiles;
   ts_.lat_percentiles = spec.opts.lat_percentiles;
   ts_.slat_percentiles = spec.opts.slat_percentiles;
@@ -340,7 +344,7 @@ void JobRunner::Finish(Nanos t) {
   ts_.usr_time_ms = static_cast<uint64_t>(usr_ns_.count() / 1000000);
   ts_.sys_time_ms = static_cast<uint64_t>(sys_ns_.count() / 1000000);
   extras_.end = t;
-  if (!failed_ && !spec_.opts.create_only &&
+  if (!failed_ && !spec_.opts.create_only && !ts_.total_err_count &&
       ts_.dir[kRead].io_bytes + ts_.dir[kWrite].io_bytes == 0) {
     messages_.push_back(NoIoReason());
   }

@@ -97,6 +97,7 @@ class JobRunner {
   struct FileState {
     uint32_t id;  // ExtentFs id
     uint64_t size;
+    uint64_t zone_start = 0;  // zonemode=strided: fio's f->file_offset
     std::unique_ptr<RandomPicker> picker;
     uint64_t pos[2] = {0, 0};
     bool exhausted = false;
@@ -112,6 +113,7 @@ class JobRunner {
   void Pump();
   bool ShouldStop(Nanos t) const;
   bool PickOffset(int dir, IoUnit* u);
+  void StridedZone(int dir);
   void RestartFiles();
   void Issue(int dir, Nanos t);
   void Dispatch(IoUnit* u);
@@ -129,7 +131,11 @@ class JobRunner {
   void FsyncNext(size_t index, Nanos t);
   void Finish(Nanos t);
   std::string NoIoReason() const;
+  // I/O errors and continue_on_error (job_runner_errors.cc).
   void RecordError(const IoUnit& u, const Status& st);
+  void CountError(int err);
+  bool EmptyRead(const IoUnit& u);
+  bool VerifyErrorEndsJob();
   bool MinRateMissed(int dir, Nanos t);
   Nanos Book(Nanos t, Nanos d);
   // Trace replay and recording (job_runner_replay.cc).
@@ -155,6 +161,8 @@ class JobRunner {
   uint64_t granule_;                         // random block size
   std::unique_ptr<BuflenPicker> buflen_[2];  // bsrange/bssplit; null: a fixed size
   uint32_t seq_left_ = 0;                    // I/Os until the next random offset (rw=randread:N)
+  bool zoned_ = false;                       // zonemode=strided over the job's one file
+  uint64_t zone_bytes_ = 0;                  // fio's td->zone_bytes
   std::vector<FileState> files_;
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_;

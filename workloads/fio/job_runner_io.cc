@@ -3,9 +3,8 @@
 // helper threads included), and reaping its completion. Offsets and sizes
 // are in job_runner_offset.cc.
 #include <algorithm>
-#include <cstring>
 
-#include "sim/status_errno.h"
+#include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
@@ -43,7 +42,7 @@ void JobRunner::Pump() {
   while (phase_ == Phase::kRunning && !blocked_io_ && !sleeping_ && cur_depth_ < spec_.iodepth) {
     Nanos t = Max(engine.now(), thread_free_);
     if (verifying_) {  // do_verify(): read back every block written
-      if (failed_ || verify_pos_ >= verify_hist_.size()) {
+      if (failed_ || terminated_ || verify_pos_ >= verify_hist_.size()) {
         StopIssuing();
         break;
       }
@@ -163,10 +162,12 @@ void JobRunner::Issue(int dir, Nanos t) {
   free_.pop_back();
   pending_dir_ = -1;
   const bool direct = spec_.direct || eng_.no_io;
-  u->submit_blocks = eng_.buffered_sync_submit && !direct && dir != kSync;
+  u->submit_blocks = eng_.buffered_sync_submit && !direct && dir != kSync && !spec_.offload;
+  // io_submit_mode=offload: a worker thread makes the call, not the job's.
   u->blocks_thread =
-      !eng_.async || u->submit_blocks ||
-      (dir == kSync && eng_.kind != EngineKind::kPosixaio && eng_.kind != EngineKind::kIoUring);
+      !spec_.offload &&
+      (!eng_.async || u->submit_blocks ||
+       (dir == kSync && eng_.kind != EngineKind::kPosixaio && eng_.kind != EngineKind::kIoUring));
   // One CPU burst: fio's own work, then the submitting call.
   Nanos end = Book(t, eng_.prep + eng_.submit);
   usr_ns_ += eng_.prep;
@@ -248,7 +249,9 @@ void JobRunner::SubmitNow(IoUnit* u) {
       const size_t slot = static_cast<size_t>(u - units_.data());
       data = bufs_.slot(slot);
       if (u->dir == kWrite && VerifyOn()) {
-        VerifyFill(*u, data);
+        VerifyFill(*u, data);  // its own data: verify.c ignores buffer_pattern
+      } else if (u->dir == kWrite && !spec_.buffer_pattern.empty()) {
+        FillPattern(spec_.buffer_pattern, data, u->length);  // scramble_buffers=0
       } else if (u->dir == kWrite) {
         bufs_.Scramble(slot, u->length, u->offset, u->start);
       }
@@ -287,6 +290,8 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   if (u->submit_blocks) u->issue = visible;
   if (!st.ok()) {
     RecordError(*u, st);
+  } else if (u->dir == kRead && EmptyRead(*u)) {
+    // create_on_open: nothing there (job_runner_errors.cc).
   } else if (u->dir == kSync) {
     if (!o.disable_clat) ts_.sync_lat.Add(static_cast<uint64_t>((reap - u->issue).count()));
   } else {
@@ -323,19 +328,6 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
     return;
   }
   Pump();
-}
-
-void JobRunner::RecordError(const IoUnit& u, const Status& st) {
-  if (failed_) return;
-  failed_ = true;
-  int err = ToErrno(st);
-  const char* what = std::strerror(err);
-  const char* op = u.dir == kRead ? "read" : u.dir == kWrite ? "write" : "sync";
-  messages_.push_back("fio: io_u error on file " + host_.fs().file(files_[u.file].id).name + ": " +
-                      what + ": " + op + " offset=" + std::to_string(u.offset) +
-                      ", buflen=" + std::to_string(u.length));
-  ts_.error = err;
-  ts_.verror = std::string("file:io_u.c:1845, func=io_u error, error=") + what;
 }
 
 }  // namespace storlab::fio

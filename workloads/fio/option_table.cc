@@ -358,6 +358,7 @@ std::vector<OptionDef> MakeTable() {
   AddIoOptions(&t);
   AddIologOptions(&t);
   AddVerifyOptions(&t);
+  AddErrorOptions(&t);
   return t;
 }
 

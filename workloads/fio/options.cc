@@ -264,6 +264,7 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
       break;
     }
   }
+  if (d->then) d->then(opts, value);
   if (has_value) opts->echo.emplace_back(std::string(name), std::string(value));
   return Status();
 }

@@ -139,6 +139,11 @@ Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s,
   j["latency_ns"] = Buckets(CalcLat(ts.lat_n, total), kLat);
   j["latency_us"] = Buckets(CalcLat(ts.lat_u, total), kLat);
   j["latency_ms"] = Buckets(CalcLat(ts.lat_m, total), kLat);
+  // continue_on_error: the errors the job went on after (and the last).
+  if (ts.continue_on_error) {
+    j["total_err"] = ts.total_err_count;
+    j["first_error"] = ts.first_error;
+  }
   j["latency_depth"] = ts.latency_depth;
   j["latency_target"] = 0;
   j["latency_percentile"] = 100.0;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "workloads/fio/append_printf.h"
 #include "workloads/fio/output.h"
@@ -208,6 +209,10 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
                ts.dir[0].total_ios, ts.dir[1].total_ios, ts.dir[2].total_ios, ts.sync_total,
                ts.dir[0].short_ios, ts.dir[1].short_ios, ts.dir[2].short_ios, ts.dir[0].drop_ios,
                ts.dir[1].drop_ios, ts.dir[2].drop_ios);
+  if (ts.continue_on_error) {
+    AppendPrintf(s, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", ts.total_err_count,
+                 ts.first_error, std::strerror(ts.first_error));
+  }
   AppendPrintf(s, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
                ts.latency_depth);
 }

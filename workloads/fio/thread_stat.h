@@ -49,6 +49,12 @@ struct ThreadStat {
   int groupid = 0;
   int error = 0;       // errno of the first error
   std::string verror;  // fio's "file:io_u.c:..., func=..., error=..."
+  // continue_on_error (error_policy.h): fio's ts->continue_on_error (the
+  // error types a job goes on after; nonzero: the errors are reported),
+  // total_err_count and first_error.
+  uint32_t continue_on_error = 0;
+  uint64_t total_err_count = 0;
+  int first_error = 0;
   int members = 0;
   std::array<DirStat, 3> dir;
   uint64_t sync_total = 0;
