@@ -244,6 +244,7 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
   std::stable_sort(timed_.begin(), timed_.end(), [](const Timed& a, const Timed& b) {
     return a.at != b.at ? a.at < b.at : a.after_jobs < b.after_jobs;
   });
+  StartSteadyState();
   StartSegment(0);
   uint64_t n = 0;
   Watchdog watchdog(host_.stack());
@@ -340,6 +341,8 @@ std::vector<FioRun::Report> FioRun::Reports() const {
     rep.ts.slat_percentiles = ts.slat_percentiles;
     rep.opts = &s.opts;
     rep.members.push_back(r.get());
+    // stat.c __show_run_stats(): the last member with ss_dur gives its data.
+    if (const SteadyState* ss = SteadyData(*r)) rep.ts.ss = ss;
     last_group = s.groupid;
   }
   return out;

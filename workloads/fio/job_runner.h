@@ -75,6 +75,12 @@ class JobRunner {
   const JobLogs* logs() const { return logs_.get(); }
   // write_iolog's recording; nullptr when the job has none.
   const IologWriter* iolog() const { return iolog_.get(); }
+  // What steadystate.c reads of a running job: the bytes and I/Os done
+  // since the measurement started (fio's io_bytes, io_blocks), and whether
+  // it is still in its ramp_time (fio's TD_RAMP: not checked).
+  uint64_t bytes_done() const { return done_bytes_[0] + done_bytes_[1]; }
+  uint64_t ios_done() const { return done_ios_[0] + done_ios_[1]; }
+  bool ramping() const { return !ramp_over_; }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
 

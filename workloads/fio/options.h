@@ -130,6 +130,9 @@ struct JobOptions {
   // zonerange, then zoneskip bytes skipped.
   std::string zonemode = "none";
   uint64_t zonesize = 0, zonerange = 0, zoneskip = 0;
+  // steadystate (option_table_stat.cc, steadystate.h): off unless ss_dur.
+  std::string steadystate = "iops_slope:0.01%";
+  Nanos ss_dur, ss_ramp;
 
   // The options as written ("job options" / "global options" in fio's
   // JSON): name and value, in the order given; options given without a

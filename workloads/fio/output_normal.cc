@@ -8,6 +8,7 @@
 
 #include "workloads/fio/append_printf.h"
 #include "workloads/fio/output.h"
+#include "workloads/fio/steadystate.h"
 
 namespace storlab::fio {
 namespace {
@@ -215,6 +216,16 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
   }
   AppendPrintf(s, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
                ts.latency_depth);
+  if (ts.ss) {  // stat.c show_ss_normal()
+    const SteadyState& ss = *ts.ss;
+    const SteadyStateCriterion& c = ss.criterion_spec();
+    AppendPrintf(s, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+                 ss.attained() ? "yes" : "no",
+                 Num2Str(ss.bw_mean() / 1024, 4, 1024, true, "B/s").c_str(),
+                 Num2Str(ss.bw_mean() / 1024, 4, 1024, false, "B/s").c_str(),
+                 Num2Str(ss.iops_mean(), 4, 1, false, "").c_str(), c.iops ? "iops" : "bw",
+                 c.slope ? " slope" : " mean dev", ss.criterion(), c.pct ? "%" : "");
+  }
 }
 
 void GroupStatus(std::string* s, const GroupStat& rs) {

@@ -16,6 +16,8 @@
 
 namespace storlab::fio {
 
+class SteadyState;  // steadystate.h
+
 constexpr int kRead = 0, kWrite = 1, kTrim = 2;
 
 // fio's struct io_stat without a histogram (bandwidth and IOPS samples).
@@ -55,6 +57,9 @@ struct ThreadStat {
   uint32_t continue_on_error = 0;
   uint64_t total_err_count = 0;
   int first_error = 0;
+  // steadystate: the samples and the verdict (fio's ts->ss_*); set on a
+  // report by FioRun::Reports(), null without ss_dur.
+  const SteadyState* ss = nullptr;
   int members = 0;
   std::array<DirStat, 3> dir;
   uint64_t sync_total = 0;
