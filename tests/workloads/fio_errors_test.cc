@@ -142,28 +142,15 @@ TEST(FioContinueOnErrorTest, AnErrorNotInTheListEndsTheJobAndIsCounted) {
 // A job whose disk goes away (every request fails with EIO) at `at`, or,
 // with `corrupt`, whose block at 4 KiB goes bad then.
 testing::Sim RunDetached(const std::string& args, Nanos at, bool corrupt = false) {
-  testing::Sim s;
-  HostOptions ho;
-  ho.stack = "test.toml";
-  ho.stack_text = RamStack("100us");
-  ho.keep_data = corrupt;
-  auto host = SimHost::Create(ho);
-  EXPECT_TRUE(host.ok());
-  s.host = std::move(*host);
-  auto jobs = BuildJobs(*ParseCommandLine(Split(args)), 1);
-  EXPECT_TRUE(jobs.ok());
-  s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
-  s.status = s.run->Prepare();
-  SimHost* h = s.host.get();
-  h->engine().At(h->engine().now() + at, [h, corrupt] {
-    if (corrupt) {
-      h->device().faults().corrupt.insert(4096);
-    } else {
-      h->device().faults().detached = true;
-    }
+  return testing::RunWithHost(RamStack("100us"), Split(args), corrupt, [at, corrupt](SimHost& h) {
+    h.engine().At(h.engine().now() + at, [&h, corrupt] {
+      if (corrupt) {
+        h.device().faults().corrupt.insert(4096);
+      } else {
+        h.device().faults().detached = true;
+      }
+    });
   });
-  if (s.status.ok()) s.status = s.run->Run(nullptr);
-  return s;
 }
 
 TEST(FioContinueOnErrorTest, ReadErrorsWithTheDefaultListAndAnAsyncEngine) {

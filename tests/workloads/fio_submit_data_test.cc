@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <cmath>
+#include <sstream>
 
 #include "sim/virtual_driver.h"
 #include "tests/workloads/fio_test_util.h"
@@ -48,17 +50,7 @@ TEST(FioPatternTest, ParsesWhatFiosParseAndFillPatternParses) {
 // of file `name` as the stack holds them.
 std::string RunAndRead(const std::string& args, const std::string& name, uint64_t len,
                        testing::Sim* out = nullptr) {
-  testing::Sim s;
-  HostOptions ho;
-  ho.stack = "test.toml";
-  ho.stack_text = RamStack("10us");
-  ho.keep_data = true;
-  s.host = std::move(*SimHost::Create(ho));
-  auto jobs = BuildJobs(*ParseCommandLine(Split(args)), 1);
-  EXPECT_TRUE(jobs.ok()) << jobs.status().ToString();
-  s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
-  s.status = s.run->Prepare();
-  if (s.status.ok()) s.status = s.run->Run(nullptr);
+  testing::Sim s = testing::RunWithHost(RamStack("10us"), Split(args), /*keep_data=*/true);
   EXPECT_TRUE(s.status.ok()) << s.status.ToString();
   std::string data(len, '\0');
   const uint32_t id = s.host->fs().Lookup(name);
@@ -142,6 +134,45 @@ TEST(FioSubmitModeTest, OffloadLetsASyncEngineKeepItsDepth) {
   JobOptions o;
   EXPECT_EQ(ApplyOption(&o, "io_submit_mode", "async", true, "j.fio:4").message(),
             "j.fio:4: option 'io_submit_mode': 'async' is not one of inline, offload");
+}
+
+// The gaps between the issue times of an iolog's reads (v3: in µs).
+std::vector<double> Gaps(const std::string& log) {
+  std::istringstream in(log);
+  std::string line;
+  std::vector<double> t, gaps;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    double at = 0;
+    std::string file, op;
+    if (ls >> at >> file >> op && op == "read") t.push_back(at);
+  }
+  for (size_t i = 1; i < t.size(); ++i) gaps.push_back(t[i] - t[i - 1]);
+  return gaps;
+}
+
+TEST(FioRateProcessTest, PoissonGapsAreExponentialWithTheRatesMean) {
+  const std::string job =
+      "--name=p --rw=randread --bs=4k --size=64m --direct=1 --time_based --runtime=4 "
+      "--rate_iops=500 ";
+  for (const char* process : {"linear", "poisson"}) {
+    auto gaps = Gaps(testing::RecordedLog(RamStack("10us"), job + "--rate_process=" + process));
+    ASSERT_GT(gaps.size(), 1500u) << process;
+    double sum = 0, sq = 0;
+    for (double g : gaps) sum += g;
+    const double mean = sum / static_cast<double>(gaps.size());
+    for (double g : gaps) sq += (g - mean) * (g - mean);
+    const double cv = std::sqrt(sq / static_cast<double>(gaps.size())) / mean;
+    EXPECT_NEAR(mean, 2000, 120) << process;  // 500 IOPS: 2 ms apart on average
+    if (std::string(process) == "linear") {
+      EXPECT_LT(cv, 0.05) << process;
+    } else {
+      EXPECT_NEAR(cv, 1.0, 0.1) << process;  // an exponential's spread is its mean
+    }
+  }
+  JobOptions o;
+  EXPECT_EQ(ApplyOption(&o, "rate_process", "bursty", true, "j.fio:5").message(),
+            "j.fio:5: option 'rate_process': 'bursty' is not one of linear, poisson");
 }
 
 TEST(FioCreateOnOpenTest, AWriteJobLaysOutNothingAndAllocatesAsItWrites) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -61,6 +62,33 @@ inline Sim RunJobs(const std::string& stack_text, const std::vector<RawSection>&
   }
   s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
   s.status = s.run->Prepare();
+  if (s.status.ok()) s.status = s.run->Run(nullptr);
+  return s;
+}
+
+// Runs `args` (fio command-line words) on `stack_text`, on a host that keeps
+// data when `keep_data`; `before_run(host)` runs after the layout, before
+// the jobs (to schedule a fault at engine().now() + T).
+inline Sim RunWithHost(const std::string& stack_text, const std::vector<std::string>& args,
+                       bool keep_data, const std::function<void(SimHost&)>& before_run = {}) {
+  Sim s;
+  HostOptions ho;
+  ho.stack = "test.toml";
+  ho.stack_text = stack_text;
+  ho.keep_data = keep_data;
+  auto host = SimHost::Create(ho);
+  EXPECT_TRUE(host.ok());
+  s.host = std::move(*host);
+  auto sections = ParseCommandLine(args);
+  EXPECT_TRUE(sections.ok());
+  auto jobs = BuildJobs(*sections, 1);
+  if (!jobs.ok()) {
+    s.status = jobs.status();
+    return s;
+  }
+  s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
+  s.status = s.run->Prepare();
+  if (before_run) before_run(*s.host);
   if (s.status.ok()) s.status = s.run->Run(nullptr);
   return s;
 }

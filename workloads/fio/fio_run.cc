@@ -334,6 +334,9 @@ std::vector<FioRun::Report> FioRun::Reports() const {
       rep.ts.verror = ts.verror;
     }
     rep.ts.latency_depth = ts.latency_depth;
+    rep.ts.latency_target = ts.latency_target;
+    rep.ts.latency_window = ts.latency_window;
+    rep.ts.latency_percentile = ts.latency_percentile;
     rep.ts.percentile_list = ts.percentile_list;
     rep.ts.percentile_precision = ts.percentile_precision;
     rep.ts.clat_percentiles = ts.clat_percentiles;

@@ -32,6 +32,7 @@
 #include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_logs.h"
 #include "workloads/fio/job_spec.h"
+#include "workloads/fio/latency_target.h"
 #include "workloads/fio/offset_gen.h"
 #include "workloads/fio/thread_stat.h"
 #include "workloads/host/sim_host.h"
@@ -132,6 +133,12 @@ class JobRunner {
   void CloseIopsWindow();
   void LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns);
   void SleepUntil(Nanos t);
+  void PoissonNext(int dir);
+  // latency_target (job_runner_latency.cc, latency_target.h).
+  uint32_t DepthLimit() const { return lat_target_ ? lat_target_->depth() : spec_.iodepth; }
+  void LatencyTargetHit(const IoUnit& u, uint64_t lat_ns, Nanos t);
+  void LatencyTargetAct(LatencyTarget::Action a);
+  void ResetStats(Nanos now);
   void StopIssuing();
   void FinishIo(Nanos t);
   void FsyncNext(size_t index, Nanos t);
@@ -178,8 +185,15 @@ class JobRunner {
   Extras extras_;
   std::vector<std::string> messages_;
   Taus88 mix_rng_;
-  size_t replay_pos_ = 0;    // next trace entry
-  Nanos replay_last_issue_;  // fio's td->last_issue
+  // rate_process=poisson: when the next I/O of each direction may start
+  // (fio's last_usec, µs after the epoch), and its generator (poisson_state).
+  uint64_t poisson_usec_[2] = {0, 0};
+  Taus88 poisson_rng_;
+  std::unique_ptr<LatencyTarget> lat_target_;  // null without latency_target
+  bool quiescing_ = false;                     // no new I/O until nothing is in flight
+  bool reset_after_quiesce_ = false;           // then the statistics start over
+  size_t replay_pos_ = 0;                      // next trace entry
+  Nanos replay_last_issue_;                    // fio's td->last_issue
   std::unique_ptr<IologWriter> iolog_;
   uint64_t iolog_offset_ = 0;  // the last I/O's offset: what a sync line shows
   // verify=: the blocks written (fio's io_hist_list, write order; a block

@@ -66,6 +66,29 @@ void AddIoOptions(std::vector<OptionDef>* t) {
        .def = "0",
        .min = 0,
        .help = "Space between IO zones"});
+  // io_u.c lat_target_check(): the deepest queue whose I/Os meet a target.
+  add({.name = "latency_target",
+       .type = OptType::kTime,
+       .target = &O::latency_target,
+       .def = "0",
+       .unit = TimeUnit::kMicroseconds,
+       .help = "Ramp to max queue depth supporting this latency"});
+  add({.name = "latency_window",
+       .type = OptType::kTime,
+       .target = &O::latency_window,
+       .def = "0",
+       .unit = TimeUnit::kMicroseconds,
+       .help = "Time to sustain latency_target"});
+  add({.name = "latency_percentile",
+       .type = OptType::kFloatList,
+       .target = &O::latency_percentile,
+       .def = "100",
+       .help = "Percentile of IOs must be below latency_target"});
+  add({.name = "latency_run",
+       .type = OptType::kBool,
+       .target = &O::latency_run,
+       .def = "0",
+       .help = "Keep adjusting queue depth to match latency_target"});
   // profiles/tiobench.c registers "threads" with fio's options, so fio
   // accepts it in any job file and uses it only with --profile=tiobench
   // (steadystate.fio and waitfor.fio write threads=1).

@@ -85,6 +85,11 @@ struct JobOptions {
   int64_t thinktime_blocks = 1;
   DirValues rate = {0, 0, 0};  // bytes per second
   DirValues rate_iops = {0, 0, 0};
+  std::string rate_process = "linear";  // linear | poisson (backend.c usec_for_io)
+  // latency_target (option_table_io.cc, latency_target.h): 0 off.
+  Nanos latency_target, latency_window;
+  std::vector<double> latency_percentile = {100.0};
+  bool latency_run = false;
   DirValues rate_min = {0, 0, 0};       // bytes per second a job must keep (fio's ratemin)
   DirValues rate_iops_min = {0, 0, 0};  // IOPS a job must keep
   int64_t ratecycle = 1000;             // ms over which rate_min is measured

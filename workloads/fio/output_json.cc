@@ -170,9 +170,9 @@ Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s,
     j["first_error"] = ts.first_error;
   }
   j["latency_depth"] = ts.latency_depth;
-  j["latency_target"] = 0;
-  j["latency_percentile"] = 100.0;
-  j["latency_window"] = 0;
+  j["latency_target"] = ts.latency_target;
+  j["latency_percentile"] = ts.latency_percentile;
+  j["latency_window"] = ts.latency_window;
   if (!ts.description.empty()) j["desc"] = ts.description;
   if (ts.ss) j["steadystate"] = SteadyStateJson(*ts.ss);
   return j;

@@ -214,8 +214,9 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
     AppendPrintf(s, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", ts.total_err_count,
                  ts.first_error, std::strerror(ts.first_error));
   }
-  AppendPrintf(s, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-               ts.latency_depth);
+  AppendPrintf(
+      s, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+      ts.latency_target, ts.latency_window, ts.latency_percentile, ts.latency_depth);
   if (ts.ss) {  // stat.c show_ss_normal()
     const SteadyState& ss = *ts.ss;
     const SteadyStateCriterion& c = ss.criterion_spec();

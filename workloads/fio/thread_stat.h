@@ -72,6 +72,9 @@ struct ThreadStat {
   uint64_t usr_time_ms = 0, sys_time_ms = 0;
   uint64_t ctx = 0, majf = 0, minf = 0;
   uint32_t latency_depth = 1;
+  // latency_target's: ns, µs, percent (fio's ts->latency_target, ...).
+  uint64_t latency_target = 0, latency_window = 0;
+  double latency_percentile = 100.0;
   // What the reports show (fio's percentile_list, clat_percentiles,
   // lat_percentiles, slat_percentiles): a sorted list, and which latencies
   // get percentiles. A group takes its first job's.
