@@ -14,7 +14,9 @@ namespace storlab::fio {
 namespace {
 
 using testing::GoldenDir;
+using testing::IologIos;
 using testing::RamStack;
+using testing::RecordedLog;
 using testing::RunArgs;
 using testing::Split;
 
@@ -103,14 +105,6 @@ TEST(FioBlockSizesTest, DrawnSizesAreAlignedAndFit) {
 }
 
 // The iolog the job records (write_iolog=), as text.
-std::string RecordedLog(const std::string& stack, const std::string& args) {
-  auto s = RunArgs(stack, Split(args + " --write_iolog=/nonexistent/not-written.log"));
-  EXPECT_TRUE(s.status.ok()) << s.status.ToString();
-  if (!s.status.ok()) return "";
-  const IologWriter* w = s.run->runners()[0]->iolog();
-  return w ? w->text() : "";
-}
-
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << path;
@@ -177,26 +171,11 @@ TEST(FioBlockSizesTest, BsrangeSharesMatchRealFio) {
   ExpectSameShares("--bsrange=1k-16k", "bsrange_1k_16k.hist");
 }
 
-// The (op, offset, length) of every read/write line of an iolog.
-std::vector<std::string> Ios(const std::string& log) {
-  std::istringstream in(log);
-  std::vector<std::string> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string t, file, op, off, len;
-    if (ls >> t >> file >> op >> off >> len && (op == "read" || op == "write")) {
-      out.push_back(op + " " + off + " " + len);
-    }
-  }
-  return out;
-}
-
 // Sequential offsets are deterministic: the same as real fio's, I/O by I/O.
 void ExpectSameIos(const std::string& args, const std::string& golden) {
-  auto fio = Ios(ReadFile(GoldenDir() + "iolog/" + golden));
+  auto fio = IologIos(ReadFile(GoldenDir() + "iolog/" + golden));
   ASSERT_FALSE(fio.empty());
-  EXPECT_EQ(Ios(RecordedLog(RamStack(), args)), fio);
+  EXPECT_EQ(IologIos(RecordedLog(RamStack(), args)), fio);
 }
 
 TEST(FioBlockSizesTest, HoledWriteIsFios) {
@@ -217,7 +196,7 @@ TEST(FioBlockSizesTest, RandomEveryNthIoThenSequentialAsFio) {
   const std::string fio = ReadFile(GoldenDir() + "iolog/randread_seq4_v3.log");
   for (const std::string* log : {&ours, &fio}) {
     const char* path = log == &ours ? "storlab" : "fio";
-    auto ios = Ios(*log);
+    auto ios = IologIos(*log);
     ASSERT_EQ(ios.size(), 64u) << path;
     uint64_t prev_end = 0;
     int jumps = 0;
@@ -241,7 +220,7 @@ TEST(FioBlockSizesTest, BlockalignAlignsRandomOffsetsAndTurnsTheMapOff) {
   auto s = RunArgs(RamStack(), Split("--name=a --rw=randread --bs=512 --ba=4k --size=1m "
                                      "--number_ios=300 --write_iolog=/nonexistent/x.log"));
   ASSERT_TRUE(s.status.ok()) << s.status.ToString();
-  auto ios = Ios(s.run->runners()[0]->iolog()->text());
+  auto ios = IologIos(s.run->runners()[0]->iolog()->text());
   ASSERT_EQ(ios.size(), 300u);
   for (const std::string& io : ios) {
     std::istringstream ls(io);

@@ -34,9 +34,20 @@ TEST(FioNoMeaningTest, EnginesAndOptionsSayWhy) {
             "job.fio:2: option 'numa_cpu_nodes' has no meaning in storlab sim: pins to host NUMA "
             "nodes; the simulated host has none");
   // An engine over a local file that could be modelled is "not supported".
-  EXPECT_EQ(Error("ioengine", "falloc"),
-            "job.fio:2: option 'ioengine': 'falloc' (fallocate() specified range) is not "
-            "supported by storlab sim");
+  EXPECT_EQ(Error("ioengine", "sg"),
+            "job.fio:2: option 'ioengine': 'sg' (SCSI generic v3 IO) is not supported by "
+            "storlab sim");
+  // One that only times a metadata call has nothing to time here.
+  for (const char* e : {"falloc", "ftruncate", "filecreate", "filestat", "filedelete"}) {
+    EXPECT_NE(Error("ioengine", e).find("' has no meaning in storlab sim: "), std::string::npos)
+        << e;
+  }
+  EXPECT_EQ(Error("ioengine", "filestat"),
+            "job.fio:2: option 'ioengine': 'filestat' has no meaning in storlab sim: times "
+            "stat(): the simulated file system has no metadata I/O to time");
+  // nrfiles has no limit of its own (filecreate-ioengine.fio asks for 31250).
+  JobOptions o;
+  EXPECT_TRUE(ApplyOption(&o, "nrfiles", "31250", true, "job.fio:2").ok());
 }
 
 TEST(FioNoMeaningTest, ThreadsIsTiobenchsAndChangesNothing) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "workloads/fio/fio_run.h"
+#include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/output.h"
 #include "workloads/host/sim_host.h"
@@ -64,6 +66,33 @@ inline Sim RunJobs(const std::string& stack_text, const std::vector<RawSection>&
   return s;
 }
 
+// Runs `args` (fio command-line words) on `stack_text`, on a host that keeps
+// data when `keep_data`; `before_run(host)` runs after the layout, before
+// the jobs (to schedule a fault at engine().now() + T).
+inline Sim RunWithHost(const std::string& stack_text, const std::vector<std::string>& args,
+                       bool keep_data, const std::function<void(SimHost&)>& before_run = {}) {
+  Sim s;
+  HostOptions ho;
+  ho.stack = "test.toml";
+  ho.stack_text = stack_text;
+  ho.keep_data = keep_data;
+  auto host = SimHost::Create(ho);
+  EXPECT_TRUE(host.ok());
+  s.host = std::move(*host);
+  auto sections = ParseCommandLine(args);
+  EXPECT_TRUE(sections.ok());
+  auto jobs = BuildJobs(*sections, 1);
+  if (!jobs.ok()) {
+    s.status = jobs.status();
+    return s;
+  }
+  s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
+  s.status = s.run->Prepare();
+  if (before_run) before_run(*s.host);
+  if (s.status.ok()) s.status = s.run->Run(nullptr);
+  return s;
+}
+
 inline Sim RunArgs(const std::string& stack_text, const std::vector<std::string>& args,
                    uint64_t seed = 1) {
   auto sections = ParseCommandLine(args);
@@ -92,6 +121,21 @@ inline std::string ReadGolden(const std::string& name) {
   return ss.str();
 }
 
+// The "op offset length" of every read/write line of an iolog.
+inline std::vector<std::string> IologIos(const std::string& log) {
+  std::istringstream in(log);
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string t, file, op, off, len;
+    if (ls >> t >> file >> op >> off >> len && (op == "read" || op == "write")) {
+      out.push_back(op + " " + off + " " + len);
+    }
+  }
+  return out;
+}
+
 // Words of a command line.
 inline std::vector<std::string> Split(const std::string& args) {
   std::istringstream in(args);
@@ -99,6 +143,15 @@ inline std::vector<std::string> Split(const std::string& args) {
   std::string w;
   while (in >> w) out.push_back(w);
   return out;
+}
+
+// The iolog a one-job run of `args` records (write_iolog), as text.
+inline std::string RecordedLog(const std::string& stack, const std::string& args) {
+  auto s = RunArgs(stack, Split(args + " --write_iolog=/nonexistent/not-written.log"));
+  EXPECT_TRUE(s.status.ok()) << s.status.ToString();
+  if (!s.status.ok()) return "";
+  const IologWriter* w = s.run->runners()[0]->iolog();
+  return w ? w->text() : "";
 }
 
 // Every key path of a JSON document ("/jobs[]/read/clat_ns/percentile").

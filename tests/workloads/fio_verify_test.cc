@@ -111,7 +111,11 @@ TEST(VerifyTest, PatternAndMeta) {
 TEST(VerifyTest, BadPatterns) {
   EXPECT_EQ(*ParseVerifyPattern("\"ab\"", "t"), (std::vector<uint8_t>{'a', 'b'}));
   EXPECT_EQ(*ParseVerifyPattern("258", "t"), (std::vector<uint8_t>{2, 1}));
-  for (const char* bad : {"0xabc", "0xzz", "", "-1", "\"\"", "pattern"}) {
+  // lib/pattern.c: an odd number of hex digits starts with a half byte, a
+  // negative number is its int's four bytes (fio_pattern.h).
+  EXPECT_EQ(*ParseVerifyPattern("0xabc", "t"), (std::vector<uint8_t>{0x0a, 0xbc}));
+  EXPECT_EQ(*ParseVerifyPattern("-1", "t"), (std::vector<uint8_t>{0xff, 0xff, 0xff, 0xff}));
+  for (const char* bad : {"0xzz", "", "\"\"", "pattern"}) {
     auto r = ParseVerifyPattern(bad, "job.fio:3");
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.status().message().find("job.fio:3: verify_pattern="), std::string::npos)
@@ -122,30 +126,12 @@ TEST(VerifyTest, BadPatterns) {
 // A run on a host that keeps data; `corrupt_at`: the disk's block at 4 KiB
 // goes bad at that time (a NodeFaults corrupt, as --fault 'T: corrupt').
 testing::Sim RunVerify(const std::string& args, Nanos corrupt_at = Nanos(-1)) {
-  testing::Sim s;
-  HostOptions ho;
-  ho.stack = "test.toml";
-  ho.stack_text = RamStack("100us");
-  ho.keep_data = true;
-  auto host = SimHost::Create(ho);
-  EXPECT_TRUE(host.ok());
-  s.host = std::move(*host);
-  auto sections = ParseCommandLine(Split(args));
-  EXPECT_TRUE(sections.ok());
-  auto jobs = BuildJobs(*sections, 1);
-  if (!jobs.ok()) {
-    s.status = jobs.status();
-    return s;
-  }
-  s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
-  s.status = s.run->Prepare();
-  if (corrupt_at >= Nanos(0)) {
-    SimHost* h = s.host.get();
-    h->engine().At(h->engine().now() + corrupt_at,
-                   [h] { h->device().faults().corrupt.insert(4096); });
-  }
-  if (s.status.ok()) s.status = s.run->Run(nullptr);
-  return s;
+  return testing::RunWithHost(RamStack("100us"), Split(args), /*keep_data=*/true,
+                              [corrupt_at](SimHost& h) {
+                                if (corrupt_at < Nanos(0)) return;
+                                h.engine().At(h.engine().now() + corrupt_at,
+                                              [&h] { h.device().faults().corrupt.insert(4096); });
+                              });
 }
 
 TEST(VerifyRunTest, WritesThenReadsBackEveryBlock) {

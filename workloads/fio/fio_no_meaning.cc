@@ -10,7 +10,8 @@ struct Why {
 
 // fio 3.33's engines (fio --enghelp, engines/*.c) that do no block I/O on a
 // local file or device: they talk to a network service, a cluster, memory
-// or the CPU, and a simulated disk stack has nothing for them to drive.
+// or the CPU, or only time a metadata call, and a simulated disk stack has
+// nothing for them to drive.
 constexpr Why kEngines[] = {
     {"cpuio", "burns host CPU cycles, does no I/O"},
     {"exec", "runs an external program, does no I/O"},
@@ -39,6 +40,19 @@ constexpr Why kEngines[] = {
     {"mtd", "raw flash through a Linux MTD character device, no block device"},
     {"e4defrag", "ext4's EXT4_IOC_MOVE_EXT ioctl: the simulated file system is not ext4"},
     {"windowsaio", "Windows overlapped I/O, not Linux"},
+    // Local-file engines that time a file system call without block I/O:
+    // the simulated file system (sim/fs/extent_fs.h) creates, stats,
+    // unlinks, allocates and truncates instantly, with no metadata I/O and
+    // no cost model for it, so they would time nothing.
+    {"filecreate", "times open(O_CREAT): the simulated file system has no metadata I/O to time"},
+    {"filestat", "times stat(): the simulated file system has no metadata I/O to time"},
+    {"filedelete", "times unlink(): the simulated file system has no metadata I/O to time"},
+    {"falloc",
+     "fallocate() and punch holes: block allocation in the simulated file system does no I/O "
+     "and has no cost model, nothing to time"},
+    {"ftruncate",
+     "ftruncate() to each offset: a size change in the simulated file system does no I/O and "
+     "has no cost model, nothing to time"},
     {"solarisaio", "Solaris asynchronous I/O, not Linux"},
 };
 

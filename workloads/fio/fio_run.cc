@@ -6,6 +6,7 @@
 
 #include "sim/quoted.h"
 #include "sim/virtual_driver.h"
+#include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_read.h"
 
@@ -24,6 +25,10 @@ struct LayoutWriter {
   uint64_t chunk;
   bool direct;
   IoBuffers* bufs;  // empty: timing only
+  // buffer_pattern=: each `bs` bytes start the pattern again (filesetup.c
+  // extend_file() writes one filled buffer of max_bs over and over).
+  const std::vector<uint8_t>* pattern;
+  uint64_t bs;
   uint64_t pos = 0;
   uint64_t written = 0;
   bool done = false;
@@ -41,8 +46,13 @@ struct LayoutWriter {
     len = (len + 4095) / 4096 * 4096;
     uint8_t* data = nullptr;
     if (!bufs->empty()) {
-      bufs->Scramble(0, len, pos, host->engine().now());
       data = bufs->slot(0);
+      if (pattern->empty()) {
+        bufs->Scramble(0, len, pos, host->engine().now());
+      } else {
+        for (uint64_t b = 0; b < len; b += bs)
+          FillPattern(*pattern, data + b, std::min(bs, len - b));
+      }
     }
     host->FileIo(
         id, Op::kWrite, pos, len, direct,
@@ -75,7 +85,8 @@ Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
   chunk = (chunk + 4095) / 4096 * 4096;
   IoBuffers bufs;
   if (host_.keeps_data()) bufs = IoBuffers(1, chunk, spec.rand_seed ^ id);
-  LayoutWriter w{&host_, id, size, chunk, /*direct=*/true, &bufs};
+  LayoutWriter w{
+      &host_, id, size, chunk, /*direct=*/true, &bufs, &spec.buffer_pattern, spec.max_bs(kWrite)};
   w.Next();
   Watchdog watchdog(host_.stack());
   RETURN_IF_ERROR(VirtualDriver(host_.engine()).RunWatched([&] { return !w.done; }, watchdog));
@@ -141,7 +152,14 @@ Status FioRun::Prepare() {
     // file out stops the layout and fails the job (setup_files() returns
     // 1, thread_main() exits with td->error set).
     std::string layout_error;
-    if (extend_files) {
+    if (extend_files && o.create_on_open) {
+      // filesetup.c setup_files(): create_on_open skips the extend; the
+      // file is created (empty, costing no simulated time) when the job
+      // opens it, its writes allocate as they go, its reads find nothing.
+      for (size_t i : to_extend) {
+        if (!ids[i]) ids[i] = fs.Create(spec.files[i]);
+      }
+    } else if (extend_files) {
       layout_.push_back({spec.name, extend_files, extend_bytes});
       bool new_layout = spec.do_read || (spec.do_write && o.overwrite);
       for (size_t i : to_extend) {
@@ -230,6 +248,7 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
   std::stable_sort(timed_.begin(), timed_.end(), [](const Timed& a, const Timed& b) {
     return a.at != b.at ? a.at < b.at : a.after_jobs < b.after_jobs;
   });
+  StartSteadyState();
   StartSegment(0);
   uint64_t n = 0;
   Watchdog watchdog(host_.stack());
@@ -306,11 +325,22 @@ std::vector<FioRun::Report> FioRun::Reports() const {
     const ThreadStat& ts = r->stat();
     rep.ts.Merge(ts);
     ++rep.ts.members;
-    if (!rep.ts.error && ts.error) {
+    // __show_run_stats(): a job that went on after its errors reports the
+    // first of them (and the last error text its engine set).
+    rep.ts.continue_on_error = ts.continue_on_error;
+    rep.ts.total_err_count += ts.total_err_count;
+    rep.ts.first_error = ts.first_error;
+    if (!rep.ts.error && !ts.error && ts.continue_on_error && ts.first_error) {
+      rep.ts.error = ts.first_error;
+      rep.ts.verror = ts.verror;
+    } else if (!rep.ts.error && ts.error) {
       rep.ts.error = ts.error;
       rep.ts.verror = ts.verror;
     }
     rep.ts.latency_depth = ts.latency_depth;
+    rep.ts.latency_target = ts.latency_target;
+    rep.ts.latency_window = ts.latency_window;
+    rep.ts.latency_percentile = ts.latency_percentile;
     rep.ts.percentile_list = ts.percentile_list;
     rep.ts.percentile_precision = ts.percentile_precision;
     rep.ts.clat_percentiles = ts.clat_percentiles;
@@ -318,6 +348,8 @@ std::vector<FioRun::Report> FioRun::Reports() const {
     rep.ts.slat_percentiles = ts.slat_percentiles;
     rep.opts = &s.opts;
     rep.members.push_back(r.get());
+    // stat.c __show_run_stats(): the last member with ss_dur gives its data.
+    if (const SteadyState* ss = SteadyData(*r)) rep.ts.ss = ss;
     last_group = s.groupid;
   }
   return out;

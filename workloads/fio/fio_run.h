@@ -25,6 +25,7 @@
 #include "sim/time.h"
 #include "workloads/fio/job_runner.h"
 #include "workloads/fio/job_spec.h"
+#include "workloads/fio/steadystate.h"
 #include "workloads/fio/thread_stat.h"
 #include "workloads/host/sim_host.h"
 
@@ -92,6 +93,11 @@ class FioRun {
   Status LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size);
   void OnJobExit(const JobRunner& job);
   void StartSegment(int segment);
+  // steadystate (fio_run_steadystate.cc): fio's helper thread calls
+  // steadystate_check() once a second.
+  void StartSteadyState();
+  void SteadyStateCheck();
+  const SteadyState* SteadyData(const JobRunner& job) const;
 
   SimHost& host_;
   JobSet jobs_;
@@ -115,6 +121,18 @@ class FioRun {
   std::function<void(Nanos)> observe_;
   Nanos status_next_, status_every_;
   std::function<void(Nanos)> status_show_;
+  // Per runner: steadystate.c's struct steadystate_data (`data` on the job
+  // that keeps the samples: each job, or a group's last with
+  // group_reporting).
+  struct SteadyTrack {
+    bool on = false;
+    bool ramp_over = false;
+    bool attained = false;
+    Nanos prev_time;
+    uint64_t prev_bytes = 0, prev_ios = 0;
+    std::unique_ptr<SteadyState> data;
+  };
+  std::vector<SteadyTrack> steady_;
 };
 
 }  // namespace storlab::fio

@@ -34,7 +34,8 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
       eng_(GetEngineModel(spec.engine)),
       psync_(GetEngineModel(EngineKind::kPsync)),
       io_size_(io_size),
-      mix_rng_(spec.rand_seed ^ 0x6d6978ULL) {
+      mix_rng_(spec.rand_seed ^ 0x6d6978ULL),
+      poisson_rng_(spec.rand_seed ^ 0x706f6973ULL) {
   // Random offsets are in units of blockalign= (by default the smallest
   // size, fio's rw_min_bs), and leave room for the largest smallest size at
   // the end.
@@ -50,12 +51,15 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
                                                 spec.rand_seed ^ (0x627372ULL + d));
   }
   seq_left_ = 1;  // the first I/O takes a random offset (init.c: "initialized to 1")
+  // io_u.c get_rand_file_blocks(): strided zones draw within zonerange.
+  zoned_ = spec.zones.size && file_ids.size() == 1;
   for (size_t i = 0; i < file_ids.size(); ++i) {
     FileState f;
     f.id = file_ids[i];
     f.size = file_sizes[i];
     if (spec.random) {
-      uint64_t blocks = f.size >= max_bs ? (f.size - max_bs) / granule_ + 1 : 0;
+      const uint64_t span = zoned_ ? std::min(spec.zones.range, f.size) : f.size;
+      uint64_t blocks = span >= max_bs ? (span - max_bs) / granule_ + 1 : 0;
       f.picker = std::make_unique<RandomPicker>(blocks, spec.rand_gen, !spec.opts.norandommap,
                                                 spec.rand_seed + i);
       if (spec.rand_dist.kind != RandDist::Kind::kRandom && blocks) {
@@ -93,6 +97,18 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
       iops_avg_ = Nanos(static_cast<int64_t>(logs_->iops_window_ms()) * 1000000);
     bw_windows_ = !logs_->bw_per_io();
     iops_windows_ = !logs_->iops_per_io();
+  }
+  ts_.continue_on_error = spec.opts.errors.continue_mask;
+  if (spec.opts.latency_target > Nanos(0)) {
+    lat_target_ = std::make_unique<LatencyTarget>(
+        LatencyTarget::Config{.target_ns = static_cast<uint64_t>(spec.opts.latency_target.count()),
+                              .window = spec.opts.latency_window,
+                              .percentile = spec.opts.latency_percentile.at(0),
+                              .keep_running = spec.opts.latency_run,
+                              .iodepth = spec.iodepth});
+    ts_.latency_target = static_cast<uint64_t>(spec.opts.latency_target.count());
+    ts_.latency_window = static_cast<uint64_t>(spec.opts.latency_window.count() / 1000);
+    ts_.latency_percentile = spec.opts.latency_percentile.at(0);
   }
   ts_.clat_percentiles = spec.opts.clat_percentiles;
   ts_.lat_percentiles = spec.opts.lat_percentiles;
@@ -143,6 +159,7 @@ void JobRunner::Begin() {
   if (!ramp_over_) host_.engine().At(now + spec_.opts.ramp_time, [this] { OnRampEnd(); });
   extras_.epoch = epoch_;
   extras_.passes = 1;
+  if (lat_target_) lat_target_->Reset(now, 0);  // lat_target_init()
   replay_last_issue_ = now;
   if (iolog_) IologOpen();
   Pump();
@@ -150,20 +167,26 @@ void JobRunner::Begin() {
 
 void JobRunner::OnRampEnd() {
   if (phase_ != Phase::kRunning && phase_ != Phase::kDraining) return;
-  // fio's reset_all_stats(): counters, latencies and the epoch start over.
-  Nanos now = host_.engine().now();
   ramp_over_ = true;
+  ResetStats(host_.engine().now());
+  Pump();
+}
+
+// fio's reset_all_stats(): counters, latencies and the epoch start over
+// (the end of ramp_time; latency_target's final run).
+void JobRunner::ResetStats(Nanos now) {
   epoch_ = now;
   extras_.epoch = now;
   ts_.ResetIo();
   for (int d = 0; d < 2; ++d) done_bytes_[d] = done_ios_[d] = check_bytes_[d] = check_ios_[d] = 0;
   issued_bytes_[0] = issued_bytes_[1] = 0;
   issued_ios_[0] = issued_ios_[1] = 0;
+  poisson_usec_[0] = poisson_usec_[1] = 0;
   win_bytes_[0] = win_bytes_[1] = win_ios_[0] = win_ios_[1] = 0;
   next_bw_sample_ = now + bw_avg_;
   next_iops_sample_ = now + iops_avg_;
   usr_ns_ = sys_ns_ = Nanos(0);
-  Pump();
+  if (lat_target_) lat_target_->Reset(now, 0);  // lat_target_reset()
 }
 
 void JobRunner::Account(int dir, uint64_t bytes, Nanos t) {
@@ -343,10 +366,11 @@ void JobRunner::Finish(Nanos t) {
     if (ts_.dir[kRead].io_bytes) ts_.dir[kRead].runtime_ms = RuntimeMs(t - verify_start_);
   }
   ts_.total_run_time_ms = static_cast<uint64_t>(elapsed.count() / 1000000);
+  if (lat_target_) ts_.latency_depth = lat_target_->depth();  // fio's td->latency_qd
   ts_.usr_time_ms = static_cast<uint64_t>(usr_ns_.count() / 1000000);
   ts_.sys_time_ms = static_cast<uint64_t>(sys_ns_.count() / 1000000);
   extras_.end = t;
-  if (!failed_ && !spec_.opts.create_only &&
+  if (!failed_ && !spec_.opts.create_only && !ts_.total_err_count &&
       ts_.dir[kRead].io_bytes + ts_.dir[kWrite].io_bytes == 0) {
     messages_.push_back(NoIoReason());
   }

@@ -32,6 +32,7 @@
 #include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_logs.h"
 #include "workloads/fio/job_spec.h"
+#include "workloads/fio/latency_target.h"
 #include "workloads/fio/offset_gen.h"
 #include "workloads/fio/thread_stat.h"
 #include "workloads/host/sim_host.h"
@@ -79,6 +80,12 @@ class JobRunner {
   const JobLogs* logs() const { return logs_.get(); }
   // write_iolog's recording; nullptr when the job has none.
   const IologWriter* iolog() const { return iolog_.get(); }
+  // What steadystate.c reads of a running job: the bytes and I/Os done
+  // since the measurement started (fio's io_bytes, io_blocks), and whether
+  // it is still in its ramp_time (fio's TD_RAMP: not checked).
+  uint64_t bytes_done() const { return done_bytes_[0] + done_bytes_[1]; }
+  uint64_t ios_done() const { return done_ios_[0] + done_ios_[1]; }
+  bool ramping() const { return !ramp_over_; }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
 
@@ -101,6 +108,7 @@ class JobRunner {
   struct FileState {
     uint32_t id;  // ExtentFs id
     uint64_t size;
+    uint64_t zone_start = 0;  // zonemode=strided: fio's f->file_offset
     std::unique_ptr<RandomPicker> picker;
     uint64_t pos[2] = {0, 0};
     bool exhausted = false;
@@ -116,6 +124,7 @@ class JobRunner {
   void Pump();
   bool ShouldStop(Nanos t) const;
   bool PickOffset(int dir, IoUnit* u);
+  void StridedZone(int dir);
   void RestartFiles();
   void Issue(int dir, Nanos t);
   void Dispatch(IoUnit* u);
@@ -128,12 +137,22 @@ class JobRunner {
   void CloseIopsWindow();
   void LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns);
   void SleepUntil(Nanos t);
+  void PoissonNext(int dir);
+  // latency_target (job_runner_latency.cc, latency_target.h).
+  uint32_t DepthLimit() const { return lat_target_ ? lat_target_->depth() : spec_.iodepth; }
+  void LatencyTargetHit(const IoUnit& u, uint64_t lat_ns, Nanos t);
+  void LatencyTargetAct(LatencyTarget::Action a);
+  void ResetStats(Nanos now);
   void StopIssuing();
   void FinishIo(Nanos t);
   void FsyncNext(size_t index, Nanos t);
   void Finish(Nanos t);
   std::string NoIoReason() const;
+  // I/O errors and continue_on_error (job_runner_errors.cc).
   void RecordError(const IoUnit& u, const Status& st);
+  void CountError(int err);
+  bool EmptyRead(const IoUnit& u);
+  bool VerifyErrorEndsJob();
   bool MinRateMissed(int dir, Nanos t);
   Nanos Book(Nanos t, Nanos d);
   // Trace replay and recording (job_runner_replay.cc).
@@ -159,6 +178,8 @@ class JobRunner {
   uint64_t granule_;                         // random block size
   std::unique_ptr<BuflenPicker> buflen_[2];  // bsrange/bssplit; null: a fixed size
   uint32_t seq_left_ = 0;                    // I/Os until the next random offset (rw=randread:N)
+  bool zoned_ = false;                       // zonemode=strided over the job's one file
+  uint64_t zone_bytes_ = 0;                  // fio's td->zone_bytes
   std::vector<FileState> files_;
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_;
@@ -168,8 +189,15 @@ class JobRunner {
   Extras extras_;
   std::vector<std::string> messages_;
   Taus88 mix_rng_;
-  size_t replay_pos_ = 0;    // next trace entry
-  Nanos replay_last_issue_;  // fio's td->last_issue
+  // rate_process=poisson: when the next I/O of each direction may start
+  // (fio's last_usec, µs after the epoch), and its generator (poisson_state).
+  uint64_t poisson_usec_[2] = {0, 0};
+  Taus88 poisson_rng_;
+  std::unique_ptr<LatencyTarget> lat_target_;  // null without latency_target
+  bool quiescing_ = false;                     // no new I/O until nothing is in flight
+  bool reset_after_quiesce_ = false;           // then the statistics start over
+  size_t replay_pos_ = 0;                      // next trace entry
+  Nanos replay_last_issue_;                    // fio's td->last_issue
   std::unique_ptr<IologWriter> iolog_;
   uint64_t iolog_offset_ = 0;  // the last I/O's offset: what a sync line shows
   // verify=: the blocks written (fio's io_hist_list, write order; a block

@@ -3,9 +3,9 @@
 // helper threads included), and reaping its completion. Offsets and sizes
 // are in job_runner_offset.cc.
 #include <algorithm>
-#include <cstring>
+#include <cmath>
 
-#include "sim/status_errno.h"
+#include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
@@ -40,10 +40,13 @@ void JobRunner::Pump() {
   in_pump_ = true;
   Engine& engine = host_.engine();
   const JobOptions& o = spec_.opts;
-  while (phase_ == Phase::kRunning && !blocked_io_ && !sleeping_ && cur_depth_ < spec_.iodepth) {
+  while (phase_ == Phase::kRunning && !blocked_io_ && !sleeping_ && cur_depth_ < DepthLimit()) {
+    if (quiescing_ && cur_depth_ > 0) break;  // io_u_quiesce(): the last reap calls Pump
     Nanos t = Max(engine.now(), thread_free_);
+    if (quiescing_ && reset_after_quiesce_) ResetStats(t);  // latency_target's final run
+    quiescing_ = reset_after_quiesce_ = false;
     if (verifying_) {  // do_verify(): read back every block written
-      if (failed_ || verify_pos_ >= verify_hist_.size()) {
+      if (failed_ || terminated_ || verify_pos_ >= verify_hist_.size()) {
         StopIssuing();
         break;
       }
@@ -110,7 +113,9 @@ void JobRunner::Pump() {
           o.rate[dir]
               ? static_cast<double>(issued_bytes_[dir]) / static_cast<double>(o.rate[dir])
               : static_cast<double>(issued_ios_[dir]) / static_cast<double>(o.rate_iops[dir]);
-      Nanos allowed = epoch_ + Nanos::FromSeconds(secs);
+      Nanos allowed = o.rate_process == "poisson"
+                          ? epoch_ + Nanos(static_cast<int64_t>(poisson_usec_[dir]) * 1000)
+                          : epoch_ + Nanos::FromSeconds(secs);
       // io_u.c rate_ddir(): the sleep ends at the runtime at the latest.
       if (o.runtime > Nanos(0) && ramp_over_) allowed = Min(allowed, epoch_ + o.runtime);
       if (allowed > t) {
@@ -121,6 +126,20 @@ void JobRunner::Pump() {
     Issue(dir, t);
   }
   in_pump_ = false;
+}
+
+// backend.c usec_for_io(), rate_process=poisson: the next I/O of `dir` may
+// start (1e6 / iops) * -ln(U) µs after this one, U uniform in (0, 1]
+// (__rand_0_1), iops the rate in I/Os of the smallest size.
+void JobRunner::PoissonNext(int dir) {
+  const JobOptions& o = spec_.opts;
+  const uint64_t min_bs = spec_.sizes[static_cast<size_t>(dir)].min;
+  const uint64_t iops = o.rate[dir] ? o.rate[dir] / min_bs : o.rate_iops[dir];
+  if (!iops) return;
+  const double u = (static_cast<double>(poisson_rng_.Next()) + 1.0) / 4294967296.0;
+  const auto mean_us = static_cast<int64_t>(1000000 / iops);
+  poisson_usec_[dir] +=
+      static_cast<uint64_t>(static_cast<float>(mean_us) * -std::log(static_cast<float>(u)));
 }
 
 void JobRunner::SleepUntil(Nanos t) {
@@ -163,10 +182,12 @@ void JobRunner::Issue(int dir, Nanos t) {
   free_.pop_back();
   pending_dir_ = -1;
   const bool direct = spec_.direct || eng_.no_io;
-  u->submit_blocks = eng_.buffered_sync_submit && !direct && dir != kSync;
+  u->submit_blocks = eng_.buffered_sync_submit && !direct && dir != kSync && !spec_.offload;
+  // io_submit_mode=offload: a worker thread makes the call, not the job's.
   u->blocks_thread =
-      !eng_.async || u->submit_blocks ||
-      (dir == kSync && eng_.kind != EngineKind::kPosixaio && eng_.kind != EngineKind::kIoUring);
+      !spec_.offload &&
+      (!eng_.async || u->submit_blocks ||
+       (dir == kSync && eng_.kind != EngineKind::kPosixaio && eng_.kind != EngineKind::kIoUring));
   // One CPU burst: fio's own work, then the submitting call.
   Nanos end = Book(t, eng_.prep + eng_.submit);
   usr_ns_ += eng_.prep;
@@ -186,6 +207,8 @@ void JobRunner::Issue(int dir, Nanos t) {
     issued_bytes_[dir] += u->length;
     ++issued_ios_[dir];
     issued_loop_bytes_ += u->length;
+    if ((spec_.opts.rate[dir] || spec_.opts.rate_iops[dir]) && spec_.opts.rate_process == "poisson")
+      PoissonNext(dir);
     if (dir == kWrite) {
       ++write_issues_;
       last_write_file_ = u->file;
@@ -248,7 +271,9 @@ void JobRunner::SubmitNow(IoUnit* u) {
       const size_t slot = static_cast<size_t>(u - units_.data());
       data = bufs_.slot(slot);
       if (u->dir == kWrite && VerifyOn()) {
-        VerifyFill(*u, data);
+        VerifyFill(*u, data);  // its own data: verify.c ignores buffer_pattern
+      } else if (u->dir == kWrite && !spec_.buffer_pattern.empty()) {
+        FillPattern(spec_.buffer_pattern, data, u->length);  // scramble_buffers=0
       } else if (u->dir == kWrite) {
         bufs_.Scramble(slot, u->length, u->offset, u->start);
       }
@@ -287,6 +312,8 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   if (u->submit_blocks) u->issue = visible;
   if (!st.ok()) {
     RecordError(*u, st);
+  } else if (u->dir == kRead && EmptyRead(*u)) {
+    // create_on_open: nothing there (job_runner_errors.cc).
   } else if (u->dir == kSync) {
     if (!o.disable_clat) ts_.sync_lat.Add(static_cast<uint64_t>((reap - u->issue).count()));
   } else {
@@ -302,6 +329,9 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
       ts_.MarkLatency(clat);
     }
     if (!o.disable_lat) d.lat.Add(static_cast<uint64_t>((reap - u->start).count()));
+    if (lat_target_ && !o.disable_lat) {
+      LatencyTargetHit(*u, static_cast<uint64_t>((reap - u->start).count()), reap);
+    }
     if (ramp_over_) {
       Account(u->dir, u->length, reap);
       if (logs_) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
@@ -318,24 +348,15 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   ts_.MarkComplete(1);
   --cur_depth_;
   free_.push_back(u);
+  // backend.c do_io(): after the completions, lat_target_check().
+  if (lat_target_ && ramp_over_ && !failed_ && phase_ == Phase::kRunning) {
+    LatencyTargetAct(lat_target_->Check(reap, done_ios_[0] + done_ios_[1]));
+  }
   if (phase_ == Phase::kDraining) {
     if (cur_depth_ == 0) FinishIo(thread_free_);
     return;
   }
   Pump();
-}
-
-void JobRunner::RecordError(const IoUnit& u, const Status& st) {
-  if (failed_) return;
-  failed_ = true;
-  int err = ToErrno(st);
-  const char* what = std::strerror(err);
-  const char* op = u.dir == kRead ? "read" : u.dir == kWrite ? "write" : "sync";
-  messages_.push_back("fio: io_u error on file " + host_.fs().file(files_[u.file].id).name + ": " +
-                      what + ": " + op + " offset=" + std::to_string(u.offset) +
-                      ", buflen=" + std::to_string(u.length));
-  ts_.error = err;
-  ts_.verror = std::string("file:io_u.c:1845, func=io_u error, error=") + what;
 }
 
 }  // namespace storlab::fio

@@ -11,10 +11,31 @@ namespace storlab::fio {
 void JobRunner::RestartFiles() {
   for (auto& f : files_) {
     if (f.picker) f.picker->Restart();
-    f.pos[0] = f.pos[1] = 0;
+    f.pos[0] = f.pos[1] = f.zone_start;  // 0 without zones
     f.exhausted = false;
   }
   ++extras_.passes;
+}
+
+// io_u.c setup_strided_zone_mode(), before each I/O of a strided job: after
+// zonesize bytes, on to the next zone (zonerange + zoneskip further,
+// wrapping to the file's start); within a zone, back to its start at its
+// end; every zonerange bytes, a fresh random map (fio_file_reset()).
+void JobRunner::StridedZone(int dir) {
+  FileState& f = files_[0];
+  const JobSpec::Zones& z = spec_.zones;
+  if (zone_bytes_ >= z.size) {
+    zone_bytes_ = 0;
+    f.zone_start += z.range + z.skip;
+    if (f.zone_start >= f.size) f.zone_start = 0;
+    f.pos[dir] = f.zone_start;
+  }
+  if (f.pos[dir] >= f.zone_start + z.range) f.pos[dir] = f.zone_start;
+  if (zone_bytes_ % z.range == 0) {
+    f.pos[0] = f.pos[1] = f.zone_start;
+    if (f.picker) f.picker->Restart();
+    f.exhausted = false;
+  }
 }
 
 // fio's get_next_offset() and get_next_buflen() (io_u.c): where the next
@@ -22,6 +43,7 @@ void JobRunner::RestartFiles() {
 bool JobRunner::PickOffset(int dir, IoUnit* u) {
   if (spec_.trace) return ReplayPick(u);
   if (verifying_) return VerifyPick(u);
+  if (zoned_) StridedZone(dir);
   const uint64_t min_len = spec_.sizes[dir].min;
   // rw=randread:N: every Nth I/O takes a random offset, the others go on
   // from where the last one ended (__get_next_offset, ddir_seq_nr).
@@ -45,7 +67,7 @@ bool JobRunner::PickOffset(int dir, IoUnit* u) {
         f.exhausted = true;
         continue;
       }
-      off = b * granule_;
+      off = f.zone_start + b * granule_;
       from_map = true;
     } else {
       // get_next_seq_offset(): rw=write:112k skips that much after each
@@ -55,10 +77,10 @@ bool JobRunner::PickOffset(int dir, IoUnit* u) {
         continue;
       }
       off = f.pos[dir];
-      if (off && spec_.seq_add) {
+      if (off != f.zone_start && spec_.seq_add) {
         off += static_cast<uint64_t>(spec_.seq_add);  // wraps when negative, as fio's
         if (off >= f.size)
-          off = spec_.seq_add > 0 ? 0 : f.size + static_cast<uint64_t>(spec_.seq_add);
+          off = spec_.seq_add > 0 ? f.zone_start : f.size + static_cast<uint64_t>(spec_.seq_add);
       }
       if (off + min_len > f.size) {
         f.exhausted = true;
@@ -77,6 +99,7 @@ bool JobRunner::PickOffset(int dir, IoUnit* u) {
         len = std::min(len, f.picker->Claim(b, (len + granule_ - 1) / granule_) * granule_);
     }
     f.pos[dir] = off + len;
+    zone_bytes_ += len;
     u->file = static_cast<uint32_t>(idx);
     u->offset = off;
     u->length = len;

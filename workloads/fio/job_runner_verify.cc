@@ -7,7 +7,10 @@
 // The first failure ends the job with EILSEQ, as fio's io_u_queued_complete()
 // / io_u_sync_complete() do with the error verify_io_u() returns (with or
 // without verify_fatal: that option only stops verify_io_u() at the failing
-// block of a multi-block I/O, and storlab's blocks are whole I/Os).
+// block of a multi-block I/O, and storlab's blocks are whole I/Os) — unless
+// continue_on_error=verify (or all) makes it non-fatal: then it is counted
+// and the job goes on, and verify_fatal=1 ends it without an error
+// (job_runner_errors.cc).
 #include <cerrno>
 #include <cstring>
 
@@ -68,6 +71,7 @@ void JobRunner::VerifyRead(const IoUnit& u) {
     messages_.push_back(msg.substr(pos, nl - pos));
     pos = nl + 1;
   }
+  if (!VerifyErrorEndsJob()) return;
   failed_ = true;
   ts_.error = EILSEQ;
   ts_.verror =

@@ -4,6 +4,7 @@
 
 #include "sim/quoted.h"
 #include "sim/random.h"
+#include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/fio_units.h"
 #include "workloads/fio/iolog_read.h"
 
@@ -98,11 +99,45 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
   j.engine = ToEngine(o.ioengine);
   j.direct = o.direct;
   j.iodepth = static_cast<uint32_t>(o.iodepth);
+  // io_submit_mode=offload (rate-submit.c): iodepth workers, each doing
+  // one I/O at a time; io_uring refuses (ioengines.c: FIO_NO_OFFLOAD).
+  j.offload = o.io_submit_mode == "offload";
+  if (j.offload && j.engine == EngineKind::kIoUring) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": io_uring: can't be used with offloaded submit "
+                                   "(io_submit_mode=offload). Use a sync engine");
+  }
   if ((j.engine == EngineKind::kSync || j.engine == EngineKind::kPsync) && j.iodepth > 1) {
+    // backend.c prints the note in either mode; inline, a synchronous
+    // engine completes each I/O before the next.
     notes->push_back(
         "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be "
         "capped at 1");
-    j.iodepth = 1;
+    if (!j.offload) j.iodepth = 1;
+  }
+  // init.c fixup_options(): zonesize needs zonemode=strided and the other
+  // way round; zonerange defaults to zonesize; strided zones work with one
+  // file only (the runner ignores them with more, silently, as fio).
+  if (o.zonemode == "strided" && !o.zonesize) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": zonesize= must be given with zonemode=strided");
+  }
+  if (o.zonemode == "none" && o.zonesize) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": zonemode=none and zonesize= are not compatible (fio's "
+                                   "zones need zonemode=strided)");
+  }
+  if (o.zonemode == "strided") {
+    j.zones = {
+        .size = o.zonesize, .range = o.zonerange ? o.zonerange : o.zonesize, .skip = o.zoneskip};
+  }
+  if (!o.buffer_pattern.empty()) {
+    auto pat = ParseFioPattern(o.buffer_pattern);
+    if (!pat.ok()) {
+      return pat.status().WithContext(where + ": job " + Quoted(j.name) +
+                                      ": option 'buffer_pattern'");
+    }
+    j.buffer_pattern = std::move(*pat);
   }
   // gtod_reduce=1 (options.c str_gtod_reduce_cb) and what each disable_*
   // does to the percentiles (init.c fixup_options).

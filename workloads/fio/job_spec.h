@@ -65,6 +65,17 @@ struct JobSpec {
   // verify=: what writes put in their blocks and reads check (verify.h).
   VerifyKind verify = VerifyKind::kNone;
   std::vector<uint8_t> verify_pattern;
+  // buffer_pattern=: what writes carry when verify= does not say (fio_pattern.h).
+  std::vector<uint8_t> buffer_pattern;
+  // io_submit_mode=offload: iodepth worker threads do the I/O (a
+  // synchronous engine keeps its iodepth); the job's thread never waits.
+  bool offload = false;
+  // zonemode=strided (io_u.c setup_strided_zone_mode()); size 0: no zones.
+  struct Zones {
+    uint64_t size = 0;   // bytes of I/O per zone
+    uint64_t range = 0;  // the zone's extent (zonerange; default zonesize)
+    uint64_t skip = 0;   // bytes skipped after a zone
+  } zones;
 };
 
 struct JobSet {

@@ -118,7 +118,7 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::nrfiles,
        .def = "1",
        .min = 1,
-       .max = 4096,
+       .max = INT32_MAX,  // fio's has no limit; job_spec.cc caps all jobs' files
        .help = "Split job workload between this number of files"});
   add({.name = "numjobs",
        .type = OptType::kInt,
@@ -304,6 +304,14 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::rate_iops,
        .def = "0",
        .help = "Limit IO used to this number of IO operations/sec"});
+  // backend.c usec_for_io(): the n-th I/O at n * size / rate, or, poisson,
+  // each after an exponentially distributed gap of mean size / rate.
+  add({.name = "rate_process",
+       .type = OptType::kEnum,
+       .target = &O::rate_process,
+       .def = "linear",
+       .values = {{"linear", "Linear rate of IO"}, {"poisson", "Rate follows Poisson process"}},
+       .help = "What process controls how rated IO is managed"});
   // backend.c __check_min_rate(): after a 2 s settle, a job below these
   // over a ratecycle fails with EIO.
   add({.name = "rate_min",
@@ -358,6 +366,7 @@ std::vector<OptionDef> MakeTable() {
   AddIoOptions(&t);
   AddIologOptions(&t);
   AddVerifyOptions(&t);
+  AddErrorOptions(&t);
   return t;
 }
 

@@ -20,6 +20,75 @@ void AddIoOptions(std::vector<OptionDef>* t) {
        .help = "Random offset distribution generator: random (uniform), zipf[:theta[:center]], "
                "pareto[:h[:center]], normal[:dev[:center]], zoned:P/S:..., zoned_abs:P/SIZE:...",
        .check = CheckRandDist});
+  // filesetup.c setup_files(): no extend (fallocate, layout) at setup; the
+  // file is opened with O_CREAT when the job starts (file_setup_open()).
+  add({.name = "create_on_open",
+       .type = OptType::kBool,
+       .target = &O::create_on_open,
+       .def = "0",
+       .help = "Create files when they are opened for IO"});
+  // backend.c do_io() / rate-submit.c: offload hands each I/O to one of
+  // iodepth worker threads; the job's thread never waits for an I/O.
+  add({.name = "io_submit_mode",
+       .type = OptType::kEnum,
+       .target = &O::io_submit_mode,
+       .def = "inline",
+       .values = {{"inline", "Submit and complete IO inline"},
+                  {"offload", "Offload submit and complete to threads"}},
+       .help = "How IO submissions and completions are done"});
+  // io_u.c setup_strided_zone_mode(): zonesize bytes of I/O within a zone
+  // of zonerange bytes, then on to the next zone, zoneskip further.
+  add({.name = "zonemode",
+       .type = OptType::kEnum,
+       .target = &O::zonemode,
+       .def = "none",
+       .values = {{"none", "no zoning"},
+                  {"strided", "strided mode - random I/O is restricted to a single zone"},
+                  {"zbd",
+                   "zoned block device mode - random I/O selects one of multiple zones randomly",
+                   false}},
+       .help = "Mode for the zonesize, zonerange and zoneskip parameters"});
+  add({.name = "zonesize",
+       .type = OptType::kSize,
+       .target = &O::zonesize,
+       .def = "0",
+       .min = 0,
+       .help = "Amount of data to read per zone"});
+  add({.name = "zonerange",
+       .type = OptType::kSize,
+       .target = &O::zonerange,
+       .def = "0",
+       .min = 0,
+       .help = "Give size of an IO zone"});
+  add({.name = "zoneskip",
+       .type = OptType::kSize,
+       .target = &O::zoneskip,
+       .def = "0",
+       .min = 0,
+       .help = "Space between IO zones"});
+  // io_u.c lat_target_check(): the deepest queue whose I/Os meet a target.
+  add({.name = "latency_target",
+       .type = OptType::kTime,
+       .target = &O::latency_target,
+       .def = "0",
+       .unit = TimeUnit::kMicroseconds,
+       .help = "Ramp to max queue depth supporting this latency"});
+  add({.name = "latency_window",
+       .type = OptType::kTime,
+       .target = &O::latency_window,
+       .def = "0",
+       .unit = TimeUnit::kMicroseconds,
+       .help = "Time to sustain latency_target"});
+  add({.name = "latency_percentile",
+       .type = OptType::kFloatList,
+       .target = &O::latency_percentile,
+       .def = "100",
+       .help = "Percentile of IOs must be below latency_target"});
+  add({.name = "latency_run",
+       .type = OptType::kBool,
+       .target = &O::latency_run,
+       .def = "0",
+       .help = "Keep adjusting queue depth to match latency_target"});
   // profiles/tiobench.c registers "threads" with fio's options, so fio
   // accepts it in any job file and uses it only with --profile=tiobench
   // (steadystate.fio and waitfor.fio write threads=1).

@@ -3,6 +3,7 @@
 // log_* settings, and the percentile options. Help texts are fio's own
 // (options.c).
 #include "workloads/fio/options.h"
+#include "workloads/fio/steadystate.h"
 
 // The table below uses designated initializers and relies on member defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -112,6 +113,31 @@ void AddStatOptions(std::vector<OptionDef>* t) {
        .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
        .help = "Specify a custom list of percentiles to report for completion latency and "
                "block errors"});
+  // steadystate.c: once a second, a job's IOPS and bandwidth; over
+  // ss_dur, the criterion; attained, the job ends.
+  add({.name = "steadystate",
+       .alias = "ss",
+       .type = OptType::kString,
+       .target = &O::steadystate,
+       .def = "iops_slope:0.01%",
+       .help = "Define the criterion and limit to judge when a job has reached steady state "
+               "(iops, iops_slope, bw, bw_slope:LIMIT[%])",
+       .check = CheckSteadyState});
+  add({.name = "steadystate_duration",
+       .alias = "ss_dur",
+       .type = OptType::kTime,
+       .target = &O::ss_dur,
+       .def = "0",
+       .unit = TimeUnit::kSeconds,
+       .help = "Stop workload upon attaining steady state for specified duration"});
+  add({.name = "steadystate_ramp_time",
+       .alias = "ss_ramp",
+       .type = OptType::kTime,
+       .target = &O::ss_ramp,
+       .def = "0",
+       .unit = TimeUnit::kSeconds,
+       .help = "Delay before initiation of data collection for steady state job termination "
+               "testing"});
 }
 
 }  // namespace storlab::fio

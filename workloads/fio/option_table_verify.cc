@@ -1,5 +1,6 @@
 // The option table's verify entries besides verify= itself (options.h,
 // verify.h). Help texts are fio 3.33's own (options.c).
+#include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/options.h"
 
 // The table below uses designated initializers and relies on member defaults.
@@ -19,6 +20,13 @@ void AddVerifyOptions(std::vector<OptionDef>* t) {
        .type = OptType::kString,
        .target = &O::verify_pattern,
        .help = "Fill pattern for IO buffers"});
+  // options.c str_buffer_pattern_cb(): writes carry the pattern, repeated
+  // from each buffer's start, and are not scrambled.
+  add({.name = "buffer_pattern",
+       .type = OptType::kString,
+       .target = &O::buffer_pattern,
+       .help = "Fill pattern for IO buffers",
+       .check = [](std::string_view v) { return ParseFioPattern(v).status(); }});
   add({.name = "verify_fatal",
        .type = OptType::kBool,
        .target = &O::verify_fatal,

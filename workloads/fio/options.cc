@@ -259,11 +259,16 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
       int64_t precision = 0;
       auto r = ParseFloatList(*d, where, value, &precision);
       if (!r.ok()) return r.status();
+      if (d->name == "latency_percentile" && r->size() != 1) {
+        return Status::InvalidArgument(std::string(where) + ": option 'latency_percentile': " +
+                                       Quoted(value) + ": one value in [0, 100]");
+      }
       opts->*std::get<std::vector<double> JobOptions::*>(d->target) = *r;
-      opts->percentile_precision = precision;
+      if (d->name == "percentile_list") opts->percentile_precision = precision;
       break;
     }
   }
+  if (d->then) d->then(opts, value);
   if (has_value) opts->echo.emplace_back(std::string(name), std::string(value));
   return Status();
 }

@@ -20,6 +20,7 @@
 
 #include "sim/status.h"
 #include "sim/time.h"
+#include "workloads/fio/error_policy.h"
 #include "workloads/fio/fio_units.h"
 
 namespace storlab::fio {
@@ -84,6 +85,11 @@ struct JobOptions {
   int64_t thinktime_blocks = 1;
   DirValues rate = {0, 0, 0};  // bytes per second
   DirValues rate_iops = {0, 0, 0};
+  std::string rate_process = "linear";  // linear | poisson (backend.c usec_for_io)
+  // latency_target (option_table_io.cc, latency_target.h): 0 off.
+  Nanos latency_target, latency_window;
+  std::vector<double> latency_percentile = {100.0};
+  bool latency_run = false;
   DirValues rate_min = {0, 0, 0};       // bytes per second a job must keep (fio's ratemin)
   DirValues rate_iops_min = {0, 0, 0};  // IOPS a job must keep
   int64_t ratecycle = 1000;             // ms over which rate_min is measured
@@ -114,6 +120,24 @@ struct JobOptions {
   int64_t replay_scale = 1;         // offsets divided by this (0: as 1)
   int64_t replay_align = 0;         // offsets rounded down to this power of 2
   int64_t replay_time_scale = 100;  // percent: 200 replays twice as fast
+  // Errors (option_table_errors.cc, error_policy.h): continue_on_error and
+  // ignore_error as strings (the echo) and, applied in the order given,
+  // what they mean.
+  std::string continue_on_error = "none";
+  std::string ignore_error;
+  ErrorPolicy errors;
+  bool error_dump = false;  // log the errors that do not end the job, too
+  // Files and submission (option_table_io.cc), data (option_table_verify.cc).
+  bool create_on_open = false;            // files created when opened: no layout
+  std::string io_submit_mode = "inline";  // inline | offload (worker threads)
+  std::string buffer_pattern;             // fio_pattern.h; "": fio's random data
+  // zonemode=strided (option_table_io.cc): zonesize bytes of I/O in each
+  // zonerange, then zoneskip bytes skipped.
+  std::string zonemode = "none";
+  uint64_t zonesize = 0, zonerange = 0, zoneskip = 0;
+  // steadystate (option_table_stat.cc, steadystate.h): off unless ss_dur.
+  std::string steadystate = "iops_slope:0.01%";
+  Nanos ss_dur, ss_ramp;
 
   // The options as written ("job options" / "global options" in fio's
   // JSON): name and value, in the order given; options given without a
@@ -157,6 +181,9 @@ struct OptionDef {
   bool inverse = false;  // kBool: store !value ("buffered" sets direct)
   // kString: checks the value (an error names what is wrong with it).
   Status (*check)(std::string_view value) = nullptr;
+  // Runs after the value is stored, for an option whose meaning depends on
+  // the order options are given in (ignore_error adds to continue_on_error).
+  void (*then)(JobOptions* opts, std::string_view value) = nullptr;
 };
 
 // Every option, in the order `--cmdhelp` lists them.
@@ -171,6 +198,8 @@ void AddIoOptions(std::vector<OptionDef>* table);
 void AddIologOptions(std::vector<OptionDef>* table);
 // The verify options besides verify= (option_table_verify.cc).
 void AddVerifyOptions(std::vector<OptionDef>* table);
+// continue_on_error, ignore_error, error_dump (option_table_errors.cc).
+void AddErrorOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its
 // value (a flag, or a log whose file name is optional).
 bool TakesNoNextWord(const OptionDef& d);

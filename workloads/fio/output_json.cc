@@ -4,6 +4,7 @@
 #include "sim/stats_json.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/output.h"
+#include "workloads/fio/steadystate.h"
 
 namespace storlab::fio {
 namespace {
@@ -102,6 +103,30 @@ Json Buckets(const std::array<double, N>& v, const char* const* names) {
   return j;
 }
 
+// stat.c show_thread_status_json(): the "steadystate" object.
+Json SteadyStateJson(const SteadyState& ss) {
+  const SteadyStateCriterion& c = ss.criterion_spec();
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%s%s:%f%s", c.iops ? "iops" : "bw", c.slope ? "_slope" : "",
+                static_cast<double>(static_cast<float>(c.limit)), c.pct ? "%" : "");
+  Json j;
+  j["ss"] = buf;
+  j["duration"] = ss.dur();
+  j["attained"] = ss.attained() ? 1 : 0;
+  std::snprintf(buf, sizeof(buf), "%f%s", static_cast<double>(static_cast<float>(ss.criterion())),
+                c.pct ? "%" : "");
+  j["criterion"] = buf;
+  j["max_deviation"] = ss.deviation();
+  j["slope"] = ss.slope();
+  Json data;
+  data["bw_mean"] = ss.bw_mean();
+  data["iops_mean"] = ss.iops_mean();
+  data["iops"] = ss.Ordered(false);
+  data["bw"] = ss.Ordered(true);
+  j["data"] = data;
+  return j;
+}
+
 Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s, bool plus) {
   const ThreadStat& ts = rep.ts;
   Json j;
@@ -139,11 +164,17 @@ Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s,
   j["latency_ns"] = Buckets(CalcLat(ts.lat_n, total), kLat);
   j["latency_us"] = Buckets(CalcLat(ts.lat_u, total), kLat);
   j["latency_ms"] = Buckets(CalcLat(ts.lat_m, total), kLat);
+  // continue_on_error: the errors the job went on after (and the last).
+  if (ts.continue_on_error) {
+    j["total_err"] = ts.total_err_count;
+    j["first_error"] = ts.first_error;
+  }
   j["latency_depth"] = ts.latency_depth;
-  j["latency_target"] = 0;
-  j["latency_percentile"] = 100.0;
-  j["latency_window"] = 0;
+  j["latency_target"] = ts.latency_target;
+  j["latency_percentile"] = ts.latency_percentile;
+  j["latency_window"] = ts.latency_window;
   if (!ts.description.empty()) j["desc"] = ts.description;
+  if (ts.ss) j["steadystate"] = SteadyStateJson(*ts.ss);
   return j;
 }
 

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "workloads/fio/append_printf.h"
 #include "workloads/fio/output.h"
+#include "workloads/fio/steadystate.h"
 
 namespace storlab::fio {
 namespace {
@@ -208,8 +210,23 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
                ts.dir[0].total_ios, ts.dir[1].total_ios, ts.dir[2].total_ios, ts.sync_total,
                ts.dir[0].short_ios, ts.dir[1].short_ios, ts.dir[2].short_ios, ts.dir[0].drop_ios,
                ts.dir[1].drop_ios, ts.dir[2].drop_ios);
-  AppendPrintf(s, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-               ts.latency_depth);
+  if (ts.continue_on_error) {
+    AppendPrintf(s, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", ts.total_err_count,
+                 ts.first_error, std::strerror(ts.first_error));
+  }
+  AppendPrintf(
+      s, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+      ts.latency_target, ts.latency_window, ts.latency_percentile, ts.latency_depth);
+  if (ts.ss) {  // stat.c show_ss_normal()
+    const SteadyState& ss = *ts.ss;
+    const SteadyStateCriterion& c = ss.criterion_spec();
+    AppendPrintf(s, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+                 ss.attained() ? "yes" : "no",
+                 Num2Str(ss.bw_mean() / 1024, 4, 1024, true, "B/s").c_str(),
+                 Num2Str(ss.bw_mean() / 1024, 4, 1024, false, "B/s").c_str(),
+                 Num2Str(ss.iops_mean(), 4, 1, false, "").c_str(), c.iops ? "iops" : "bw",
+                 c.slope ? " slope" : " mean dev", ss.criterion(), c.pct ? "%" : "");
+  }
 }
 
 void GroupStatus(std::string* s, const GroupStat& rs) {

@@ -117,6 +117,9 @@ std::string JobTerse(const FioRun& run, const FioRun::Report& rep, const GroupSt
                    d["write_ticks"].get<ULL>(), d["in_queue"].get<ULL>(), d["util"].get<double>());
     }
   }
+  if (ts.continue_on_error) {
+    AppendPrintf(&s, ";%llu;%d", static_cast<ULL>(ts.total_err_count), ts.first_error);
+  }
   if (!ts.description.empty()) {
     if (ver == 2) s += "\n";
     s += ";" + ts.description;

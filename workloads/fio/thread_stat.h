@@ -16,6 +16,8 @@
 
 namespace storlab::fio {
 
+class SteadyState;  // steadystate.h
+
 constexpr int kRead = 0, kWrite = 1, kTrim = 2;
 
 // fio's struct io_stat without a histogram (bandwidth and IOPS samples).
@@ -49,6 +51,15 @@ struct ThreadStat {
   int groupid = 0;
   int error = 0;       // errno of the first error
   std::string verror;  // fio's "file:io_u.c:..., func=..., error=..."
+  // continue_on_error (error_policy.h): fio's ts->continue_on_error (the
+  // error types a job goes on after; nonzero: the errors are reported),
+  // total_err_count and first_error.
+  uint32_t continue_on_error = 0;
+  uint64_t total_err_count = 0;
+  int first_error = 0;
+  // steadystate: the samples and the verdict (fio's ts->ss_*); set on a
+  // report by FioRun::Reports(), null without ss_dur.
+  const SteadyState* ss = nullptr;
   int members = 0;
   std::array<DirStat, 3> dir;
   uint64_t sync_total = 0;
@@ -61,6 +72,9 @@ struct ThreadStat {
   uint64_t usr_time_ms = 0, sys_time_ms = 0;
   uint64_t ctx = 0, majf = 0, minf = 0;
   uint32_t latency_depth = 1;
+  // latency_target's: ns, µs, percent (fio's ts->latency_target, ...).
+  uint64_t latency_target = 0, latency_window = 0;
+  double latency_percentile = 100.0;
   // What the reports show (fio's percentile_list, clat_percentiles,
   // lat_percentiles, slat_percentiles): a sorted list, and which latencies
   // get percentiles. A group takes its first job's.

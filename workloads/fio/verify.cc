@@ -4,11 +4,11 @@
 #include <xxhash.h>
 
 #include <array>
-#include <cctype>
 #include <cstdio>
 #include <cstring>
 
 #include "sim/quoted.h"
+#include "workloads/fio/fio_pattern.h"
 
 namespace storlab::fio {
 namespace {
@@ -93,39 +93,12 @@ VerifyKind VerifyKindFromName(std::string_view n) {
 }
 
 Result<std::vector<uint8_t>> ParseVerifyPattern(std::string_view t, std::string_view where) {
-  auto bad = [&](const char* why) {
+  auto r = ParseFioPattern(t);
+  if (!r.ok()) {
     return Status::InvalidArgument(std::string(where) + ": verify_pattern=" + Quoted(t) + ": " +
-                                   why);
-  };
-  std::vector<uint8_t> out;
-  if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) {
-    out.assign(t.begin() + 1, t.end() - 1);
-  } else if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    std::string_view h = t.substr(2);
-    if (h.size() % 2) return bad("an odd number of hex digits");
-    for (size_t i = 0; i < h.size(); i += 2) {
-      unsigned v = 0;
-      if (std::sscanf(std::string(h.substr(i, 2)).c_str(), "%2x", &v) != 1 ||
-          !std::isxdigit(static_cast<unsigned char>(h[i])) ||
-          !std::isxdigit(static_cast<unsigned char>(h[i + 1]))) {
-        return bad("not a hex number");
-      }
-      out.push_back(static_cast<uint8_t>(v));
-    }
-  } else {
-    // A decimal number: its bytes, least significant first, as fio's
-    // parse_and_fill_pattern() stores an integer.
-    if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string_view::npos)
-      return bad("not 0xHEX, a number or a \"string\"");
-    uint64_t v = std::stoull(std::string(t));
-    do {
-      out.push_back(static_cast<uint8_t>(v));
-      v >>= 8;
-    } while (v);
+                                   r.status().message());
   }
-  if (out.empty()) return bad("empty");
-  if (out.size() > 512) return bad("longer than fio's 512 bytes (MAX_PATTERN_SIZE)");
-  return out;
+  return r;
 }
 
 uint32_t Crc32c(const uint8_t* p, size_t n) {

@@ -1,0 +1,83 @@
+// JobRunner's I/O errors (job_runner.h, error_policy.h): an error either
+// ends the job (fio's td->error) or, when continue_on_error covers it, is
+// counted and the job goes on (io_u.c io_completed(), backend.c
+// break_on_this_error(), td_error.c update_error_count()).
+#include <cerrno>
+#include <cstring>
+
+#include "sim/status_errno.h"
+#include "workloads/fio/job_runner.h"
+
+namespace storlab::fio {
+namespace {
+
+constexpr std::string_view kFullResid = "full resid";  // a read that returned nothing
+
+}  // namespace
+
+// td_error.c update_error_count().
+void JobRunner::CountError(int err) {
+  if (++ts_.total_err_count == 1) ts_.first_error = err;
+}
+
+void JobRunner::RecordError(const IoUnit& u, const Status& st) {
+  if (failed_) return;
+  const int err = ToErrno(st);
+  const char* what = std::strerror(err);
+  const bool resid = st.message() == kFullResid;
+  const char* op = u.dir == kRead ? "read" : u.dir == kWrite ? "write" : "sync";
+  std::string line = "fio: io_u error on file " + host_.fs().file(files_[u.file].id).name + ": " +
+                     what + ": " + op + " offset=" + std::to_string(u.offset) +
+                     ", buflen=" + std::to_string(u.length);
+  const ErrorPolicy& policy = spec_.opts.errors;
+  const int type = ErrorPolicy::Type(u.dir, err);
+  if (policy.NonFatal(type, err)) {
+    // __io_u_log_error() says nothing of an error the job goes on after,
+    // unless error_dump=1; the I/O counts no bytes.
+    if (spec_.opts.error_dump && !resid) messages_.push_back(line);
+    CountError(err);
+    // engines/sync.c fio_io_end(): a synchronous engine sets the job's
+    // error text itself (td_verror "xfer"); the error is cleared, the text
+    // stays, and the report shows it with the first error's number.
+    if (resid) {
+      ts_.verror = std::string("file:backend.c:471, func=full resid, error=") + what;
+    } else if (!eng_.async) {
+      ts_.verror = std::string("file:engines/sync.c:126, func=xfer, error=") + what;
+    }
+    return;
+  }
+  failed_ = true;
+  if (!resid) messages_.push_back(line);
+  // break_on_this_error(): an error of a type continue_on_error names, but
+  // not in its list, is counted and ends the job.
+  if (policy.continue_mask & (1u << type)) CountError(err);
+  ts_.error = err;
+  ts_.verror = resid ? std::string("file:backend.c:471, func=full resid, error=") + what
+                     : std::string("file:io_u.c:1845, func=io_u error, error=") + what;
+}
+
+// create_on_open=1: a file the job reads was created empty when opened, and
+// a read past its end returns nothing — backend.c do_io()'s "full resid",
+// an EIO (fio's td_verror(td, EIO, "full resid")).
+bool JobRunner::EmptyRead(const IoUnit& u) {
+  if (!spec_.opts.create_on_open || u.offset < host_.fs().file(files_[u.file].id).size)
+    return false;
+  RecordError(u, Status::IoError(std::string(kFullResid)));
+  return true;
+}
+
+// A verify failure (EILSEQ): non-fatal with continue_on_error=verify (or
+// all), when verify_fatal=1 still ends the job, without an error (fio's
+// verify_io_u() fio_mark_td_terminate()).
+bool JobRunner::VerifyErrorEndsJob() {
+  const ErrorPolicy& policy = spec_.opts.errors;
+  if (policy.NonFatal(ErrorPolicy::kVerifyType, EILSEQ)) {
+    CountError(EILSEQ);
+    if (spec_.opts.verify_fatal) Terminate();
+    return false;
+  }
+  if (policy.continue_mask & (1u << ErrorPolicy::kVerifyType)) CountError(EILSEQ);
+  return true;
+}
+
+}  // namespace storlab::fio
