@@ -191,7 +191,7 @@ Status SsdSlcCache::RestoreState(StateReader& r) {
   for (size_t c = 0; c < table_.size() && r.ok(); ++c) {
     table_[c].reset();
     if (!r.Bool()) continue;
-    table_[c].reset(new uint32_t[1u << kChunkShift]());
+    table_[c] = std::make_unique<uint32_t[]>(size_t{1} << kChunkShift);
     if (r.U64() != (1u << kChunkShift)) r.Fail("slc table chunk: another size");
     GetRuns(r, table_[c].get(), uint64_t{1} << kChunkShift, "slc table chunk");
   }

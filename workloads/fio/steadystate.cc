@@ -103,6 +103,7 @@ bool SteadyState::Add(uint64_t iops, uint64_t bw) {
 std::vector<uint64_t> SteadyState::Ordered(bool bw) const {
   const int j = attained_ || !full_ ? head_ : (head_ == 0 ? dur_ - 1 : head_ - 1);
   std::vector<uint64_t> out;
+  out.reserve(static_cast<size_t>(dur_));
   for (int l = 0; l < dur_; ++l)
     out.push_back((bw ? bw_ : iops_)[static_cast<size_t>((j + l) % dur_)]);
   return out;
