@@ -27,6 +27,14 @@ trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# "${preload[@]}" CMD...: runs CMD (nbdkit) with the sanitizer runtime
+# preloaded when the plugin was built with one (an `env` prefix, so a
+# background job's pid is nbdkit's own).
+preload=()
+[[ -n ${STORLAB_PRELOAD:-} ]] && preload=(env "LD_PRELOAD=$STORLAB_PRELOAD"
+  "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1"
+  "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1")
+
 # start_server [NBDKIT OPTIONS --] PLUGIN PARAMS...: nbdkit in the
 # foreground of a background job, on $sock; waits for the socket.
 # The URI of the default export is $uri.
@@ -37,12 +45,8 @@ start_server() {
     while [[ $1 != -- ]]; do opts+=("$1"); shift; done
     shift
   fi
-  local env=()
-  [[ -n ${STORLAB_PRELOAD:-} ]] && env=(env "LD_PRELOAD=$STORLAB_PRELOAD"
-    "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1"
-    "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1")
   rm -f "$sock"
-  "${env[@]}" nbdkit -f -U "$sock" "${opts[@]}" "$STORLAB_PLUGIN" "$@" \
+  "${preload[@]}" nbdkit -f -U "$sock" "${opts[@]}" "$STORLAB_PLUGIN" "$@" \
     >"$tmp/server.log" 2>&1 &
   server_pid=$!
   local i

@@ -19,7 +19,7 @@ stop_server
 cmp -n $((16 << 20)) "$tmp/in.img" "$tmp/out.img" || fail "the next run reads other data"
 echo "ok: the next run serves what the first wrote, bit for bit"
 
-if nbdkit -f -U "$tmp/other.sock" "$STORLAB_PLUGIN" stack=hdd-7200 "state=$tmp/state" \
+if "${preload[@]}" nbdkit -f -U "$tmp/other.sock" "$STORLAB_PLUGIN" stack=hdd-7200 "state=$tmp/state" \
     >"$tmp/other.log" 2>&1; then
   fail "a state of another stack was accepted"
 fi
