@@ -91,8 +91,7 @@ Status Service::Load() {
   }
 
   if (!options_.state_dir.empty()) {
-    bool restored = false;
-    RETURN_IF_ERROR(RestoreState(&restored));
+    ASSIGN_OR_RETURN(const bool restored, RestoreState());
     // A restored device holds what earlier runs wrote: the oracle accepts
     // any content until a durable write covers it.
     if (restored) fresh = false;

@@ -174,9 +174,10 @@ class Service {
   void ResetStatsOnEngine();
   void Calibrate();
   // Restores options_.state_dir into the stack just loaded (before the
-  // oracles); sets *restored when there was a state. Refuses a stack that
-  // cannot save, or a state of another stack or data mode, naming DIR.
-  Status RestoreState(bool* restored);
+  // oracles); true when DIR held a state, false when it held none yet (as
+  // RestoreHostState does). Refuses a stack that cannot save, or a state
+  // of another stack or data mode, naming DIR.
+  Result<bool> RestoreState();
   // At shutdown, the driver stopped: runs the stack until idle in virtual
   // time and saves it to options_.state_dir (atomically).
   Status SaveState();

@@ -9,14 +9,13 @@
 
 namespace storlab {
 
-Status Service::RestoreState(bool* restored) {
+Result<bool> Service::RestoreState() {
   const std::string& dir = options_.state_dir;
   Stack& stack = *loaded_.stack;
   // Refused before anything runs, so no run is served for nothing.
   RETURN_IF_ERROR(CheckStackCanSave(stack).WithContext("state " + dir));
   ASSIGN_OR_RETURN(auto image, LoadStateDir(dir));
-  *restored = image.has_value();
-  if (!image) return Status();
+  if (!image) return false;
   RETURN_IF_ERROR(CompareStateStack(dir, image->stack, StackIdentity(loaded_.resolved)));
   const bool keeps = options_.store.kind != DataMode::Kind::kNone;
   if (image->keeps_data != keeps) {
@@ -26,7 +25,8 @@ Status Service::RestoreState(bool* restored) {
                                    ": give a new DIR");
   }
   engine_.AdvanceTo(image->clock);
-  return RestoreStackNodes(stack, *image, dir);
+  RETURN_IF_ERROR(RestoreStackNodes(stack, *image, dir));
+  return true;
 }
 
 Status Service::SaveState() {
