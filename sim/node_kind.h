@@ -31,6 +31,7 @@ enum class NodeKind : uint8_t {
   kFaults,
   kVm,
   kQcow2,
+  kIscsi,
   kOracle,
 };
 

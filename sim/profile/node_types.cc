@@ -34,6 +34,8 @@ const std::vector<NodeType>& NodeTypes() {
        1, 1, &MakeQcow2},
       {"nfs", "NFSv3 mount: RPCs over a shared Ethernet link, sync/async export, server cache", 1,
        1, &MakeNfs},
+      {"iscsi", "iSCSI session over Ethernet to a target serving its child as a LUN: PDUs, R2T", 1,
+       1, &MakeIscsi},
   };
   return kTypes;
 }

@@ -15,10 +15,15 @@ VmNode::VmNode(Engine& engine, std::string name, Node& child, const Config& conf
     caps_.honors_flush = false;
     caps_.honors_fua = false;
   }
+  if (config.esxi) {
+    stable_writes_ = child.kind() == NodeKind::kNfs;
+    caps_.volatile_cache = child.caps().volatile_cache && !stable_writes_;
+    if (caps_.volatile_cache) caps_.honors_flush = caps_.honors_fua = false;
+  }
 }
 
 void VmNode::DoSubmit(Request req) {
-  if (req.op == Op::kFlush && config_.no_flush) {
+  if (req.op == Op::kFlush && (config_.no_flush || config_.esxi)) {
     ++dropped_flushes_;
     return CompleteAfter(config_.latency, std::move(req));
   }
@@ -40,6 +45,7 @@ void VmNode::Issue(Request req) {
   // open flags decide here (block/file-posix.c raw_parse_flags: O_DIRECT iff cache.direct).
   req.flags &= ~kDirect;
   if (config_.direct && req.op != Op::kFlush) req.flags |= kDirect;
+  if (stable_writes_ && req.op == Op::kWrite) req.flags |= kFua;
   if (req.is_write_like() && req.op != Op::kTrim && !config_.writeback) {
     return FlushAfterWrite(std::move(req));
   }

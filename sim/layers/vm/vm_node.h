@@ -19,6 +19,18 @@
 // the guest's flushes (block/io.c bdrv_co_flush: BDRV_O_NO_FLUSH), so the
 // node declares honors_flush/honors_fua false for the oracle.
 // discard=ignore completes trims without passing them on.
+// An ESXi host (`esxi`) has no host cache modes: VMFS reaches its datastore
+// without a host page cache, and ESXi treats the datastore as write-through
+// storage — it completes the guest's cache flushes itself and sends plain
+// writes to a block datastore (iSCSI, FC), but makes every write stable on
+// an NFS datastore (its NFS client sends each WRITE FILE_SYNC). So a ZFS
+// iSCSI target with sync=standard holds acknowledged writes in RAM until
+// its txg commits, and an NFS datastore is slow ("Sync writes, or: Why is
+// my ESXi NFS so slow, and why is iSCSI faster?", TrueNAS community
+// resource; the power-loss table in "ESXi 5.5 and ZFS - sync, async NFS +
+// iSCSI powerloss data security", ServeTheHome forums, 2014). Declared to
+// the oracle: on a block datastore with a volatile cache the node honours
+// neither flush nor FUA.
 // The image format is a node of its own below (qcow2_node.h); raw is none.
 // NOT modelled yet: the virtio-scsi/sata/ide differences beyond their
 // figures. Not thread-safe.
@@ -41,6 +53,7 @@ class VmNode : public NodeWrapper {
     Nanos latency = Nanos(0);    // added per request (virtqueue kick, vmexit, completion irq)
     double iops = 0;             // the iothread's ceiling; 0: none
     uint32_t queue_depth = 256;  // hw/block/virtio-blk.c "queue-size" default
+    bool esxi = false;           // an ESXi host instead of QEMU (the three flags unused)
   };
   VmNode(Engine& engine, std::string name, Node& child, const Config& config);
   static constexpr NodeKind kKind = NodeKind::kVm;
@@ -61,6 +74,7 @@ class VmNode : public NodeWrapper {
   uint64_t epoch_ = 0;
   uint64_t dropped_flushes_ = 0;
   uint64_t emulated_flushes_ = 0;
+  bool stable_writes_ = false;  // ESXi on NFS: every write FILE_SYNC
 };
 
 }  // namespace storlab

@@ -54,6 +54,9 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
     caps_.honors_fua = caps_.honors_fua && m->caps().honors_flush;
     caps_.rotational = caps_.rotational || m->caps().rotational;
   }
+  if (config_.sync == ZfsSync::kDisabled) caps_.honors_flush = caps_.honors_fua = false;
+  // sync=always: a write completes once it is in the ZIL on stable storage.
+  if (config_.sync == ZfsSync::kAlways && caps_.honors_flush) caps_.volatile_cache = false;
 }
 
 ZfsPool::~ZfsPool() = default;
@@ -119,6 +122,7 @@ void ZfsPool::DoSubmit(Request req) {
     case Op::kWriteZeroes:
       return txg_.Throttle(std::move(req));  // then Admitted -> Prepare
     case Op::kFlush: {
+      if (config_.sync == ZfsSync::kDisabled) return CompleteAfter(Nanos(0), std::move(req));
       // fsync(2) on ZFS is zil_commit() of the file (0: every file).
       zil_.Commit(req.file_id, true,
                   [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });

@@ -68,11 +68,19 @@
 
 namespace storlab {
 
+// The dataset's or zvol's `sync` property (zfsprops(7)): standard honours
+// O_DSYNC/FUA and fsync/flush with a ZIL commit; always commits the ZIL
+// after every write (zfs_write and zvol_write: os_sync == ZFS_SYNC_ALWAYS);
+// disabled returns from zil_commit() at once (zil.c: zl_sync ==
+// ZFS_SYNC_DISABLED), so nothing is made stable before its txg commits.
+enum class ZfsSync { kStandard, kAlways, kDisabled };
+
 struct ZfsConfig {
   HostSpec host;                      // mem, cores, copy rates
   uint64_t capacity = 0;              // the dataset/zvol size; 0: what the pool can hold
   uint64_t record_size = 128 * 1024;  // recordsize (or volblocksize for a zvol)
   bool zvol = false;
+  ZfsSync sync = ZfsSync::kStandard;
   ZfsCompression compression = ZfsCompression::kLz4;
   double compress_ratio = 1.0;  // timing-only data: 1.0 = random (fio's default)
   ZfsCompressRates rates;

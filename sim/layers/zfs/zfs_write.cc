@@ -32,12 +32,15 @@ void ZfsPool::Prepare(Request req) {
 
 void ZfsPool::Apply(Request req) {
   const uint64_t txg = txg_.Dirty(req);
+  // sync=always: every write is synchronous; sync=disabled: none is.
+  const bool sync =
+      config_.sync == ZfsSync::kAlways || (config_.sync == ZfsSync::kStandard && req.fua());
   if (req.op == Op::kWrite) {
     counters_.absorbed_bytes += req.length;
-    if (req.fua()) counters_.sync_write_bytes += req.length;
+    if (sync) counters_.sync_write_bytes += req.length;
   }
   zil_.Assign(req.file_id, txg, req.offset, req.length);
-  if (req.fua()) {
+  if (sync) {
     // O_DSYNC: the write is committed to the ZIL before it completes.
     zil_.Commit(req.file_id, false,
                 [done = std::move(req.done)](Status st) mutable { done(std::move(st)); });

@@ -25,6 +25,7 @@ Result<std::unique_ptr<Node>> MakeSsd(Params& params, BuildContext& ctx);      /
 // Layers (sim/layers/): nodes with children.
 Result<std::unique_ptr<Node>> MakeLink(Params& params, BuildContext& ctx);       // "link"
 Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx);        // "nfs"
+Result<std::unique_ptr<Node>> MakeIscsi(Params& params, BuildContext& ctx);      // "iscsi"
 Result<std::unique_ptr<Node>> MakeCache(Params& params, BuildContext& ctx);      // "cache"
 Result<std::unique_ptr<Node>> MakePageCache(Params& params, BuildContext& ctx);  // "page_cache"
 Result<std::unique_ptr<Node>> MakeConcat(Params& params, BuildContext& ctx);     // "concat"

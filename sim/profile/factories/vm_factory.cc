@@ -10,9 +10,16 @@ namespace storlab {
 // Each key's meaning is beside its getter (`storlab stacks types vm`).
 Result<std::unique_ptr<Node>> MakeVm(Params& params, BuildContext& ctx) {
   VmNode::Config c;
+  std::string hypervisor = "qemu";
+  params.Enum({"hypervisor",
+               "qemu (KVM, Proxmox VE, libvirt) or esxi: no host cache, guest flushes completed "
+               "by ESXi, every write FILE_SYNC on an NFS datastore"},
+              &hypervisor, {"qemu", "esxi"});
+  c.esxi = hypervisor == "esxi";
+  // Plain QEMU's default (qemu-options.hx: "writeback is the default");
+  // ESXi: direct, no flush emulation (the esxi flag gives its flush semantics).
+  std::string cache = c.esxi ? "none" : "writeback";
   // qemu-options.hx, -drive cache=: the five modes and their three flags.
-  std::string cache =
-      "writeback";  // plain QEMU's default (qemu-options.hx: "writeback is the default")
   params.Enum({"cache", "host cache mode (qemu -drive cache=); Proxmox VE's default is none"},
               &cache, {"none", "writeback", "writethrough", "directsync", "unsafe"});
   std::string discard = "ignore";  // qemu-options.hx: discard=ignore is the default
@@ -37,6 +44,11 @@ Result<std::unique_ptr<Node>> MakeVm(Params& params, BuildContext& ctx) {
   params.Int({"queue_depth", "the virtqueue's depth (virtio-blk queue-size, qemu default 256)"},
              &c.queue_depth, 1, 65536);
   RETURN_IF_ERROR(params.Finish());
+  if (c.esxi && cache != "none") {
+    params.Fail("cache",
+                "ESXi has no host cache modes: VMFS reaches its datastore without a "
+                "host page cache (cache = \"none\", or leave it out)");
+  }
   c.writeback = cache == "none" || cache == "writeback" || cache == "unsafe";
   c.direct = cache == "none" || cache == "directsync";
   c.no_flush = cache == "unsafe";

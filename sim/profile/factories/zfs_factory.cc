@@ -39,6 +39,14 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
   p.Size({"capacity", "the dataset or zvol size; 0: what the pool can hold"}, &c.capacity, 0);
   std::string compression = "lz4";
   p.Enum({"compression", "compression property"}, &compression, {"off", "on", "lz4", "zstd"});
+  std::string sync = "standard";
+  p.Enum({"sync",
+          "the sync property (zfsprops(7)): standard honours fsync/FUA, always makes every "
+          "write synchronous, disabled ignores both"},
+         &sync, {"standard", "always", "disabled"});
+  c.sync = sync == "always"     ? ZfsSync::kAlways
+           : sync == "disabled" ? ZfsSync::kDisabled
+                                : ZfsSync::kStandard;
   p.Double({"compress_ratio", "how well timing-only data compresses (1.0: random, as fio writes)"},
            &c.compress_ratio, 1.0, 1000.0);
   p.Size({"arc_size", "ARC size; 0: zfs_arc_max default, half the RAM"}, &c.arc_bytes);
