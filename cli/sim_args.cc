@@ -37,9 +37,11 @@ const char kSimUsage[] =
     "  --append-terse         fio's --append-terse: terse output too, before the others\n"
     "  --terse-version N      fio's --terse-version: 2 to 5 (default 3)\n"
     "  --output FILE          fio's --output: the report goes to FILE (checked first)\n"
-    "  --eta WHEN             fio's --eta: auto (default), always or never show the progress\n"
-    "                         line (stderr)\n"
-    "  --eta-newline T        fio's --eta-newline: a new progress line every T of wall time\n"
+    "  --eta WHEN             fio's --eta: fio's ETA line on stderr, in simulated time: auto\n"
+    "                         (default: when stderr is a terminal), always or never\n"
+    "  --eta-newline T        fio's --eta-newline: a new ETA line every T of simulated time\n"
+    "  --eta-interval T       fio's --eta-interval: the ETA line every T of simulated time\n"
+    "                         (default 1s, at least 250ms)\n"
     "  --status-interval T    fio's --status-interval: the report so far every T of simulated\n"
     "                         time (seconds by default), then the final one\n"
     "  --host-mem SIZE        override the stack's [host] mem (e.g. 32GiB)\n"
@@ -234,6 +236,14 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
                        (t.ok() ? Quoted(v) + " must be more than 0" : t.status().message()));
       }
       out->progress.newline_every = *t;
+    } else if (TakeValue(args, &i, "eta-interval", &v)) {
+      // fio's parse_cmd_line() 'O': check_str_time(), at least DISK_UTIL_MSEC.
+      auto t = fio::ParseFioTime(v, fio::TimeUnit::kSeconds);
+      if (!t.ok() || *t < Nanos(250000000)) {
+        return SimFail("--eta-interval: " + Quoted(v) +
+                       " (expected a time of 250ms or more: 1, 500ms, 2s)");
+      }
+      out->progress.interval = *t;
     } else if (TakeValue(args, &i, "host-mem", &v)) {
       HostSpec h;
       Status st = OverrideHost("mem", v, "--host-mem", &h);

@@ -30,7 +30,7 @@ struct SimArgs {
   int repeat = 1;
   uint64_t seed_step = 0;    // --seed-step: run i of --repeat uses seed + i * step
   std::string output;        // --output FILE ("" : stdout)
-  ProgressOptions progress;  // --eta, --eta-newline
+  ProgressOptions progress;  // --eta, --eta-newline, --eta-interval
   // --status-interval: the reports every this much simulated time (0: none;
   // cli/sim_status.h).
   Nanos status_interval;

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/eta_display.h"
 #include "cli/sim_args.h"
 #include "cli/sim_cuts.h"
 #include "cli/sim_faults.h"
@@ -120,7 +120,6 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   faults.insert(faults.end(), a.faults.begin(), a.faults.end());
   Status fst = CheckSimFaults(faults, (*host)->stack());
   if (!fst.ok()) return -SimFail(fst.message());
-  const Nanos expect = fio::ExpectedTime(*jobs);
   fio::FioRun run(**host, std::move(*jobs));
   Status st = run.Prepare();
   for (const auto& m : run.Messages()) std::fprintf(stderr, "%s\n", m.c_str());
@@ -157,16 +156,16 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     sampler.emplace(run, t0);
     run.SetObserver([&sampler](Nanos until) { sampler->Observe(until); });
   }
-  Progress* shown = nullptr;  // the progress line, while the jobs run
+  EtaDisplay* shown = nullptr;  // fio's ETA line, while the jobs run
   AddSimFaults(faults, t0, (*host)->stack(), run, [&shown](const std::string& line) {
     if (shown) return shown->Note(line);
     std::fprintf(stderr, "%s\n", line.c_str());
   });
   SetStatusReports(a, opts, run, t0, out);
   {
-    Progress progress(expect, a.progress);
-    shown = &progress;
-    st = run.Run([&](Nanos t) { progress(t - t0); });
+    EtaDisplay eta(run, t0, a.progress);
+    shown = &eta;
+    st = run.Run(nullptr);
     shown = nullptr;
   }
   if (st.ok() && cuts) st = cuts->Finish();

@@ -238,6 +238,12 @@ void FioRun::SetStatusInterval(Nanos first, Nanos every, std::function<void(Nano
   status_show_ = std::move(show);
 }
 
+void FioRun::SetEtaTicks(Nanos first, Nanos every, std::function<void(Nanos)> show) {
+  eta_next_ = first;
+  eta_every_ = every;
+  eta_show_ = std::move(show);
+}
+
 void FioRun::AddFault(Nanos at, std::function<Status()> run) {
   timed_.push_back({.at = at, .after_jobs = false, .run = std::move(run)});
 }
@@ -265,6 +271,11 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
           if (observe_) observe_(Max(engine.now(), t.at));
           engine.AdvanceTo(Max(engine.now(), t.at));
           cut = t.run();
+        }
+        while (eta_show_ && done_ < runners_.size() && !engine.empty() &&
+               engine.next_time() > eta_next_) {
+          eta_show_(eta_next_);
+          eta_next_ += eta_every_;
         }
         while (status_show_ && done_ < runners_.size() && !engine.empty() &&
                engine.next_time() > status_next_) {

@@ -74,6 +74,11 @@ class FioRun {
   // --status-interval: `show` runs every `every` of engine time from `first`
   // while jobs run, between two events, as a fault does (it only reads).
   void SetStatusInterval(Nanos first, Nanos every, std::function<void(Nanos)> show);
+  // --eta (workloads/fio/eta.h): `show(t)` runs for every t = `first` +
+  // k·`every` of engine time while jobs run, between two events, once the
+  // next event is later than t — without moving the clock, so what it reads
+  // is the state at t. It only reads.
+  void SetEtaTicks(Nanos first, Nanos every, std::function<void(Nanos)> show);
 
   std::vector<Report> Reports() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
@@ -86,6 +91,8 @@ class FioRun {
   // fio's messages on stderr (notes, layout trouble, I/O errors).
   std::vector<std::string> Messages() const;
   Nanos layout_time() const { return layout_end_ - layout_start_; }
+  // When Prepare() began (fio's genesis: before the layout).
+  Nanos layout_start() const { return layout_start_; }
   uint64_t layout_bytes() const { return layout_bytes_; }
   Nanos end_time() const { return end_; }
 
@@ -121,6 +128,8 @@ class FioRun {
   std::function<void(Nanos)> observe_;
   Nanos status_next_, status_every_;
   std::function<void(Nanos)> status_show_;
+  Nanos eta_next_, eta_every_;
+  std::function<void(Nanos)> eta_show_;
   // Per runner: steadystate.c's struct steadystate_data (`data` on the job
   // that keeps the samples: each job, or a group's last with
   // group_reporting).

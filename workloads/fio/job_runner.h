@@ -86,6 +86,17 @@ class JobRunner {
   uint64_t bytes_done() const { return done_bytes_[0] + done_bytes_[1]; }
   uint64_t ios_done() const { return done_ios_[0] + done_ios_[1]; }
   bool ramping() const { return !ramp_over_; }
+  // What eta.c reads (workloads/fio/eta.h): the job's runstate, as
+  // check_str_update() and thread_eta() tell them apart (fio's TD_*), its
+  // io_bytes / io_blocks per direction since the epoch, fio's
+  // total_io_size (io_size × loops; 0 for a replayed trace) and the files
+  // it holds open.
+  enum class RunState { kNotCreated, kRamp, kRunning, kVerifying, kFsyncing, kReaped };
+  RunState run_state() const;
+  uint64_t bytes_done(int dir) const { return done_bytes_[dir]; }
+  uint64_t ios_done(int dir) const { return done_ios_[dir]; }
+  uint64_t total_io_size() const;
+  size_t files_open() const { return files_.size(); }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
 
