@@ -185,6 +185,12 @@ Status FioRun::Prepare() {
       for (uint64_t s : sizes) spec.io_size += s;
     }
     runners_.push_back(std::make_unique<JobRunner>(host_, spec, ids, sizes, spec.io_size));
+    if (o.flow) {  // flow_init_job(): at setup, stonewalled jobs too
+      auto& flow = flows_[o.flow_id];
+      if (!flow) flow = std::make_unique<Flow>(host_.engine());
+      flow->Join(static_cast<uint64_t>(o.flow));
+      runners_.back()->SetFlow(flow.get());
+    }
     if (!layout_error.empty()) runners_.back()->FailSetup(ENOSPC, layout_error);
     segments_ = std::max(segments_, spec.segment + 1);
   }

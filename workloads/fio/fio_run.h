@@ -17,12 +17,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/status.h"
 #include "sim/time.h"
+#include "workloads/fio/flow.h"
 #include "workloads/fio/job_runner.h"
 #include "workloads/fio/job_spec.h"
 #include "workloads/fio/steadystate.h"
@@ -109,6 +111,7 @@ class FioRun {
   SimHost& host_;
   JobSet jobs_;
   std::vector<std::unique_ptr<JobRunner>> runners_;
+  std::map<int64_t, std::unique_ptr<Flow>> flows_;  // by flow_id (flow.h)
   std::vector<LayoutLine> layout_;
   std::vector<std::string> messages_;
   bool exitall_ = false;  // some job set exitall (fio's exitall_on_terminate)

@@ -398,6 +398,8 @@ void JobRunner::Finish(Nanos t) {
   // The thread exits at `t`: let the clock reach it before reporting done.
   host_.engine().At(t, [this] {
     phase_ = Phase::kDone;
+    // backend.c reap_threads(): flow_exit_job().
+    if (flow_) flow_->Leave(flow_count_, static_cast<uint64_t>(spec_.opts.flow));
     if (on_done_) on_done_();
   });
 }

@@ -28,6 +28,7 @@
 #include "sim/time.h"
 #include "workloads/fio/block_sizes.h"
 #include "workloads/fio/engines.h"
+#include "workloads/fio/flow.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_logs.h"
@@ -97,6 +98,9 @@ class JobRunner {
   uint64_t ios_done(int dir) const { return done_ios_[dir]; }
   uint64_t total_io_size() const;
   size_t files_open() const { return files_.size(); }
+  // flow= (flow.h): the job's flow, which it joined; it asks it before
+  // each I/O and leaves it when it is done.
+  void SetFlow(Flow* flow) { flow_ = flow; }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
 
@@ -173,6 +177,10 @@ class JobRunner {
   void IologOpen();
   void IologIo(const IoUnit& u);
   void IologClose(Nanos t);
+  // flow= (job_runner_flow.cc, flow.h).
+  void FlowHold(Nanos t);
+  void FlowWake();
+  Nanos FlowSleepEnd(Nanos t) const;
   // verify= (job_runner_verify.cc, verify.h).
   bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && !bufs_.empty(); }
   void VerifyIssue(const IoUnit& u);
@@ -225,6 +233,12 @@ class JobRunner {
   size_t verify_pos_ = 0;
   bool verifying_ = false;  // the verify pass after the writes (fio's do_verify())
   Nanos verify_start_;
+
+  Flow* flow_ = nullptr;
+  uint64_t flow_count_ = 0;      // fio's td->flow_counter
+  bool flow_passed_ = false;     // the flow let the next I/O through
+  bool flow_waiting_ = false;    // held back, waiting for the flow to move
+  bool flow_sleep_due_ = false;  // held back, quiescing before flow_sleep
 
   Phase phase_ = Phase::kIdle;
   bool in_pump_ = false;
