@@ -73,6 +73,8 @@ const char kSimUsage[] =
     "                         throughput, cache fill, SLC, GC and queue depth over\n"
     "                         simulated time, latency histograms, where the bytes went;\n"
     "                         the series also to FILE.csv (docs/sim.md, \"Reports\")\n"
+    "  --report-csv FILE      the report's time series as CSV (time_s, then one column per\n"
+    "                         series drawn, named with its unit), with or without --report\n"
     "  --state DIR            keep the stack's state in DIR from run to run: restored at the\n"
     "                         start when DIR holds one (same stack, same host), saved once\n"
     "                         the stack is idle after the jobs; the clock goes on from the\n"
@@ -272,6 +274,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       if (!ParseCount(v, UINT64_MAX / 2, &out->trace_limit)) {
         return SimFail("--trace-limit: " + Quoted(v) + " (expected a count of lines, 1 or more)");
       }
+    } else if (TakeValue(args, &i, "report-csv", &v)) {
+      if (v.empty()) return SimFail("--report-csv needs a file name (FILE.csv)");
+      out->report_csv = v;
     } else if (TakeValue(args, &i, "report", &v)) {
       if (v.empty()) return SimFail("--report needs a file name (FILE.html)");
       out->report = v;
@@ -348,6 +353,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
   }
   if (!out->report.empty() && (out->repeat > 1 || out->iozone)) {
     return SimFail("--report: one run of fio jobs (not with --repeat or --iozone)");
+  }
+  if (!out->report_csv.empty() && (out->repeat > 1 || out->iozone)) {
+    return SimFail("--report-csv: one run of fio jobs (not with --repeat or --iozone)");
   }
   if (!out->trace.empty() && (out->repeat > 1 || out->iozone)) {
     return SimFail("--trace: one run of fio jobs (not with --repeat or --iozone)");

@@ -48,6 +48,8 @@ struct SimArgs {
   std::optional<Nanos> max_runtime;
   // --report FILE.html (workloads/report/html_report.h): "" none.
   std::string report;
+  // --report-csv FILE (workloads/report/report_series.h): "" none.
+  std::string report_csv;
   // --state DIR (workloads/host/host_state.h): "" none. --reboot: the
   // restored machine is power-cycled before the jobs.
   std::string state;

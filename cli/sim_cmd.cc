@@ -4,7 +4,8 @@
 //   storlab sim --stack STACK [--seed N] [--output-format=normal|json|json+|terse,...]
 //               [--host-mem SIZE] [--host-cores N] [--timestamp]
 //               [--repeat N [--seed-step[=K]]] [--output FILE] [--eta WHEN]
-//               [--report FILE.html] [--state DIR [--reboot]] [--prefill PERCENT]
+//               [--report FILE.html] [--report-csv FILE] [--state DIR [--reboot]]
+//               [--prefill PERCENT]
 //               [JOBFILE ...] [--fio-option=value ...]
 //   storlab sim --stack STACK --iozone "-T -t 4 -s 256m ..." [--repeat N]
 //   storlab sim --cmdhelp[=OPTION]
@@ -41,6 +42,7 @@
 #include "workloads/fio/output.h"
 #include "workloads/fio/run_cap.h"
 #include "workloads/report/html_report.h"
+#include "workloads/report/report_series.h"
 #include "workloads/report/run_sampler.h"
 
 namespace storlab::cli {
@@ -152,7 +154,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   const Nanos t0 = (*host)->engine().now();
   // --report: a sampler that only reads the stack between events.
   std::optional<report::RunSampler> sampler;
-  if (!a.report.empty()) {
+  if (!a.report.empty() || !a.report_csv.empty()) {
     sampler.emplace(run, t0);
     run.SetObserver([&sampler](Nanos until) { sampler->Observe(until); });
   }
@@ -226,14 +228,19 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     if (cuts) std::fputs(("\n" + cuts->summary().Paragraph()).c_str(), out);
     if (!why.empty()) std::fputs(("\nWhere the bytes went: " + why + "\n").c_str(), out);
   }
-  if (sampler) {
+  if (!a.report_csv.empty()) {
+    st = report::WriteReportCsv(a.report_csv, report::ReportCsv(run, *sampler));
+    if (!st.ok()) return -SimFail(st.message());
+  }
+  if (!a.report.empty()) {
     std::string jobs;
     for (const auto& f : a.job_files) jobs += (jobs.empty() ? "" : ", ") + f;
     if (jobs.empty()) jobs = "command-line jobs";
     report::ReportText text{.title = "storlab sim: " + jobs + " on " + a.host.stack,
                             .explanation = why,
                             .power_cuts = cuts ? cuts->summary().Paragraph() : ""};
-    st = report::WriteReport(a.report, report::HtmlReport(run, *sampler, text), *sampler);
+    st = report::WriteReport(a.report, report::HtmlReport(run, *sampler, text),
+                             report::ReportCsv(run, *sampler));
     if (!st.ok()) return -SimFail(st.message());
   }
   for (const auto& g : run.Groups(run.Reports())) {
@@ -312,6 +319,10 @@ int RunFioJobs(const SimArgs& a) {
   }
   if (!a.report.empty()) {
     Status st = report::CheckReportPath(a.report);
+    if (!st.ok()) return SimFail(st.message());
+  }
+  if (!a.report_csv.empty()) {
+    Status st = report::CheckReportCsvPath(a.report_csv);
     if (!st.ok()) return SimFail(st.message());
   }
   for (const auto& n : notes) std::fprintf(stderr, "%s\n", n.c_str());
