@@ -32,6 +32,7 @@
 #include "cli/sim_status.h"
 #include "sim/quoted.h"
 #include "sim/trace.h"
+#include "sim/trace_read.h"
 #include "workloads/demo_explain.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
@@ -41,12 +42,17 @@
 #include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/run_cap.h"
+#include "workloads/report/cut_timeline.h"
 #include "workloads/report/html_report.h"
 #include "workloads/report/report_series.h"
 #include "workloads/report/run_sampler.h"
 
 namespace storlab::cli {
 namespace {
+
+// The events a report's power-cut timeline keeps in memory (about 60 bytes
+// each) when no --trace file is written.
+constexpr uint64_t kReportTraceLimit = 400000;
 
 // The option's name as the table knows it ("timeout" is "runtime").
 std::string Canonical(const std::string& key) {
@@ -142,6 +148,13 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     tracer->set_origin((*host)->engine().now());
     (*host)->stack().SetTracer(tracer.get());
   }
+  // --report with power cuts: the report's timeline reads the run's trace
+  // (--trace's file, or one kept in memory, cut short at kReportTraceLimit).
+  if (!tracer && !a.report.empty() && (*host)->oracle()) {
+    tracer = std::make_unique<Tracer>(kReportTraceLimit);
+    tracer->set_origin((*host)->engine().now());
+    (*host)->stack().SetTracer(tracer.get());
+  }
   std::optional<PowerCuts> cuts;
   if ((*host)->oracle()) {
     auto times = CutTimes(a, sections, seed, (*host)->engine().now());
@@ -178,7 +191,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     (*host)->stack().SetTracer(nullptr);
     st = tracer->Close();
     if (!st.ok()) return -SimFail("--trace: " + st.message());
-    if (tracer->dropped()) {
+    if (tracer->dropped() && !a.trace.empty()) {
       std::fprintf(stderr,
                    "storlab sim: note: --trace-limit %llu cut the trace short: %llu later events "
                    "were not written to %s\n",
@@ -238,7 +251,16 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     if (jobs.empty()) jobs = "command-line jobs";
     report::ReportText text{.title = "storlab sim: " + jobs + " on " + a.host.stack,
                             .explanation = why,
-                            .power_cuts = cuts ? cuts->summary().Paragraph() : ""};
+                            .power_cuts = cuts ? cuts->summary().Paragraph() : "",
+                            .cut_timeline = ""};
+    if (cuts && tracer) {
+      auto trace =
+          a.trace.empty() ? ParseTrace(tracer->text(), "the run's trace") : ReadTrace(a.trace);
+      if (!trace.ok()) return -SimFail("--report: " + trace.status().message());
+      std::vector<Nanos> at;
+      for (const auto& c : cuts->summary().cuts) at.push_back(c.at - cuts->summary().origin);
+      text.cut_timeline = report::CutTimeline(*trace, at);
+    }
     st = report::WriteReport(a.report, report::HtmlReport(run, *sampler, text),
                              report::ReportCsv(run, *sampler));
     if (!st.ok()) return -SimFail(st.message());

@@ -163,6 +163,28 @@ def main():
         if any(len(r) != len(rows[0]) for r in rows):
             fail("CSV rows of different lengths")
 
+        # A power cut: the timeline of writes from acknowledge to durable,
+        # the cut, and what it lost (an HDD's write cache, no flush).
+        cut_page = os.path.join(tmp, "cut.html")
+        cut = subprocess.run(
+            [storlab, "sim", "--stack", "hdd-7200", "--name=w", "--rw=randwrite", "--bs=4k",
+             "--size=16m", "--runtime=1", "--time_based", "--ioengine=libaio", "--iodepth=8",
+             "--direct=1", "--fsync=32", "--power-cut-at=0.5s", "--report", cut_page],
+            capture_output=True, text=True, timeout=60)
+        if cut.returncode != 0:
+            fail("storlab sim --report --power-cut-at: status %d: %s" %
+                 (cut.returncode, cut.stderr[:400]))
+        cut_shape = Shape()
+        cut_shape.feed(open(cut_page, encoding="utf-8").read())
+        cc = cut_shape.classes
+        if cc.get(("svg", "cuts"), 0) != 1 or cc.get(("line", "cut"), 0) != 1:
+            fail("expected the power-cut timeline (svg.cuts with line.cut)")
+        if cc.get(("rect", "durable"), 0) < 1 or cc.get(("rect", "lost"), 0) < 1:
+            fail("expected writes made durable and writes lost at the cut: %d durable, %d lost" %
+                 (cc.get(("rect", "durable"), 0), cc.get(("rect", "lost"), 0)))
+        if cc.get(("ul", "cuts"), 0) != 1:
+            fail("expected the list of what each cut lost (ul.cuts)")
+
         # Bad input: a clear error before the run, naming the option.
         for args, want in (
                 (["--report", os.path.join(tmp, "no", "such", "dir", "r.html")],
@@ -219,6 +241,23 @@ def main():
             fail("the screenshot looks blank: %d colours, %d dark pixels" % (len(colors), dark))
         if blue < 200:
             fail("no chart drawn in the screenshot (%d pixels of #0072B2)" % blue)
+        # The power-cut page: its timeline drawn, the lost writes in #D55E00.
+        cut_shot = os.path.join(tmp, "cut.png")
+        subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--user-data-dir=" + os.path.join(tmp, "profile"), "--screenshot=" + cut_shot,
+             "--window-size=800,1000", "file://" + cut_page],
+            capture_output=True, timeout=60, env=env)
+        if not os.path.exists(cut_shot):
+            fail("chromium wrote no screenshot of the power-cut page")
+        w, h, ch, rows = png_pixels(cut_shot)
+        lost = sum(1 for r in rows for i in range(0, len(r), ch) if r[i:i + 3] == b"\xd5\x5e\x00")
+        durable = sum(1 for r in rows for i in range(0, len(r), ch)
+                      if r[i:i + 3] == b"\x00\x72\xb2")
+        print("power-cut screenshot %dx%d: %d pixels lost (#D55E00), %d durable (#0072B2)" %
+              (w, h, lost, durable))
+        if lost < 100 or durable < 200:
+            fail("the power-cut timeline is not drawn: %d lost, %d durable pixels" % (lost, durable))
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

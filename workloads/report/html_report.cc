@@ -184,7 +184,7 @@ std::string HtmlReport(fio::FioRun& run, const RunSampler& sampler, const Report
          "explain.</p>\n";
   }
   if (!text.power_cuts.empty()) {
-    s += "<h2>Power cuts</h2>\n<p>" + HtmlEscape(text.power_cuts) + "</p>\n";
+    s += "<h2>Power cuts</h2>\n<p>" + HtmlEscape(text.power_cuts) + "</p>\n" + text.cut_timeline;
   }
   s += "<h2>The stack</h2>\n<p>Requests and busy time from the jobs' start (the layout of "
        "their files before it not counted); hit rates and the largest queue depth since the "

@@ -18,9 +18,10 @@
 namespace storlab::report {
 
 struct ReportText {
-  std::string title;        // the page's heading
-  std::string explanation;  // "where the bytes went" ("" : within 2× of the limit)
-  std::string power_cuts;   // the power cuts' summary paragraph ("" : none)
+  std::string title;         // the page's heading
+  std::string explanation;   // "where the bytes went" ("" : within 2× of the limit)
+  std::string power_cuts;    // the power cuts' summary paragraph ("" : none)
+  std::string cut_timeline;  // HTML of cut_timeline.h ("" : none)
 };
 
 // REQUIRES: run.Run() done and sampler.Finish() called.
