@@ -14,10 +14,14 @@
 
 namespace storlab::cli {
 
+// fio's --eta, --eta-newline and --eta-interval. `storlab sim`'s fio jobs
+// show fio's ETA line in simulated time (cli/eta_display.h); iozone's runs
+// the progress line below, in wall time.
 struct ProgressOptions {
   enum class Eta { kAuto, kAlways, kNever };
   Eta eta = Eta::kAuto;
-  Nanos newline_every;  // of wall time; 0: refresh the line in place
+  Nanos newline_every;                 // 0: refresh the line in place
+  Nanos interval = Nanos(1000000000);  // fio's eta_interval_msec: 1 s
 };
 
 class Progress {

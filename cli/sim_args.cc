@@ -37,9 +37,11 @@ const char kSimUsage[] =
     "  --append-terse         fio's --append-terse: terse output too, before the others\n"
     "  --terse-version N      fio's --terse-version: 2 to 5 (default 3)\n"
     "  --output FILE          fio's --output: the report goes to FILE (checked first)\n"
-    "  --eta WHEN             fio's --eta: auto (default), always or never show the progress\n"
-    "                         line (stderr)\n"
-    "  --eta-newline T        fio's --eta-newline: a new progress line every T of wall time\n"
+    "  --eta WHEN             fio's --eta: fio's ETA line on stderr, in simulated time: auto\n"
+    "                         (default: when stderr is a terminal), always or never\n"
+    "  --eta-newline T        fio's --eta-newline: a new ETA line every T of simulated time\n"
+    "  --eta-interval T       fio's --eta-interval: the ETA line every T of simulated time\n"
+    "                         (default 1s, at least 250ms)\n"
     "  --status-interval T    fio's --status-interval: the report so far every T of simulated\n"
     "                         time (seconds by default), then the final one\n"
     "  --host-mem SIZE        override the stack's [host] mem (e.g. 32GiB)\n"
@@ -71,6 +73,8 @@ const char kSimUsage[] =
     "                         throughput, cache fill, SLC, GC and queue depth over\n"
     "                         simulated time, latency histograms, where the bytes went;\n"
     "                         the series also to FILE.csv (docs/sim.md, \"Reports\")\n"
+    "  --report-csv FILE      the report's time series as CSV (time_s, then one column per\n"
+    "                         series drawn, named with its unit), with or without --report\n"
     "  --state DIR            keep the stack's state in DIR from run to run: restored at the\n"
     "                         start when DIR holds one (same stack, same host), saved once\n"
     "                         the stack is idle after the jobs; the clock goes on from the\n"
@@ -234,6 +238,14 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
                        (t.ok() ? Quoted(v) + " must be more than 0" : t.status().message()));
       }
       out->progress.newline_every = *t;
+    } else if (TakeValue(args, &i, "eta-interval", &v)) {
+      // fio's parse_cmd_line() 'O': check_str_time(), at least DISK_UTIL_MSEC.
+      auto t = fio::ParseFioTime(v, fio::TimeUnit::kSeconds);
+      if (!t.ok() || *t < Nanos(250000000)) {
+        return SimFail("--eta-interval: " + Quoted(v) +
+                       " (expected a time of 250ms or more: 1, 500ms, 2s)");
+      }
+      out->progress.interval = *t;
     } else if (TakeValue(args, &i, "host-mem", &v)) {
       HostSpec h;
       Status st = OverrideHost("mem", v, "--host-mem", &h);
@@ -262,6 +274,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
       if (!ParseCount(v, UINT64_MAX / 2, &out->trace_limit)) {
         return SimFail("--trace-limit: " + Quoted(v) + " (expected a count of lines, 1 or more)");
       }
+    } else if (TakeValue(args, &i, "report-csv", &v)) {
+      if (v.empty()) return SimFail("--report-csv needs a file name (FILE.csv)");
+      out->report_csv = v;
     } else if (TakeValue(args, &i, "report", &v)) {
       if (v.empty()) return SimFail("--report needs a file name (FILE.html)");
       out->report = v;
@@ -338,6 +353,9 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
   }
   if (!out->report.empty() && (out->repeat > 1 || out->iozone)) {
     return SimFail("--report: one run of fio jobs (not with --repeat or --iozone)");
+  }
+  if (!out->report_csv.empty() && (out->repeat > 1 || out->iozone)) {
+    return SimFail("--report-csv: one run of fio jobs (not with --repeat or --iozone)");
   }
   if (!out->trace.empty() && (out->repeat > 1 || out->iozone)) {
     return SimFail("--trace: one run of fio jobs (not with --repeat or --iozone)");

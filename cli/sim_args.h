@@ -30,7 +30,7 @@ struct SimArgs {
   int repeat = 1;
   uint64_t seed_step = 0;    // --seed-step: run i of --repeat uses seed + i * step
   std::string output;        // --output FILE ("" : stdout)
-  ProgressOptions progress;  // --eta, --eta-newline
+  ProgressOptions progress;  // --eta, --eta-newline, --eta-interval
   // --status-interval: the reports every this much simulated time (0: none;
   // cli/sim_status.h).
   Nanos status_interval;
@@ -48,6 +48,8 @@ struct SimArgs {
   std::optional<Nanos> max_runtime;
   // --report FILE.html (workloads/report/html_report.h): "" none.
   std::string report;
+  // --report-csv FILE (workloads/report/report_series.h): "" none.
+  std::string report_csv;
   // --state DIR (workloads/host/host_state.h): "" none. --reboot: the
   // restored machine is power-cycled before the jobs.
   std::string state;

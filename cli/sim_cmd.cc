@@ -4,7 +4,8 @@
 //   storlab sim --stack STACK [--seed N] [--output-format=normal|json|json+|terse,...]
 //               [--host-mem SIZE] [--host-cores N] [--timestamp]
 //               [--repeat N [--seed-step[=K]]] [--output FILE] [--eta WHEN]
-//               [--report FILE.html] [--state DIR [--reboot]] [--prefill PERCENT]
+//               [--report FILE.html] [--report-csv FILE] [--state DIR [--reboot]]
+//               [--prefill PERCENT]
 //               [JOBFILE ...] [--fio-option=value ...]
 //   storlab sim --stack STACK --iozone "-T -t 4 -s 256m ..." [--repeat N]
 //   storlab sim --cmdhelp[=OPTION]
@@ -23,7 +24,7 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/eta_display.h"
 #include "cli/sim_args.h"
 #include "cli/sim_cuts.h"
 #include "cli/sim_faults.h"
@@ -31,6 +32,7 @@
 #include "cli/sim_status.h"
 #include "sim/quoted.h"
 #include "sim/trace.h"
+#include "sim/trace_read.h"
 #include "workloads/demo_explain.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/fio_run.h"
@@ -40,11 +42,17 @@
 #include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/run_cap.h"
+#include "workloads/report/cut_timeline.h"
 #include "workloads/report/html_report.h"
+#include "workloads/report/report_series.h"
 #include "workloads/report/run_sampler.h"
 
 namespace storlab::cli {
 namespace {
+
+// The events a report's power-cut timeline keeps in memory (about 60 bytes
+// each) when no --trace file is written.
+constexpr uint64_t kReportTraceLimit = 400000;
 
 // The option's name as the table knows it ("timeout" is "runtime").
 std::string Canonical(const std::string& key) {
@@ -120,7 +128,6 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   faults.insert(faults.end(), a.faults.begin(), a.faults.end());
   Status fst = CheckSimFaults(faults, (*host)->stack());
   if (!fst.ok()) return -SimFail(fst.message());
-  const Nanos expect = fio::ExpectedTime(*jobs);
   fio::FioRun run(**host, std::move(*jobs));
   Status st = run.Prepare();
   for (const auto& m : run.Messages()) std::fprintf(stderr, "%s\n", m.c_str());
@@ -141,6 +148,13 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     tracer->set_origin((*host)->engine().now());
     (*host)->stack().SetTracer(tracer.get());
   }
+  // --report with power cuts: the report's timeline reads the run's trace
+  // (--trace's file, or one kept in memory, cut short at kReportTraceLimit).
+  if (!tracer && !a.report.empty() && (*host)->oracle()) {
+    tracer = std::make_unique<Tracer>(kReportTraceLimit);
+    tracer->set_origin((*host)->engine().now());
+    (*host)->stack().SetTracer(tracer.get());
+  }
   std::optional<PowerCuts> cuts;
   if ((*host)->oracle()) {
     auto times = CutTimes(a, sections, seed, (*host)->engine().now());
@@ -153,20 +167,20 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   const Nanos t0 = (*host)->engine().now();
   // --report: a sampler that only reads the stack between events.
   std::optional<report::RunSampler> sampler;
-  if (!a.report.empty()) {
+  if (!a.report.empty() || !a.report_csv.empty()) {
     sampler.emplace(run, t0);
     run.SetObserver([&sampler](Nanos until) { sampler->Observe(until); });
   }
-  Progress* shown = nullptr;  // the progress line, while the jobs run
+  EtaDisplay* shown = nullptr;  // fio's ETA line, while the jobs run
   AddSimFaults(faults, t0, (*host)->stack(), run, [&shown](const std::string& line) {
     if (shown) return shown->Note(line);
     std::fprintf(stderr, "%s\n", line.c_str());
   });
   SetStatusReports(a, opts, run, t0, out);
   {
-    Progress progress(expect, a.progress);
-    shown = &progress;
-    st = run.Run([&](Nanos t) { progress(t - t0); });
+    EtaDisplay eta(run, t0, a.progress);
+    shown = &eta;
+    st = run.Run(nullptr);
     shown = nullptr;
   }
   if (st.ok() && cuts) st = cuts->Finish();
@@ -177,7 +191,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     (*host)->stack().SetTracer(nullptr);
     st = tracer->Close();
     if (!st.ok()) return -SimFail("--trace: " + st.message());
-    if (tracer->dropped()) {
+    if (tracer->dropped() && !a.trace.empty()) {
       std::fprintf(stderr,
                    "storlab sim: note: --trace-limit %llu cut the trace short: %llu later events "
                    "were not written to %s\n",
@@ -227,14 +241,28 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     if (cuts) std::fputs(("\n" + cuts->summary().Paragraph()).c_str(), out);
     if (!why.empty()) std::fputs(("\nWhere the bytes went: " + why + "\n").c_str(), out);
   }
-  if (sampler) {
+  if (!a.report_csv.empty()) {
+    st = report::WriteReportCsv(a.report_csv, report::ReportCsv(run, *sampler));
+    if (!st.ok()) return -SimFail(st.message());
+  }
+  if (!a.report.empty()) {
     std::string jobs;
     for (const auto& f : a.job_files) jobs += (jobs.empty() ? "" : ", ") + f;
     if (jobs.empty()) jobs = "command-line jobs";
     report::ReportText text{.title = "storlab sim: " + jobs + " on " + a.host.stack,
                             .explanation = why,
-                            .power_cuts = cuts ? cuts->summary().Paragraph() : ""};
-    st = report::WriteReport(a.report, report::HtmlReport(run, *sampler, text), *sampler);
+                            .power_cuts = cuts ? cuts->summary().Paragraph() : "",
+                            .cut_timeline = ""};
+    if (cuts && tracer) {
+      auto trace =
+          a.trace.empty() ? ParseTrace(tracer->text(), "the run's trace") : ReadTrace(a.trace);
+      if (!trace.ok()) return -SimFail("--report: " + trace.status().message());
+      std::vector<Nanos> at;
+      for (const auto& c : cuts->summary().cuts) at.push_back(c.at - cuts->summary().origin);
+      text.cut_timeline = report::CutTimeline(*trace, at);
+    }
+    st = report::WriteReport(a.report, report::HtmlReport(run, *sampler, text),
+                             report::ReportCsv(run, *sampler));
     if (!st.ok()) return -SimFail(st.message());
   }
   for (const auto& g : run.Groups(run.Reports())) {
@@ -313,6 +341,10 @@ int RunFioJobs(const SimArgs& a) {
   }
   if (!a.report.empty()) {
     Status st = report::CheckReportPath(a.report);
+    if (!st.ok()) return SimFail(st.message());
+  }
+  if (!a.report_csv.empty()) {
+    Status st = report::CheckReportCsvPath(a.report_csv);
     if (!st.ok()) return SimFail(st.message());
   }
   for (const auto& n : notes) std::fprintf(stderr, "%s\n", n.c_str());

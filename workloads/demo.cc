@@ -12,6 +12,7 @@
 #include "workloads/fio/fio_run.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/report/html_report.h"
+#include "workloads/report/report_series.h"
 #include "workloads/report/run_sampler.h"
 
 namespace storlab::demo {
@@ -99,7 +100,8 @@ CellResult RunCell(const Cell& cell, const DemoOptions& o) {
                                      Fmt("%.1f MB/s", r.simulated_mbps),
                             .explanation = r.explanation,
                             .power_cuts = ""};
-    Status st = report::WriteReport(r.report, report::HtmlReport(run, *sampler, text), *sampler);
+    Status st = report::WriteReport(r.report, report::HtmlReport(run, *sampler, text),
+                                    report::ReportCsv(run, *sampler));
     if (!st.ok() && r.status.ok()) r.status = st;
   }
   r.events = (*host)->engine().events_run();

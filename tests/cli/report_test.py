@@ -29,14 +29,27 @@ class Shape(html.parser.HTMLParser):
         self.tags = {}
         self.classes = {}
         self.fetches = []  # attributes that would load something
+        self.legends = []  # the charts' series names, in order
+        self.points = []  # the number of points of each <polyline>
+        self._in_legend = False
 
     def handle_starttag(self, tag, attrs):
         self.tags[tag] = self.tags.get(tag, 0) + 1
+        a = dict(attrs)
+        self._in_legend = tag == "text" and a.get("class") == "legend"
+        if tag == "polyline":
+            self.points.append(len((a.get("points") or "").split()))
         for k, v in attrs:
             if k == "class":
                 self.classes[(tag, v)] = self.classes.get((tag, v), 0) + 1
             if k in ("src", "href") or (k == "style" and "url(" in (v or "")):
                 self.fetches.append((tag, k, v))
+
+
+    def handle_data(self, data):
+        if self._in_legend:
+            self.legends.append(data)
+            self._in_legend = False
 
 
 def png_pixels(path):
@@ -99,7 +112,8 @@ def main():
         run = subprocess.run(
             [storlab, "sim", "--stack", "usb3-nvme", "--host-mem", "4GiB", "--name=w",
              "--rw=write", "--bs=1m", "--size=512m", "--name=f", "--rw=write", "--bs=64k",
-             "--size=16m", "--end_fsync=1", "--output-format=json", "--report", page],
+             "--size=16m", "--end_fsync=1", "--output-format=json", "--report", page,
+             "--report-csv", os.path.join(tmp, "series.csv")],
             capture_output=True, text=True, timeout=60)
         if run.returncode != 0:
             fail("storlab sim --report: status %d: %s" % (run.returncode, run.stderr[:400]))
@@ -129,6 +143,47 @@ def main():
         csv = open(os.path.join(tmp, "run.csv"), encoding="utf-8").read().splitlines()
         if not csv[0].startswith("time_s,") or len(csv) < 20:
             fail("run.csv: expected a header and >= 20 samples, got %d lines" % len(csv))
+        # --report-csv: the series the page draws, as drawn: a column per
+        # legend (in order, once), named with its unit, a row per point.
+        import csv as csvmod
+        if open(os.path.join(tmp, "series.csv"), encoding="utf-8").read().splitlines() != csv:
+            fail("--report-csv and the CSV beside the page differ")
+        rows = list(csvmod.reader(csv))
+        header = rows[0][1:]
+        names = [h[:h.rindex(" [")] for h in header]
+        units = {h[h.rindex(" [") + 2:-1] for h in header}
+        drawn = list(dict.fromkeys(shape.legends))
+        if names != drawn:
+            fail("CSV columns %s differ from the charts' series %s" % (names[:6], drawn[:6]))
+        if not units <= {"bytes/s", "bytes", "busy fraction", "requests in flight"}:
+            fail("CSV columns without a known unit: %s" % sorted(units))
+        if set(shape.points) != {len(rows) - 1}:
+            fail("CSV rows (%d) differ from the charts' points %s" % (len(rows) - 1,
+                                                                    sorted(set(shape.points))))
+        if any(len(r) != len(rows[0]) for r in rows):
+            fail("CSV rows of different lengths")
+
+        # A power cut: the timeline of writes from acknowledge to durable,
+        # the cut, and what it lost (an HDD's write cache, no flush).
+        cut_page = os.path.join(tmp, "cut.html")
+        cut = subprocess.run(
+            [storlab, "sim", "--stack", "hdd-7200", "--name=w", "--rw=randwrite", "--bs=4k",
+             "--size=16m", "--runtime=1", "--time_based", "--ioengine=libaio", "--iodepth=8",
+             "--direct=1", "--fsync=32", "--power-cut-at=0.5s", "--report", cut_page],
+            capture_output=True, text=True, timeout=60)
+        if cut.returncode != 0:
+            fail("storlab sim --report --power-cut-at: status %d: %s" %
+                 (cut.returncode, cut.stderr[:400]))
+        cut_shape = Shape()
+        cut_shape.feed(open(cut_page, encoding="utf-8").read())
+        cc = cut_shape.classes
+        if cc.get(("svg", "cuts"), 0) != 1 or cc.get(("line", "cut"), 0) != 1:
+            fail("expected the power-cut timeline (svg.cuts with line.cut)")
+        if cc.get(("rect", "durable"), 0) < 1 or cc.get(("rect", "lost"), 0) < 1:
+            fail("expected writes made durable and writes lost at the cut: %d durable, %d lost" %
+                 (cc.get(("rect", "durable"), 0), cc.get(("rect", "lost"), 0)))
+        if cc.get(("ul", "cuts"), 0) != 1:
+            fail("expected the list of what each cut lost (ul.cuts)")
 
         # Bad input: a clear error before the run, naming the option.
         for args, want in (
@@ -136,7 +191,11 @@ def main():
                  "--report: cannot write"),
                 (["--report", os.path.join(tmp, "r.html"), "--repeat", "2"],
                  "--report: one run of fio jobs"),
-                (["--report="], "--report needs a file name")):
+                (["--report="], "--report needs a file name"),
+                (["--report-csv", os.path.join(tmp, "no", "such", "r.csv")],
+                 "--report-csv: cannot write"),
+                (["--report-csv", os.path.join(tmp, "r.csv"), "--repeat", "2"],
+                 "--report-csv: one run of fio jobs")):
             bad = subprocess.run([storlab, "sim", "--stack", "ram", "--name=x", "--size=1m"] + args,
                                  capture_output=True, text=True, timeout=30)
             if bad.returncode not in (1, 2) or want not in bad.stderr:
@@ -182,6 +241,23 @@ def main():
             fail("the screenshot looks blank: %d colours, %d dark pixels" % (len(colors), dark))
         if blue < 200:
             fail("no chart drawn in the screenshot (%d pixels of #0072B2)" % blue)
+        # The power-cut page: its timeline drawn, the lost writes in #D55E00.
+        cut_shot = os.path.join(tmp, "cut.png")
+        subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--user-data-dir=" + os.path.join(tmp, "profile"), "--screenshot=" + cut_shot,
+             "--window-size=800,1000", "file://" + cut_page],
+            capture_output=True, timeout=60, env=env)
+        if not os.path.exists(cut_shot):
+            fail("chromium wrote no screenshot of the power-cut page")
+        w, h, ch, rows = png_pixels(cut_shot)
+        lost = sum(1 for r in rows for i in range(0, len(r), ch) if r[i:i + 3] == b"\xd5\x5e\x00")
+        durable = sum(1 for r in rows for i in range(0, len(r), ch)
+                      if r[i:i + 3] == b"\x00\x72\xb2")
+        print("power-cut screenshot %dx%d: %d pixels lost (#D55E00), %d durable (#0072B2)" %
+              (w, h, lost, durable))
+        if lost < 100 or durable < 200:
+            fail("the power-cut timeline is not drawn: %d lost, %d durable pixels" % (lost, durable))
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -185,6 +185,12 @@ Status FioRun::Prepare() {
       for (uint64_t s : sizes) spec.io_size += s;
     }
     runners_.push_back(std::make_unique<JobRunner>(host_, spec, ids, sizes, spec.io_size));
+    if (o.flow) {  // flow_init_job(): at setup, stonewalled jobs too
+      auto& flow = flows_[o.flow_id];
+      if (!flow) flow = std::make_unique<Flow>(host_.engine());
+      flow->Join(static_cast<uint64_t>(o.flow));
+      runners_.back()->SetFlow(flow.get());
+    }
     if (!layout_error.empty()) runners_.back()->FailSetup(ENOSPC, layout_error);
     segments_ = std::max(segments_, spec.segment + 1);
   }
@@ -238,6 +244,12 @@ void FioRun::SetStatusInterval(Nanos first, Nanos every, std::function<void(Nano
   status_show_ = std::move(show);
 }
 
+void FioRun::SetEtaTicks(Nanos first, Nanos every, std::function<void(Nanos)> show) {
+  eta_next_ = first;
+  eta_every_ = every;
+  eta_show_ = std::move(show);
+}
+
 void FioRun::AddFault(Nanos at, std::function<Status()> run) {
   timed_.push_back({.at = at, .after_jobs = false, .run = std::move(run)});
 }
@@ -265,6 +277,11 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
           if (observe_) observe_(Max(engine.now(), t.at));
           engine.AdvanceTo(Max(engine.now(), t.at));
           cut = t.run();
+        }
+        while (eta_show_ && done_ < runners_.size() && !engine.empty() &&
+               engine.next_time() > eta_next_) {
+          eta_show_(eta_next_);
+          eta_next_ += eta_every_;
         }
         while (status_show_ && done_ < runners_.size() && !engine.empty() &&
                engine.next_time() > status_next_) {

@@ -17,12 +17,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/status.h"
 #include "sim/time.h"
+#include "workloads/fio/flow.h"
 #include "workloads/fio/job_runner.h"
 #include "workloads/fio/job_spec.h"
 #include "workloads/fio/steadystate.h"
@@ -74,6 +76,11 @@ class FioRun {
   // --status-interval: `show` runs every `every` of engine time from `first`
   // while jobs run, between two events, as a fault does (it only reads).
   void SetStatusInterval(Nanos first, Nanos every, std::function<void(Nanos)> show);
+  // --eta (workloads/fio/eta.h): `show(t)` runs for every t = `first` +
+  // k·`every` of engine time while jobs run, between two events, once the
+  // next event is later than t — without moving the clock, so what it reads
+  // is the state at t. It only reads.
+  void SetEtaTicks(Nanos first, Nanos every, std::function<void(Nanos)> show);
 
   std::vector<Report> Reports() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
@@ -86,6 +93,8 @@ class FioRun {
   // fio's messages on stderr (notes, layout trouble, I/O errors).
   std::vector<std::string> Messages() const;
   Nanos layout_time() const { return layout_end_ - layout_start_; }
+  // When Prepare() began (fio's genesis: before the layout).
+  Nanos layout_start() const { return layout_start_; }
   uint64_t layout_bytes() const { return layout_bytes_; }
   Nanos end_time() const { return end_; }
 
@@ -102,6 +111,7 @@ class FioRun {
   SimHost& host_;
   JobSet jobs_;
   std::vector<std::unique_ptr<JobRunner>> runners_;
+  std::map<int64_t, std::unique_ptr<Flow>> flows_;  // by flow_id (flow.h)
   std::vector<LayoutLine> layout_;
   std::vector<std::string> messages_;
   bool exitall_ = false;  // some job set exitall (fio's exitall_on_terminate)
@@ -121,6 +131,8 @@ class FioRun {
   std::function<void(Nanos)> observe_;
   Nanos status_next_, status_every_;
   std::function<void(Nanos)> status_show_;
+  Nanos eta_next_, eta_every_;
+  std::function<void(Nanos)> eta_show_;
   // Per runner: steadystate.c's struct steadystate_data (`data` on the job
   // that keeps the samples: each job, or a group's last with
   // group_reporting).

@@ -146,6 +146,27 @@ void JobRunner::FailSetup(int err, std::string verror) {
   ts_.verror = std::move(verror);
 }
 
+JobRunner::RunState JobRunner::run_state() const {
+  switch (phase_) {
+    case Phase::kIdle:
+      return RunState::kNotCreated;
+    case Phase::kRunning:
+    case Phase::kDraining:
+      if (!ramp_over_) return RunState::kRamp;
+      return verifying_ ? RunState::kVerifying : RunState::kRunning;
+    case Phase::kFsyncing:
+      return RunState::kFsyncing;
+    case Phase::kDone:
+      break;
+  }
+  return RunState::kReaped;
+}
+
+uint64_t JobRunner::total_io_size() const {
+  if (io_size_ == UINT64_MAX) return 0;  // a trace: fio knows no total
+  return io_size_ * static_cast<uint64_t>(std::max<int64_t>(1, spec_.opts.loops));
+}
+
 void JobRunner::Begin() {
   if (phase_ != Phase::kIdle) return;  // Terminate() started it already
   Nanos now = host_.engine().now();
@@ -377,6 +398,8 @@ void JobRunner::Finish(Nanos t) {
   // The thread exits at `t`: let the clock reach it before reporting done.
   host_.engine().At(t, [this] {
     phase_ = Phase::kDone;
+    // backend.c reap_threads(): flow_exit_job().
+    if (flow_) flow_->Leave(flow_count_, static_cast<uint64_t>(spec_.opts.flow));
     if (on_done_) on_done_();
   });
 }

@@ -28,6 +28,7 @@
 #include "sim/time.h"
 #include "workloads/fio/block_sizes.h"
 #include "workloads/fio/engines.h"
+#include "workloads/fio/flow.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_logs.h"
@@ -86,6 +87,20 @@ class JobRunner {
   uint64_t bytes_done() const { return done_bytes_[0] + done_bytes_[1]; }
   uint64_t ios_done() const { return done_ios_[0] + done_ios_[1]; }
   bool ramping() const { return !ramp_over_; }
+  // What eta.c reads (workloads/fio/eta.h): the job's runstate, as
+  // check_str_update() and thread_eta() tell them apart (fio's TD_*), its
+  // io_bytes / io_blocks per direction since the epoch, fio's
+  // total_io_size (io_size × loops; 0 for a replayed trace) and the files
+  // it holds open.
+  enum class RunState { kNotCreated, kRamp, kRunning, kVerifying, kFsyncing, kReaped };
+  RunState run_state() const;
+  uint64_t bytes_done(int dir) const { return done_bytes_[dir]; }
+  uint64_t ios_done(int dir) const { return done_ios_[dir]; }
+  uint64_t total_io_size() const;
+  size_t files_open() const { return files_.size(); }
+  // flow= (flow.h): the job's flow, which it joined; it asks it before
+  // each I/O and leaves it when it is done.
+  void SetFlow(Flow* flow) { flow_ = flow; }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
 
@@ -162,6 +177,10 @@ class JobRunner {
   void IologOpen();
   void IologIo(const IoUnit& u);
   void IologClose(Nanos t);
+  // flow= (job_runner_flow.cc, flow.h).
+  void FlowHold(Nanos t);
+  void FlowWake();
+  Nanos FlowSleepEnd(Nanos t) const;
   // verify= (job_runner_verify.cc, verify.h).
   bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && !bufs_.empty(); }
   void VerifyIssue(const IoUnit& u);
@@ -214,6 +233,12 @@ class JobRunner {
   size_t verify_pos_ = 0;
   bool verifying_ = false;  // the verify pass after the writes (fio's do_verify())
   Nanos verify_start_;
+
+  Flow* flow_ = nullptr;
+  uint64_t flow_count_ = 0;      // fio's td->flow_counter
+  bool flow_passed_ = false;     // the flow let the next I/O through
+  bool flow_waiting_ = false;    // held back, waiting for the flow to move
+  bool flow_sleep_due_ = false;  // held back, quiescing before flow_sleep
 
   Phase phase_ = Phase::kIdle;
   bool in_pump_ = false;

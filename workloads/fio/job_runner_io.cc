@@ -45,6 +45,11 @@ void JobRunner::Pump() {
     Nanos t = Max(engine.now(), thread_free_);
     if (quiescing_ && reset_after_quiesce_) ResetStats(t);  // latency_target's final run
     quiescing_ = reset_after_quiesce_ = false;
+    if (flow_sleep_due_) {  // held back by its flow, quiesced: now the flow_sleep
+      flow_sleep_due_ = false;
+      SleepUntil(FlowSleepEnd(t));
+      break;
+    }
     if (verifying_) {  // do_verify(): read back every block written
       if (failed_ || terminated_ || verify_pos_ >= verify_hist_.size()) {
         StopIssuing();
@@ -73,6 +78,15 @@ void JobRunner::Pump() {
         sleep = Min(sleep, Max(Nanos(0), epoch_ + o.runtime - t));
       SleepUntil(t + sleep);
       break;
+    }
+    // flow_threshold_exceeded() (backend.c do_io(): before each I/O, once).
+    if (flow_ && !flow_passed_) {
+      if (flow_->Exceeded(flow_count_, static_cast<uint64_t>(o.flow))) {
+        FlowHold(t);
+        break;
+      }
+      ++flow_count_;
+      flow_passed_ = true;
     }
     // fsync=N / fdatasync=N: after every N writes issued.
     int64_t every = o.fsync_blocks ? o.fsync_blocks : o.fdatasync_blocks;
@@ -153,6 +167,7 @@ void JobRunner::SleepUntil(Nanos t) {
 }
 
 void JobRunner::Issue(int dir, Nanos t) {
+  flow_passed_ = false;  // the next I/O asks its flow again
   IoUnit* u = free_.back();
   u->dir = static_cast<uint8_t>(dir);
   if (dir == kSync) {

@@ -367,6 +367,7 @@ std::vector<OptionDef> MakeTable() {
   AddIologOptions(&t);
   AddVerifyOptions(&t);
   AddErrorOptions(&t);
+  AddFlowOptions(&t);
   return t;
 }
 

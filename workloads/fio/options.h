@@ -83,6 +83,11 @@ struct JobOptions {
   bool verify_fatal = false;
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
+  // flow.c: jobs of one flow_id issue I/O in the ratio of their flow
+  // weights; a job held back sleeps flow_sleep µs (0: spins).
+  int64_t flow_id = 0;
+  int64_t flow = 0;  // weight; 0: not in a flow
+  int64_t flow_sleep = 0;
   DirValues rate = {0, 0, 0};  // bytes per second
   DirValues rate_iops = {0, 0, 0};
   std::string rate_process = "linear";  // linear | poisson (backend.c usec_for_io)
@@ -200,6 +205,8 @@ void AddIologOptions(std::vector<OptionDef>* table);
 void AddVerifyOptions(std::vector<OptionDef>* table);
 // continue_on_error, ignore_error, error_dump (option_table_errors.cc).
 void AddErrorOptions(std::vector<OptionDef>* table);
+// flow_id, flow, flow_sleep (option_table_flow.cc).
+void AddFlowOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its
 // value (a flag, or a log whose file name is optional).
 bool TakesNoNextWord(const OptionDef& d);

@@ -10,6 +10,7 @@
 #include "sim/histogram.h"
 #include "sim/node.h"
 #include "sim/quoted.h"
+#include "workloads/report/report_series.h"
 #include "workloads/report/stack_tree.h"
 #include "workloads/report/svg_chart.h"
 
@@ -55,12 +56,6 @@ std::vector<double> Scaled(std::vector<double> v, double by) {
   return v;
 }
 
-// The nodes whose throughput the first chart shows: links, NFS mounts and
-// the devices at the bottom.
-bool IsCarrier(const Node& n) {
-  return n.kind() == NodeKind::kLink || n.kind() == NodeKind::kNfs || n.children().empty();
-}
-
 std::string JobsTable(fio::FioRun& run) {
   std::string s =
       "<table class=\"jobs\"><tr><th>job</th><th>direction</th><th>MB/s</th><th>IOPS</th>"
@@ -96,107 +91,35 @@ std::vector<ChartSpan> FsyncTail(fio::FioRun& run, Nanos start) {
   return {{(from - start).seconds(), (to - start).seconds(), "end_fsync"}};
 }
 
-// One chart of the sampler's columns chosen by `pick`, bytes scaled to one
-// unit (or `unit` given with its factor).
-struct Chooser {
-  const RunSampler& s;
-  std::vector<ChartSpan> spans;
-  std::string Chart(const std::string& title, const std::vector<const RunSampler::Column*>& cols,
-                    const std::string& unit = "", double factor = 0, bool log_y = false) const {
-    LineChart c{.title = title,
-                .unit = unit,
+// The charts of PlanCharts(), bytes scaled to one unit (or as planned).
+std::string Charts(fio::FioRun& run, const RunSampler& s) {
+  const std::vector<ChartSpan> spans = FsyncTail(run, s.start());
+  std::string out;
+  for (const ChartPlan& p : PlanCharts(run, s)) {
+    LineChart c{.title = p.title,
+                .unit = p.unit,
                 .x = Seconds(s),
                 .series = {},
                 .spans = spans,
-                .log_y = log_y};
+                .log_y = p.log_y};
     double max = 0;
     std::vector<std::vector<double>> figs;
-    for (const auto* col : cols) {
+    for (const auto* col : p.cols) {
       figs.push_back(s.Figures(*col));
       for (double v : figs.back()) max = std::max(max, v);
     }
+    double factor = p.factor;
     if (factor == 0) {
       auto [div, u] = ByteUnit(max);
       factor = 1 / div;
-      c.unit = u + unit;
+      c.unit = u + p.unit;
     }
-    for (size_t i = 0; i < cols.size(); ++i) {
-      const auto* col = cols[i];
-      c.series.push_back({col->node + (col->figure.rfind("client_", 0) == 0
-                                           ? " (fio, " + col->figure.substr(7) + ")"
-                                           : " " + col->figure),
-                          Scaled(figs[i], factor), col->kind == Kind::kLimit});
+    for (size_t i = 0; i < p.cols.size(); ++i) {
+      c.series.push_back(
+          {SeriesLabel(*p.cols[i]), Scaled(figs[i], factor), p.cols[i]->kind == Kind::kLimit});
     }
-    return SvgLineChart(c);
+    out += SvgLineChart(c);
   }
-};
-
-// Nothing to draw: a gauge that stays 0, a count that never grows.
-bool AllZero(const RunSampler::Column& c) {
-  if (c.kind == Kind::kGauge || c.kind == Kind::kLimit || c.kind == Kind::kDepth) {
-    return std::all_of(c.values.begin(), c.values.end(), [](double v) { return v == 0; });
-  }
-  for (size_t i = 1; i < c.values.size(); ++i) {
-    if (c.values[i] > c.values[i - 1]) return false;
-  }
-  return true;
-}
-
-std::string Charts(fio::FioRun& run, const RunSampler& s) {
-  Chooser ch{s, FsyncTail(run, s.start())};
-  const auto& nodes = run.host().stack().nodes();
-  std::string out;
-  // Throughput: what fio saw against what crossed each link and reached
-  // each device.
-  std::vector<const RunSampler::Column*> tp;
-  for (const auto& c : s.columns()) {
-    if (c.figure.rfind("client_", 0) == 0 && !AllZero(c)) tp.push_back(&c);
-  }
-  for (const auto& n : nodes) {
-    const auto* c = s.Find(n->name(), "bytes");
-    if (IsCarrier(*n) && c && !AllZero(*c)) tp.push_back(c);
-  }
-  out += ch.Chart("Throughput: the jobs (fio) against links and devices", tp, "MB/s", 1e-6, true);
-  // Each volatile cache: what it holds and its limits.
-  for (const auto& n : nodes) {
-    std::vector<const RunSampler::Column*> held, slc;
-    for (const auto& c : s.columns()) {
-      if (c.node != n->name() || c.kind == Kind::kRate) continue;
-      if (c.figure.rfind("slc_", 0) == 0) {
-        slc.push_back(&c);
-      } else if (c.kind == Kind::kGauge || c.kind == Kind::kLimit) {
-        held.push_back(&c);
-      }
-    }
-    const bool holds = std::any_of(held.begin(), held.end(), [&](const auto* c) {
-      return c->kind == Kind::kGauge && !AllZero(*c);
-    });
-    if (holds) {
-      const bool limits = std::any_of(held.begin(), held.end(),
-                                      [](const auto* c) { return c->kind == Kind::kLimit; });
-      out += ch.Chart("Held in '" + n->name() + "' (" + std::string(n->type()) + ")" +
-                          (limits ? ", limits dashed" : ""),
-                      held);
-    }
-    if (!slc.empty()) {
-      out += ch.Chart("SLC cache of '" + n->name() + "': fill and capacity (dashed)", slc);
-    }
-    const auto* gc = s.Find(n->name(), "gc_copied_bytes");
-    if (gc && !AllZero(*gc)) {
-      out += ch.Chart("Garbage collection in '" + n->name() + "': bytes copied", {gc}, "/s");
-    }
-  }
-  std::vector<const RunSampler::Column*> qd, busy;
-  for (const auto& n : nodes) {
-    if (!IsCarrier(*n)) continue;
-    const auto* q = s.Find(n->name(), "depth");
-    const auto* b = s.Find(n->name(), "busy");
-    if (q && !AllZero(*q)) qd.push_back(q);
-    if (b && !AllZero(*b)) busy.push_back(b);
-  }
-  if (!qd.empty())
-    out += ch.Chart("Queue depth (requests in flight at each sample)", qd, "depth", 1);
-  if (!busy.empty()) out += ch.Chart("Busy (at least one request in flight)", busy, "%", 100);
   return out;
 }
 
@@ -261,7 +184,7 @@ std::string HtmlReport(fio::FioRun& run, const RunSampler& sampler, const Report
          "explain.</p>\n";
   }
   if (!text.power_cuts.empty()) {
-    s += "<h2>Power cuts</h2>\n<p>" + HtmlEscape(text.power_cuts) + "</p>\n";
+    s += "<h2>Power cuts</h2>\n<p>" + HtmlEscape(text.power_cuts) + "</p>\n" + text.cut_timeline;
   }
   s += "<h2>The stack</h2>\n<p>Requests and busy time from the jobs' start (the layout of "
        "their files before it not counted); hit rates and the largest queue depth since the "
@@ -282,24 +205,30 @@ std::string CsvPathFor(const std::string& html_path) {
 }
 
 namespace {
-Status WriteFile(const std::string& path, const std::string& text) {
+Status WriteFile(const std::string& path, const std::string& text,
+                 const char* option = "--report") {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (f) f << text;
   if (f) f.flush();
   if (!f) {
-    return Status::IoError("--report: cannot write " + Quoted(path, 256) + ": " +
+    return Status::IoError(std::string(option) + ": cannot write " + Quoted(path, 256) + ": " +
                            std::strerror(errno));
   }
   return Status();
 }
 }  // namespace
 
-Status WriteReport(const std::string& html_path, const std::string& html,
-                   const RunSampler& sampler) {
+Status WriteReport(const std::string& html_path, const std::string& html, const std::string& csv) {
   RETURN_IF_ERROR(WriteFile(html_path, html));
-  return WriteFile(CsvPathFor(html_path), sampler.Csv());
+  return WriteFile(CsvPathFor(html_path), csv);
+}
+
+Status WriteReportCsv(const std::string& path, const std::string& csv) {
+  return WriteFile(path, csv, "--report-csv");
 }
 
 Status CheckReportPath(const std::string& html_path) { return WriteFile(html_path, ""); }
+
+Status CheckReportCsvPath(const std::string& path) { return WriteFile(path, "", "--report-csv"); }
 
 }  // namespace storlab::report

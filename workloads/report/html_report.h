@@ -18,9 +18,10 @@
 namespace storlab::report {
 
 struct ReportText {
-  std::string title;        // the page's heading
-  std::string explanation;  // "where the bytes went" ("" : within 2× of the limit)
-  std::string power_cuts;   // the power cuts' summary paragraph ("" : none)
+  std::string title;         // the page's heading
+  std::string explanation;   // "where the bytes went" ("" : within 2× of the limit)
+  std::string power_cuts;    // the power cuts' summary paragraph ("" : none)
+  std::string cut_timeline;  // HTML of cut_timeline.h ("" : none)
 };
 
 // REQUIRES: run.Run() done and sampler.Finish() called.
@@ -28,12 +29,15 @@ std::string HtmlReport(fio::FioRun& run, const RunSampler& sampler, const Report
 // FILE.html's series file: FILE.csv beside it (".csv" appended when the
 // name does not end in ".html").
 std::string CsvPathFor(const std::string& html_path);
-// Writes the page to `html_path` and the sampler's CSV beside it.
-Status WriteReport(const std::string& html_path, const std::string& html,
-                   const RunSampler& sampler);
+// Writes the page to `html_path` and `csv` (report_series.h ReportCsv)
+// beside it.
+Status WriteReport(const std::string& html_path, const std::string& html, const std::string& csv);
+// Writes `csv` to `path` (storlab sim --report-csv).
+Status WriteReportCsv(const std::string& path, const std::string& csv);
 // Checks before a run that `html_path` can be written (creates and keeps
 // it empty), so a bad path fails before a long run, not after.
 Status CheckReportPath(const std::string& html_path);
+Status CheckReportCsvPath(const std::string& path);
 
 }  // namespace storlab::report
 

@@ -175,34 +175,4 @@ double RunSampler::Peak(const std::string& node, const std::string& figure) cons
   return *std::max_element(c->values.begin(), c->values.end());
 }
 
-std::string RunSampler::Csv() const {
-  auto quoted = [](const std::string& s) {
-    std::string q = "\"";
-    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return q + "\"";
-  };
-  std::string out = "time_s";
-  std::vector<std::vector<double>> figs;
-  for (const auto& c : columns_) {
-    const char* unit = c.kind == Kind::kRate    ? " bytes/s"
-                       : c.kind == Kind::kBusy  ? " busy fraction"
-                       : c.kind == Kind::kDepth ? " in flight"
-                                                : " bytes";
-    out += "," + quoted(c.node + " " + c.figure + unit);
-    figs.push_back(Figures(c));
-  }
-  out += "\n";
-  char buf[64];
-  for (size_t i = 0; i < times_.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%.6f", times_[i].seconds());
-    out += buf;
-    for (const auto& f : figs) {
-      std::snprintf(buf, sizeof buf, ",%.6g", f[i]);
-      out += buf;
-    }
-    out += "\n";
-  }
-  return out;
-}
-
 }  // namespace storlab::report

@@ -1,5 +1,5 @@
 // RunSampler: a fio run's figures over simulated time, for the report
-// (storlab sim --report) and its CSV.
+// (storlab sim --report) and its CSV (report_series.h).
 //
 // It samples at a fixed simulated interval: every job's bytes per
 // direction, every node's bytes, busy time and requests in flight (NodeStats),
@@ -72,9 +72,6 @@ class RunSampler {
   const Column* Find(const std::string& node, const std::string& figure) const;
   // `node`'s counts from the start to now.
   Counts Since(const Node& node) const;
-  // Every column's figures as CSV: a header line, then one line per sample
-  // (time_s first), for gnuplot (`set datafile separator ','`).
-  std::string Csv() const;
 
  private:
   void Sample(Nanos t);
