@@ -188,6 +188,25 @@ TEST(StateTest, HddDirectRestoredEqualsOneRun) {
                      Cat(common, {"--name=b", "--rw=read", "--bs=4k", "--io_size=4m"}));
 }
 
+TEST(StateTest, WiresAndVirtualDisksRestoredEqualOneRun) {
+  // A USB UAS bridge (link), an iSCSI session and a VM's virtual disk keep
+  // nothing once idle: the drive behind them carries the state.
+  const std::vector<std::string> common = {"--ioengine=libaio", "--iodepth=4", "--direct=1",
+                                           "--filename=f", "--size=16m"};
+  const auto a = Cat(common, {"--name=a", "--rw=write", "--bs=256k", "--end_fsync=1"});
+  // (Sequential: fio seeds a job's offsets from its number, which differs
+  // between one run of two jobs and two runs of one.)
+  const auto b = Cat(common, {"--name=b", "--rw=read", "--bs=16k", "--io_size=4m"});
+  ExpectSameAsOneRun(Catalog("usb3-uas-hdd"), a, b);
+  HostOptions vm;
+  vm.stack = "test.toml";
+  vm.stack_text =
+      "[node.vm]\ntype = \"vm\"\nchild = \"lun\"\ncache = \"none\"\n"
+      "[node.lun]\ntype = \"iscsi\"\nchild = \"disk\"\n"
+      "[node.disk]\ntype = \"hdd\"\ncapacity = \"1GiB\"\n";
+  ExpectSameAsOneRun(vm, a, b);
+}
+
 TEST(StateTest, RamDiskWithDataRestoredEqualsOneRunAndKeepsTheData) {
   // keep_data: the RAM store's bytes carry over.
   HostOptions o;
