@@ -26,7 +26,10 @@ ZfsTxgSync::ZfsTxgSync(Engine& engine, const ZfsConfig& config, bool keeps_data,
       dirty_max_(config.dirty_max_bytes ? config.dirty_max_bytes
                                         : std::min(config.host.mem_bytes / 10, uint64_t{4} << 30)),
       open_(std::make_unique<Overlay>(keeps_data)),
-      syncing_(std::make_unique<Overlay>(keeps_data)) {}
+      syncing_(std::make_unique<Overlay>(keeps_data)) {
+  if (!keeps_data && config.compression != ZfsCompression::kOff)
+    sample_ = std::make_unique<ZfsSample>(config.record_size, config.seed);
+}
 
 bool ZfsTxgSync::HoldsWhole(uint64_t rec) const {
   auto o = open_records_.find(rec);
@@ -117,8 +120,10 @@ uint64_t ZfsTxgSync::Dirty(const Request& req) {
   }
   if (zero) {
     open_->PutZeros(req.offset, req.length);
+    if (sample_) sample_->Zero(req.offset, req.length);
   } else {
     open_->Put(req.offset, req.length, req.data);
+    if (sample_) sample_->Write(req.offset, req.length, req.data, has_block_);
   }
   const uint64_t txg = open_txg_;
   RecordDirty();
@@ -180,25 +185,43 @@ void ZfsTxgSync::StartTxg() {
   open_dirty_ = 0;
   const uint64_t rs = record_size_;
   std::vector<uint8_t> buf(keeps_data_ ? rs : 0);
-  writes_left_ = 1;  // held until every write is issued
+  // Each record as it will be on disk, compressed: with data, committed
+  // bytes under the txg's; without, the sampled records' bytes, whose
+  // outcomes the other records take (zfs_sample.h).
+  std::vector<std::pair<uint64_t, ZfsCompressed>> records;
+  std::vector<ZfsCompressed> sampled;
+  std::vector<size_t> unsampled;
   for (const auto& [rec, tr] : syncing_records_) {
     if (tr.freed) continue;
-    // The record as it will be on disk: committed bytes under the txg's.
-    const uint8_t* data = nullptr;
+    const uint8_t* data = sample_ ? sample_->Bytes(rec) : nullptr;
     if (keeps_data_) {
       std::fill(buf.begin(), buf.end(), 0);
       (void)store_.Read(rec * rs, rs, buf.data());
       syncing_->Patch(rec * rs, rs, buf.data());
       data = buf.data();
     }
-    const ZfsCompressed c = compressor_.Compress(data, rs);
+    records.emplace_back(rec, ZfsCompressed());
+    if (data != nullptr || !sample_) {
+      records.back().second = compressor_.Compress(data, rs);
+      if (sample_) sampled.push_back(records.back().second);
+    } else {
+      unsampled.push_back(records.size() - 1);
+    }
+  }
+  if (!sampled.empty()) last_sampled_ = std::move(sampled);
+  for (size_t i = 0; i < unsampled.size(); ++i) {
+    records[unsampled[i]].second = last_sampled_.empty() ? compressor_.Compress(nullptr, rs)
+                                                         : last_sampled_[i % last_sampled_.size()];
+  }
+  writes_left_ = 1;  // held until every write is issued
+  for (const auto& [rec, c] : records) {
     counters_.compress_cpu_ns += static_cast<uint64_t>(c.cpu.count());
     // The zio pipeline compresses on the issue taskq threads (the cores),
     // then queues the write at the vdevs.
     const Nanos ready = c.cpu > Nanos(0) ? cpu_.Compute(engine_.now(), c.cpu, rs) : engine_.now();
     ++writes_left_;
-    // rec = rec: clang before 16 cannot capture a structured binding.
-    engine_.At(ready, [this, rec = rec, c] { WriteRecord(rec, c); });
+    // rec = rec, c = c: clang before 16 cannot capture a structured binding.
+    engine_.At(ready, [this, rec = rec, c = c] { WriteRecord(rec, c); });
   }
   RecordWritten();  // drop the hold
 }
@@ -206,6 +229,17 @@ void ZfsTxgSync::StartTxg() {
 void ZfsTxgSync::WriteRecord(uint64_t rec, ZfsCompressed c) {
   const uint64_t rs = record_size_;
   ZfsBp bp;
+  if (c.psize == 0) {
+    // An all-zero record: a hole, no block and no I/O (zio_write_compress).
+    ++counters_.records_written;
+    ++counters_.hole_records;
+    counters_.logical_bytes += rs;
+    syncing_dirty_ -= std::min(syncing_dirty_, rs);
+    RecordDirty();
+    UpdateAsyncLimit();
+    WakeBlocked();
+    return RecordWritten();
+  }
   if (!vdevs_.Allocate(c.psize, &bp)) {
     ++counters_.alloc_failures;  // should not happen: capacity leaves room
     syncing_dirty_ -= std::min(syncing_dirty_, rs);
@@ -300,6 +334,7 @@ void ZfsTxgSync::PowerCut() {
 void ZfsTxgSync::Replay(uint64_t offset, uint64_t length, const uint8_t* data) {
   const uint64_t rs = record_size_;
   if (keeps_data_) open_->Put(offset, length, data);
+  if (sample_) sample_->Write(offset, length, data, has_block_);
   for (uint64_t rec = RecordOf(offset); rec <= LastRecordOf(offset, length); ++rec) {
     auto [it, inserted] = open_records_.try_emplace(rec);
     const bool whole = offset <= rec * rs && offset + length >= (rec + 1) * rs;

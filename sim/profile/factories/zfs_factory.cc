@@ -39,7 +39,8 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
   p.Size({"capacity", "the dataset or zvol size; 0: what the pool can hold"}, &c.capacity, 0);
   std::string compression = "lz4";
   p.Enum({"compression", "compression property"}, &compression, {"off", "on", "lz4", "zstd"});
-  p.Double({"compress_ratio", "how well timing-only data compresses (1.0: random, as fio writes)"},
+  p.Double({"compress_ratio",
+            "how well records compress whose bytes the pool never saw (1.0: random, as fio's)"},
            &c.compress_ratio, 1.0, 1000.0);
   p.Size({"arc_size", "ARC size; 0: zfs_arc_max default, half the RAM"}, &c.arc_bytes);
   p.Size({"dirty_data_max",
@@ -66,6 +67,7 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
     return p.Finish();
   }
   c.compression = ParseZfsCompression(compression).value();
+  c.seed = ctx.seed;
   c.vdevs.layout = layout == "mirror"   ? ZfsLayout::kMirror
                    : layout == "raidz1" ? ZfsLayout::kRaidz1
                                         : ZfsLayout::kStripe;
