@@ -81,8 +81,7 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   // bytes: verify.c fill_verify_pattern), whatever fill_io_buffer would do.
   if (host.writes_carry_data()) {
     bufs_ = IoBuffers(units_.size(), std::max(spec.max_bs(kRead), spec.max_bs(kWrite)),
-                      spec.rand_seed,
-                      spec.verify == VerifyKind::kNone ? spec.fill : BufferFill{});
+                      spec.rand_seed, spec.verify == VerifyKind::kNone ? spec.fill : BufferFill{});
   }
   if (host.keeps_data()) verify_unit_.resize(units_.size());
   ts_.name = spec.name;
