@@ -9,10 +9,11 @@
 // them all runs the real compressor over ~30x the bytes the workload wrote,
 // tens of seconds of wall time per simulated minute). So the pool keeps
 // the bytes of a sample of records, for the whole run, and compresses
-// those for real; every other record of a txg takes the outcome of a
-// sampled record of the same txg (round robin over them, so the txg's mix
-// of compressed and stored records is the sample's), or of the last txg
-// that had one, or, before any, the stack's `compress_ratio`.
+// those for real (at most kPerTxg per txg); every other record of a txg
+// takes the outcome of a sampled record of the same txg (round robin over
+// them, so the txg's mix of compressed and stored records is the
+// sample's), or of the last txg that had one, or, before any, the stack's
+// `compress_ratio`.
 //
 // Which records: the first kFirst records written, then one in kStride
 // (chosen by a hash of the record number, so a stride in the workload
@@ -27,12 +28,14 @@
 //
 // Cost: at most kMaxBytes of memory (128 MiB) per pool, a copy of the
 // bytes of writes to sampled records, and the real compressor on ~1/64 of
-// the records a txg writes.
+// the records a txg writes, at most kPerTxg (64) of them per txg, evenly
+// spread over the txg's sampled records.
 // Not thread-safe.
 #ifndef STORLAB_SIM_LAYERS_ZFS_ZFS_SAMPLE_H_
 #define STORLAB_SIM_LAYERS_ZFS_ZFS_SAMPLE_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -45,6 +48,7 @@ class ZfsSample {
   static constexpr uint64_t kFirst = 64;
   static constexpr uint64_t kStride = 64;
   static constexpr uint64_t kMaxBytes = uint64_t{128} << 20;
+  static constexpr size_t kPerTxg = 64;  // sampled records a txg compresses, at most
 
   // REQUIRES: record_size > 0.
   ZfsSample(uint64_t record_size, uint64_t seed);

@@ -184,35 +184,7 @@ void ZfsTxgSync::StartTxg() {
   syncing_dirty_ = open_dirty_;
   open_dirty_ = 0;
   const uint64_t rs = record_size_;
-  std::vector<uint8_t> buf(keeps_data_ ? rs : 0);
-  // Each record as it will be on disk, compressed: with data, committed
-  // bytes under the txg's; without, the sampled records' bytes, whose
-  // outcomes the other records take (zfs_sample.h).
-  std::vector<std::pair<uint64_t, ZfsCompressed>> records;
-  std::vector<ZfsCompressed> sampled;
-  std::vector<size_t> unsampled;
-  for (const auto& [rec, tr] : syncing_records_) {
-    if (tr.freed) continue;
-    const uint8_t* data = sample_ ? sample_->Bytes(rec) : nullptr;
-    if (keeps_data_) {
-      std::fill(buf.begin(), buf.end(), 0);
-      (void)store_.Read(rec * rs, rs, buf.data());
-      syncing_->Patch(rec * rs, rs, buf.data());
-      data = buf.data();
-    }
-    records.emplace_back(rec, ZfsCompressed());
-    if (data != nullptr || !sample_) {
-      records.back().second = compressor_.Compress(data, rs);
-      if (sample_) sampled.push_back(records.back().second);
-    } else {
-      unsampled.push_back(records.size() - 1);
-    }
-  }
-  if (!sampled.empty()) last_sampled_ = std::move(sampled);
-  for (size_t i = 0; i < unsampled.size(); ++i) {
-    records[unsampled[i]].second = last_sampled_.empty() ? compressor_.Compress(nullptr, rs)
-                                                         : last_sampled_[i % last_sampled_.size()];
-  }
+  const std::vector<std::pair<uint64_t, ZfsCompressed>> records = CompressRecords();
   writes_left_ = 1;  // held until every write is issued
   for (const auto& [rec, c] : records) {
     counters_.compress_cpu_ns += static_cast<uint64_t>(c.cpu.count());
@@ -224,6 +196,49 @@ void ZfsTxgSync::StartTxg() {
     engine_.At(ready, [this, rec = rec, c = c] { WriteRecord(rec, c); });
   }
   RecordWritten();  // drop the hold
+}
+
+std::vector<std::pair<uint64_t, ZfsCompressed>> ZfsTxgSync::CompressRecords() {
+  // Each record as it will be on disk, compressed: with data, committed
+  // bytes under the txg's; without, the sampled records' bytes (at most
+  // ZfsSample::kPerTxg of them, evenly spread), whose outcomes the other
+  // records take (zfs_sample.h).
+  const uint64_t rs = record_size_;
+  std::vector<uint8_t> buf(keeps_data_ ? rs : 0);
+  std::vector<std::pair<uint64_t, ZfsCompressed>> records;
+  std::vector<size_t> with_bytes;
+  for (const auto& [rec, tr] : syncing_records_) {
+    if (tr.freed) continue;
+    records.emplace_back(rec, ZfsCompressed());
+    if (keeps_data_) {
+      std::fill(buf.begin(), buf.end(), 0);
+      (void)store_.Read(rec * rs, rs, buf.data());
+      syncing_->Patch(rec * rs, rs, buf.data());
+      records.back().second = compressor_.Compress(buf.data(), rs);
+    } else if (!sample_) {
+      records.back().second = compressor_.Compress(nullptr, rs);
+    } else if (sample_->Bytes(rec) != nullptr) {
+      with_bytes.push_back(records.size() - 1);
+    }
+  }
+  if (!sample_) return records;
+  std::vector<bool> done(records.size(), false);
+  std::vector<ZfsCompressed> sampled;
+  const size_t n = std::min<size_t>(with_bytes.size(), ZfsSample::kPerTxg);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t at = with_bytes[i * with_bytes.size() / n];
+    records[at].second = compressor_.Compress(sample_->Bytes(records[at].first), rs);
+    sampled.push_back(records[at].second);
+    done[at] = true;
+  }
+  if (!sampled.empty()) last_sampled_ = std::move(sampled);
+  size_t k = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (done[i]) continue;
+    records[i].second = last_sampled_.empty() ? compressor_.Compress(nullptr, rs)
+                                              : last_sampled_[k++ % last_sampled_.size()];
+  }
+  return records;
 }
 
 void ZfsTxgSync::WriteRecord(uint64_t rec, ZfsCompressed c) {

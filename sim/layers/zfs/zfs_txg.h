@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/engine.h"
@@ -119,6 +120,8 @@ class ZfsTxgSync {
   void UpdateAsyncLimit();
   void MaybeSync(bool timer);
   void StartTxg();
+  // The syncing txg's records, compressed (or their sampled outcomes).
+  std::vector<std::pair<uint64_t, ZfsCompressed>> CompressRecords();
   void WriteRecord(uint64_t rec, ZfsCompressed c);
   void RecordWritten();
   void CommitTxg();
