@@ -185,15 +185,15 @@ BufferFill ResolveBufferFill(const JobSpec& j) {
   f.pattern = j.buffer_pattern;
   f.refill = o.refill_buffers;
   const bool compress = o.buffer_compress_percentage >= 0;  // TD_F_COMPRESS
-  if (compress && o.buffer_compress_percentage == 100) {
-    f.kind = BufferFill::Kind::kZero;
-  } else if (compress && o.buffer_compress_percentage > 0) {
+  // fill_io_buffer(): compression, else the pattern, else zeros, else random.
+  const bool zero = o.zero_buffers || o.buffer_compress_percentage == 100;
+  if (compress && o.buffer_compress_percentage > 0 && o.buffer_compress_percentage < 100) {
     f.kind = BufferFill::Kind::kCompress;
     f.compress_percent = static_cast<uint32_t>(o.buffer_compress_percentage);
     f.refill = true;
   } else if (!j.buffer_pattern.empty()) {
     f.kind = BufferFill::Kind::kPattern;
-  } else if (o.zero_buffers) {
+  } else if (zero) {
     f.kind = BufferFill::Kind::kZero;
   }
   // str_buffer_pattern_cb(): no scrambling, and refilled when the job
