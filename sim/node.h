@@ -54,6 +54,10 @@ struct Capabilities {
   bool caches_reads = false;  // keeps read data in memory it owns (a prefetch helps)
   bool fast_zero = false;     // write-zeroes costs less than writing zeros (it unmaps)
   uint32_t queue_depth = 1;   // requests the node works on at once (advisory)
+  // Its timing depends on what writes carry (ZFS compresses records): a
+  // workload that can should give writes their bytes even in a run that
+  // keeps no data (Request::data).
+  bool uses_write_data = false;
 };
 // kRead, kWrite, kFlush and kWriteZeroes are always accepted: a node without
 // a volatile cache completes FLUSH at once, and treats write-zeroes as a

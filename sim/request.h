@@ -1,7 +1,8 @@
 // Request: one operation submitted to a node of a stack.
 //
 // A request names an operation, a byte range and flags, optionally carries
-// data (a write's source, a read's destination; nullptr in timing-only runs),
+// data (a write's source, a read's destination; nullptr in timing-only runs,
+// except writes to a stack that asks for their bytes),
 // and a completion callback. The submitter owns the data buffer until the
 // completion runs. Value type; move-only because of the callback. An
 // aggregate: build one with designated initializers, in field order,
@@ -47,7 +48,10 @@ struct Request {
   uint64_t offset = 0;
   uint64_t length = 0;
   // kRead: filled before `done` runs. kWrite: read by the node at any time
-  // until `done` runs. Ignored for other ops. nullptr: timing only.
+  // until `done` runs. Ignored for other ops. nullptr: timing only. In a
+  // run that keeps no data a write may still carry its bytes, when a node
+  // asks for them (Capabilities::uses_write_data): nodes keep no data from
+  // it then, a model whose timing depends on it reads it.
   uint8_t* data = nullptr;
   // The file (or stream) the request belongs to, for layers that keep
   // per-file state (the page cache's fsync of one file). 0: none.

@@ -168,6 +168,11 @@ TEST(ZfsTest, CompressionDependsOnTheData) {
   EXPECT_EQ(c.psize, kRec);
   EXPECT_EQ(c.cpu, TransferTime(kRec, 1.5e9)) << "LZ4 aborts early on random data";
   c = lz4.Compress(zeros.data(), kRec);
+  EXPECT_FALSE(c.compressed);
+  EXPECT_EQ(c.psize, 0u) << "an all-zero record is a hole";
+  EXPECT_EQ(c.cpu, Nanos(0));
+  zeros[kRec / 2] = 1;
+  c = lz4.Compress(zeros.data(), kRec);
   EXPECT_TRUE(c.compressed);
   EXPECT_EQ(c.psize, 4096u);
   EXPECT_EQ(c.cpu, TransferTime(kRec, 500e6));
@@ -180,7 +185,10 @@ TEST(ZfsTest, CompressionDependsOnTheData) {
   const char* words[] = {"pool ", "record ", "txg ", "the ", "write ", "of ", "a ", "dirty "};
   while (text.size() < kRec) text += words[rng.Uniform(8)];
   const auto* t = reinterpret_cast<const uint8_t*>(text.data());
-  const uint64_t l = ZfsCompressor::EstimateLz4(t, kRec), z = ZfsCompressor::EstimateZstd(t, kRec);
+  const uint64_t max = ZfsCompressor::MaxSize(kRec);
+  EXPECT_EQ(max, kRec - kRec / 8);
+  const uint64_t l = ZfsCompressor::Lz4Size(t, kRec, max),
+                 z = ZfsCompressor::ZstdSize(t, kRec, max);
   EXPECT_LT(l, kRec / 2);
   EXPECT_LT(z, l);
   // Timing-only runs take the ratio from the profile.
@@ -197,8 +205,9 @@ TEST(ZfsTest, CompressionOnTheWritePath) {
     const ZfsPool::Counters& c = f.pool.counters();
     EXPECT_EQ(c.logical_bytes, 1u << 20);
     if (zero) {
-      EXPECT_EQ(c.physical_bytes, 8 * 4096u);
-      EXPECT_EQ(c.compress_cpu_ns, 8 * static_cast<uint64_t>(TransferTime(kRec, 500e6).count()));
+      EXPECT_EQ(c.physical_bytes, 0u) << "all-zero records become holes";
+      EXPECT_EQ(c.hole_records, 8u);
+      EXPECT_EQ(c.compress_cpu_ns, 0u);
     } else {
       EXPECT_EQ(c.physical_bytes, 1u << 20);
       EXPECT_EQ(c.compress_cpu_ns, 8 * static_cast<uint64_t>(TransferTime(kRec, 1.5e9).count()));

@@ -6,7 +6,6 @@
 
 #include "sim/quoted.h"
 #include "sim/virtual_driver.h"
-#include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_read.h"
 
@@ -25,9 +24,8 @@ struct LayoutWriter {
   uint64_t chunk;
   bool direct;
   IoBuffers* bufs;  // empty: timing only
-  // buffer_pattern=: each `bs` bytes start the pattern again (filesetup.c
-  // extend_file() writes one filled buffer of max_bs over and over).
-  const std::vector<uint8_t>* pattern;
+  // filesetup.c extend_file() writes max_bs at a time, each filled by
+  // fill_io_buffer() (a pattern starts again every `bs` bytes).
   uint64_t bs;
   uint64_t pos = 0;
   uint64_t written = 0;
@@ -47,11 +45,16 @@ struct LayoutWriter {
     uint8_t* data = nullptr;
     if (!bufs->empty()) {
       data = bufs->slot(0);
-      if (pattern->empty()) {
+      const BufferFill& fill = bufs->fill();
+      if (fill.kind == BufferFill::Kind::kRandom && !fill.refill) {
+        // fio fills each bs piece afresh (fill_io_buffer): random. One
+        // random chunk, stamped per chunk, is random within any record up
+        // to its size, and costs nothing per chunk.
         bufs->Scramble(0, len, pos, host->engine().now());
       } else {
-        for (uint64_t b = 0; b < len; b += bs)
-          FillPattern(*pattern, data + b, std::min(bs, len - b));
+        // Each bs piece as fill_io_buffer makes it (a pattern repeats from
+        // each piece's start; compressible chunks are fresh).
+        for (uint64_t b = 0; b < len; b += bs) bufs->Fill(data + b, std::min(bs, len - b));
       }
     }
     host->FileIo(
@@ -84,9 +87,8 @@ Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
   uint64_t chunk = std::max<uint64_t>(spec.max_bs(kWrite), 1 << 20);
   chunk = (chunk + 4095) / 4096 * 4096;
   IoBuffers bufs;
-  if (host_.keeps_data()) bufs = IoBuffers(1, chunk, spec.rand_seed ^ id);
-  LayoutWriter w{
-      &host_, id, size, chunk, /*direct=*/true, &bufs, &spec.buffer_pattern, spec.max_bs(kWrite)};
+  if (host_.writes_carry_data()) bufs = IoBuffers(1, chunk, spec.rand_seed ^ id, spec.fill);
+  LayoutWriter w{&host_, id, size, chunk, /*direct=*/true, &bufs, spec.max_bs(kWrite)};
   w.Next();
   Watchdog watchdog(host_.stack());
   RETURN_IF_ERROR(VirtualDriver(host_.engine()).RunWatched([&] { return !w.done; }, watchdog));

@@ -1,21 +1,64 @@
 #include "workloads/fio/io_buffers.h"
 
+#include <algorithm>
 #include <cstring>
 
-#include "sim/random.h"
+#include "workloads/fio/fio_pattern.h"
 
 namespace storlab::fio {
 
-IoBuffers::IoBuffers(size_t slots, uint64_t size, uint64_t seed) : size_(size) {
-  Random rng(seed, "fio/buffers");
+IoBuffers::IoBuffers(size_t slots, uint64_t size, uint64_t seed, BufferFill fill)
+    : size_(size), fill_(std::move(fill)), rng_(seed, "fio/buffers") {
   for (size_t i = 0; i < slots; ++i) {
     bufs_.emplace_back(new uint8_t[size]);
-    uint8_t* p = bufs_.back().get();
-    for (uint64_t at = 0; at < size; at += 8) {
-      const uint64_t r = rng.Next();
-      std::memcpy(p + at, &r, std::min<uint64_t>(8, size - at));
-    }
+    Fill(bufs_.back().get(), size);
   }
+}
+
+void IoBuffers::FillRandom(uint8_t* buf, uint64_t len) {
+  for (uint64_t at = 0; at < len; at += 8) {
+    const uint64_t r = rng_.Next();
+    std::memcpy(buf + at, &r, std::min<uint64_t>(8, len - at));
+  }
+}
+
+void IoBuffers::Fill(uint8_t* buf, uint64_t len) {
+  switch (fill_.kind) {
+    case BufferFill::Kind::kRandom:
+      return FillRandom(buf, len);
+    case BufferFill::Kind::kZero:
+      std::memset(buf, 0, len);
+      return;
+    case BufferFill::Kind::kPattern:
+      return FillPattern(fill_.pattern, buf, len);
+    case BufferFill::Kind::kCompress:
+      break;
+  }
+  // fill_io_buffer() with compress_percentage: chunks of
+  // min_not_zero(min(min_write, left), compress_chunk), each from a fresh
+  // seed: (100 - P) % random, the rest zeros or the pattern
+  // (lib/rand.c __fill_random_buf_percentage with segment = len).
+  uint64_t left = len;
+  while (left > 0) {
+    const uint64_t mw = std::min(fill_.min_write, left);
+    const uint64_t chunk = mw == 0                     ? fill_.compress_chunk
+                           : fill_.compress_chunk == 0 ? mw
+                                                       : std::min(mw, fill_.compress_chunk);
+    const uint64_t random = std::min(chunk * (100 - fill_.compress_percent) / 100, chunk);
+    FillRandom(buf, random);
+    if (fill_.pattern.empty()) {
+      std::memset(buf + random, 0, chunk - random);
+    } else {
+      FillPattern(fill_.pattern, buf + random, chunk - random);
+    }
+    buf += chunk;
+    left -= chunk;
+  }
+}
+
+void IoBuffers::BeforeWrite(size_t i, uint64_t length, uint64_t offset, Nanos start) {
+  if (fill_.refill) return Fill(bufs_[i].get(), std::min(length, size_));
+  if (fill_.scramble) Scramble(i, length, offset, start);
 }
 
 void IoBuffers::Scramble(size_t i, uint64_t length, uint64_t offset, Nanos start) {

@@ -75,11 +75,15 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
     u.job = this;
     free_.push_back(&u);
   }
-  if (host.keeps_data()) {
-    bufs_ =
-        IoBuffers(units_.size(), std::max(spec.max_bs(kRead), spec.max_bs(kWrite)), spec.rand_seed);
-    verify_unit_.resize(units_.size());
+  // Writes carry fio's bytes when the run keeps data or the stack's timing
+  // depends on them (ZFS compression); reads fill them only with data kept.
+  // With verify=, writes carry verify's own data (VerifyFill, over random
+  // bytes: verify.c fill_verify_pattern), whatever fill_io_buffer would do.
+  if (host.writes_carry_data()) {
+    bufs_ = IoBuffers(units_.size(), std::max(spec.max_bs(kRead), spec.max_bs(kWrite)),
+                      spec.rand_seed, spec.verify == VerifyKind::kNone ? spec.fill : BufferFill{});
   }
+  if (host.keeps_data()) verify_unit_.resize(units_.size());
   ts_.name = spec.name;
   ts_.description = spec.opts.description;
   ts_.groupid = spec.groupid;

@@ -182,7 +182,7 @@ class JobRunner {
   void FlowWake();
   Nanos FlowSleepEnd(Nanos t) const;
   // verify= (job_runner_verify.cc, verify.h).
-  bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && !bufs_.empty(); }
+  bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && host_.keeps_data(); }
   void VerifyIssue(const IoUnit& u);
   bool VerifyPick(IoUnit* u);
   void VerifyFill(const IoUnit& u, uint8_t* data);
@@ -202,7 +202,7 @@ class JobRunner {
   std::vector<FileState> files_;
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_;
-  IoBuffers bufs_;  // one per unit, when the host keeps data
+  IoBuffers bufs_;  // one per unit, when writes carry data (host.writes_carry_data())
   Callback<void()> on_done_;
   ThreadStat ts_;
   Extras extras_;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
@@ -282,15 +281,13 @@ void JobRunner::SubmitNow(IoUnit* u) {
     host_.Fsync(f.id, spec_.direct, std::move(done));
   } else {
     uint8_t* data = nullptr;
-    if (!bufs_.empty()) {
+    if (!bufs_.empty() && (u->dir == kWrite || host_.keeps_data())) {
       const size_t slot = static_cast<size_t>(u - units_.data());
       data = bufs_.slot(slot);
       if (u->dir == kWrite && VerifyOn()) {
         VerifyFill(*u, data);  // its own data: verify.c ignores buffer_pattern
-      } else if (u->dir == kWrite && !spec_.buffer_pattern.empty()) {
-        FillPattern(spec_.buffer_pattern, data, u->length);  // scramble_buffers=0
       } else if (u->dir == kWrite) {
-        bufs_.Scramble(slot, u->length, u->offset, u->start);
+        bufs_.BeforeWrite(slot, u->length, u->offset, u->start);  // io_u.c get_io_u
       }
     }
     host_.FileIo(f.id, u->dir == kRead ? Op::kRead : Op::kWrite, u->offset, u->length, spec_.direct,

@@ -171,6 +171,39 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
 
 }  // namespace
 
+// What write buffers hold (io_buffers.h), as fio resolves its options:
+// options.c str_buffer_compress_cb / str_buffer_pattern_cb, init.c
+// fixup_options (buffer_compress_percentage=100 is zero_buffers, any other
+// turns refill_buffers on) and setup_td_flags (scrambling unless
+// zero_buffers was given), io_u.c get_io_u (no scrambling with compression
+// or verify; refilling takes precedence).
+BufferFill ResolveBufferFill(const JobSpec& j) {
+  const JobOptions& o = j.opts;
+  BufferFill f;
+  f.min_write = j.sizes[1].min;  // writes
+  f.compress_chunk = o.buffer_compress_chunk;
+  f.pattern = j.buffer_pattern;
+  f.refill = o.refill_buffers;
+  const bool compress = o.buffer_compress_percentage >= 0;  // TD_F_COMPRESS
+  // fill_io_buffer(): compression, else the pattern, else zeros, else random.
+  const bool zero = o.zero_buffers || o.buffer_compress_percentage == 100;
+  if (compress && o.buffer_compress_percentage > 0 && o.buffer_compress_percentage < 100) {
+    f.kind = BufferFill::Kind::kCompress;
+    f.compress_percent = static_cast<uint32_t>(o.buffer_compress_percentage);
+    f.refill = true;
+  } else if (!j.buffer_pattern.empty()) {
+    f.kind = BufferFill::Kind::kPattern;
+  } else if (zero) {
+    f.kind = BufferFill::Kind::kZero;
+  }
+  // str_buffer_pattern_cb(): no scrambling, and refilled when the job
+  // reads (its reads land in the same buffers).
+  if (!j.buffer_pattern.empty()) f.refill = f.refill || compress || j.do_read;
+  f.scramble = o.scramble_buffers && !o.zero_buffers && !compress && j.buffer_pattern.empty() &&
+               j.verify == VerifyKind::kNone;
+  return f;
+}
+
 const char* EngineName(EngineKind e) {
   switch (e) {
     case EngineKind::kSync:
@@ -286,6 +319,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       if (j.verify == VerifyKind::kPattern && j.verify_pattern.empty()) {
         return Status::InvalidArgument(s.where + ": verify=pattern needs a verify_pattern");
       }
+      j.fill = ResolveBufferFill(j);
       // Offsets repeat run after run (randrepeat=1, fio's default) from the
       // job's number alone, as fio seeds them; randrepeat=0 takes them from
       // --seed instead, so they change when the seed does.

@@ -15,6 +15,7 @@
 #include "sim/status.h"
 #include "sim/time.h"
 #include "workloads/fio/block_sizes.h"
+#include "workloads/fio/io_buffers.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
 #include "workloads/fio/rand_dist.h"
@@ -67,6 +68,9 @@ struct JobSpec {
   std::vector<uint8_t> verify_pattern;
   // buffer_pattern=: what writes carry when verify= does not say (fio_pattern.h).
   std::vector<uint8_t> buffer_pattern;
+  // What write buffers hold, from buffer_pattern, zero_buffers,
+  // refill_buffers, scramble_buffers, buffer_compress_* (io_buffers.h).
+  BufferFill fill;
   // io_submit_mode=offload: iodepth worker threads do the I/O (a
   // synchronous engine keeps its iodepth); the job's thread never waits.
   bool offload = false;
@@ -88,6 +92,8 @@ struct JobSet {
 Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_seed);
 
 const char* EngineName(EngineKind e);
+// What the job's write buffers hold, from its options (job_spec.cc).
+BufferFill ResolveBufferFill(const JobSpec& j);
 
 // The simulated time `jobs` should take, for a progress estimate: stonewall
 // segments one after another, the jobs of a segment side by side (each its

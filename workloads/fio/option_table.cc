@@ -366,6 +366,7 @@ std::vector<OptionDef> MakeTable() {
   AddIoOptions(&t);
   AddIologOptions(&t);
   AddVerifyOptions(&t);
+  AddBufferOptions(&t);
   AddErrorOptions(&t);
   AddFlowOptions(&t);
   return t;

@@ -136,6 +136,12 @@ struct JobOptions {
   bool create_on_open = false;            // files created when opened: no layout
   std::string io_submit_mode = "inline";  // inline | offload (worker threads)
   std::string buffer_pattern;             // fio_pattern.h; "": fio's random data
+  // What writes carry (option_table_buffers.cc, io_buffers.h).
+  bool refill_buffers = false;
+  bool scramble_buffers = true;
+  bool zero_buffers = false;
+  int64_t buffer_compress_percentage = -1;  // -1: not given
+  uint64_t buffer_compress_chunk = 512;
   // zonemode=strided (option_table_io.cc): zonesize bytes of I/O in each
   // zonerange, then zoneskip bytes skipped.
   std::string zonemode = "none";
@@ -203,6 +209,9 @@ void AddIoOptions(std::vector<OptionDef>* table);
 void AddIologOptions(std::vector<OptionDef>* table);
 // The verify options besides verify= (option_table_verify.cc).
 void AddVerifyOptions(std::vector<OptionDef>* table);
+// refill_buffers, scramble_buffers, zero_buffers, buffer_compress_*
+// (option_table_buffers.cc).
+void AddBufferOptions(std::vector<OptionDef>* table);
 // continue_on_error, ignore_error, error_dump (option_table_errors.cc).
 void AddErrorOptions(std::vector<OptionDef>* table);
 // flow_id, flow, flow_sleep (option_table_flow.cc).

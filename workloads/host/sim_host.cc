@@ -60,6 +60,8 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
   h->buffered_ = h->page_cache_ ? static_cast<Node*>(h->page_cache_) : h->root_;
   h->direct_ = h->root_;
   h->cpu_ = CpuPool(h->host_.cores);
+  h->writes_carry_data_ = h->keeps_data();
+  for (const auto& n : h->stack_->nodes()) h->writes_carry_data_ |= n->caps().uses_write_data;
   uint32_t block = std::max<uint32_t>(4096, h->root_->geometry().logical_block);
   h->fs_ = std::make_unique<ExtentFs>(h->root_->geometry().capacity, block);
   h->prefill_percent_ = options.prefill.value_or(loaded->fs_prefill);

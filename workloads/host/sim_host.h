@@ -89,6 +89,10 @@ class SimHost {
   // set_direct_bypasses_cache() on).
   Oracle* oracle() { return oracle_; }
   bool keeps_data() const { return options_.keep_data || options_.oracle; }
+  // Writes should carry their bytes: the run keeps data, or a node of the
+  // stack's timing depends on them (Capabilities::uses_write_data: ZFS
+  // compression). Reads carry a buffer only when keeps_data().
+  bool writes_carry_data() const { return writes_carry_data_; }
   // Where buffered I/O goes: the page cache, or the caching root.
   Node& buffered_node() { return *buffered_; }
   // Direct (O_DIRECT) I/O goes to the page cache with kDirect, which keeps
@@ -131,6 +135,7 @@ class SimHost {
   Node* buffered_ = nullptr;
   Node* direct_ = nullptr;  // where bypassing O_DIRECT goes: the device, or the oracle
   bool direct_bypass_ = false;
+  bool writes_carry_data_ = false;
   std::vector<ExtentFs::Extent> scratch_;
 };
 

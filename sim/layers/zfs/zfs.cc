@@ -48,6 +48,7 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
   caps_.volatile_cache = true;
   caps_.caches_reads = true;  // the ARC
   caps_.queue_depth = 1024;
+  caps_.uses_write_data = config.compression != ZfsCompression::kOff;
   caps_.honors_flush = caps_.honors_fua = true;
   for (Node* m : children()) {
     caps_.honors_flush = caps_.honors_flush && m->caps().honors_flush;
@@ -75,6 +76,7 @@ ZfsPool::Counters ZfsPool::counters() const {
   c.logical_bytes = t.logical_bytes;
   c.physical_bytes = t.physical_bytes;
   c.compressed_records = t.compressed_records;
+  c.hole_records = t.hole_records;
   c.compress_cpu_ns = t.compress_cpu_ns;
   c.throttled_writes = t.throttled_writes;
   c.throttle_ns = t.throttle_ns;

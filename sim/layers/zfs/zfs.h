@@ -82,7 +82,11 @@ struct ZfsConfig {
   bool zvol = false;
   ZfsSync sync = ZfsSync::kStandard;
   ZfsCompression compression = ZfsCompression::kLz4;
-  double compress_ratio = 1.0;  // timing-only data: 1.0 = random (fio's default)
+  // Records whose bytes the pool does not know (writes that carried none,
+  // in a run that keeps no data; zfs_sample.h) compress by this: 1.0 =
+  // random, as fio's buffers are.
+  double compress_ratio = 1.0;
+  uint64_t seed = 1;  // the run's seed: which records the sample keeps (zfs_sample.h)
   ZfsCompressRates rates;
   uint64_t arc_bytes = 0;                // 0: zfs_arc_max default, half the RAM
   uint64_t dirty_max_bytes = 0;          // 0: 10 % of RAM, at most 4 GiB
@@ -111,6 +115,7 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
     uint64_t logical_bytes = 0;   // records written by txgs, before compression
     uint64_t physical_bytes = 0;  // after compression, before mirror/raidz copies
     uint64_t compressed_records = 0;
+    uint64_t hole_records = 0;  // all-zero records: holes, nothing written
     uint64_t compress_cpu_ns = 0;
     uint64_t alloc_failures = 0;
     uint64_t throttled_writes = 0, throttle_ns = 0;

@@ -1,10 +1,13 @@
 #include "sim/layers/zfs/zfs_compress.h"
 
+#include <lz4.h>
+#include <zstd.h>
+
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "sim/quoted.h"
 
@@ -12,63 +15,41 @@ namespace storlab {
 
 namespace {
 
-struct LzScan {
-  uint64_t literals = 0;                  // literal bytes
-  uint64_t sequences = 0;                 // matches found
-  uint64_t match_cost = 0;                // token, offset and length bytes
-  std::array<uint64_t, 256> histogram{};  // of the literals
-};
-
-uint32_t Read32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
-// One greedy pass of LZ4's fast compressor (lz4.c LZ4_compress_generic,
-// acceleration 1): hash 4 bytes, look the position up in a 4096-entry
-// table, take the match if it is real and within 64 KiB, else skip ahead
-// with a step that grows every 64 misses.
-LzScan Scan(const uint8_t* d, uint64_t n) {
-  LzScan s;
-  constexpr uint64_t kMfLimit = 12, kLastLiterals = 5, kWindow = 65535;
-  std::array<int64_t, 4096> table;
-  table.fill(-1);
-  uint64_t ip = 0, anchor = 0;
-  uint32_t search = 1u << 6;
-  auto literals = [&](uint64_t from, uint64_t to) {
-    s.literals += to - from;
-    for (uint64_t i = from; i < to; ++i) ++s.histogram[d[i]];
-  };
-  while (n > kMfLimit && ip + kMfLimit < n) {
-    const uint32_t step = search++ >> 6;
-    const uint32_t h = (Read32(d + ip) * 2654435761u) >> 20;
-    const int64_t ref = table[h];
-    table[h] = static_cast<int64_t>(ip);
-    if (ref >= 0 && ip - static_cast<uint64_t>(ref) <= kWindow &&
-        Read32(d + ref) == Read32(d + ip)) {
-      uint64_t len = 4;
-      while (ip + len + kLastLiterals < n && d[ref + len] == d[ip + len]) ++len;
-      const uint64_t lit = ip - anchor;
-      literals(anchor, ip);
-      ++s.sequences;
-      // token + extra literal-length bytes + offset + extra match-length bytes
-      s.match_cost += 1 + (lit >= 15 ? (lit - 15) / 255 + 1 : 0) + 2 +
-                      (len - 4 >= 15 ? (len - 19) / 255 + 1 : 0);
-      ip += len;
-      anchor = ip;
-      search = 1u << 6;
-    } else {
-      ip += step;
-    }
-  }
-  literals(anchor, n);
-  const uint64_t lit = n - anchor;
-  s.match_cost += 1 + (lit >= 15 ? (lit - 15) / 255 + 1 : 0);
-  return s;
-}
+constexpr uint64_t kBpePayloadSize = 112;  // BPE_PAYLOAD_SIZE (spa.h)
+constexpr uint64_t kLz4Header = 4;         // lz4_zfs.c: the compressed length, big-endian
+constexpr uint64_t kZstdHeader = 8;        // zfs_zstd.c: zfs_zstdhdr_t
+constexpr int kZstdLevel = 3;              // ZIO_ZSTD_LEVEL_DEFAULT (zio.h)
 
 uint64_t RoundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
+// abd_cmp_zero() == 0.
+bool AllZero(const uint8_t* d, uint64_t n) {
+  uint64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t v;
+    std::memcpy(&v, d + i, 8);
+    if (v != 0) return false;
+  }
+  for (; i < n; ++i) {
+    if (d[i] != 0) return false;
+  }
+  return true;
+}
+
+// Scratch output buffers, one per thread (cells of the demo run in threads).
+std::vector<char>& Scratch(uint64_t n) {
+  thread_local std::vector<char> buf;
+  if (buf.size() < n) buf.resize(n);
+  return buf;
+}
+
+struct ZstdContext {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ~ZstdContext() { ZSTD_freeCCtx(cctx); }
+  ZstdContext() = default;
+  ZstdContext(const ZstdContext&) = delete;
+  ZstdContext& operator=(const ZstdContext&) = delete;
+};
 
 }  // namespace
 
@@ -92,35 +73,53 @@ const char* ZfsCompressionName(ZfsCompression c) {
   return "?";
 }
 
-uint64_t ZfsCompressor::EstimateLz4(const uint8_t* data, uint64_t len) {
-  const LzScan s = Scan(data, len);
-  return s.literals + s.match_cost;
+uint64_t ZfsCompressor::MaxSize(uint64_t lsize) {
+  // zio_get_compression_max_size(): save 12.5 %, whole allocation units.
+  uint64_t d_len = lsize - (lsize >> 3);
+  d_len -= d_len % kSector;
+  return d_len < kSector ? kBpePayloadSize : d_len;
 }
 
-uint64_t ZfsCompressor::EstimateZstd(const uint8_t* data, uint64_t len) {
-  const LzScan s = Scan(data, len);
-  double bits = 0;  // order-0 entropy of the literals, in bits
-  for (uint64_t c : s.histogram) {
-    if (c == 0) continue;
-    const double p = static_cast<double>(c) / static_cast<double>(s.literals);
-    bits -= static_cast<double>(c) * std::log2(p);
-  }
-  return static_cast<uint64_t>(std::ceil(bits / 8)) + s.match_cost;
+uint64_t ZfsCompressor::Lz4Size(const uint8_t* data, uint64_t lsize, uint64_t max) {
+  // zfs_lz4_compress_buf(): the header, then LZ4 into what is left; 0 (did
+  // not fit) means "store as is".
+  if (max <= kLz4Header) return lsize;
+  std::vector<char>& out = Scratch(max);
+  const int n = LZ4_compress_default(reinterpret_cast<const char*>(data), out.data(),
+                                     static_cast<int>(lsize), static_cast<int>(max - kLz4Header));
+  return n <= 0 ? lsize : static_cast<uint64_t>(n) + kLz4Header;
+}
+
+uint64_t ZfsCompressor::ZstdSize(const uint8_t* data, uint64_t lsize, uint64_t max) {
+  // zfs_zstd_compress_buf(): the header, then zstd at the dataset's level.
+  if (max <= kZstdHeader) return lsize;
+  thread_local ZstdContext ctx;
+  std::vector<char>& out = Scratch(max);
+  const size_t n =
+      ZSTD_compressCCtx(ctx.cctx, out.data(), max - kZstdHeader, data, lsize, kZstdLevel);
+  return ZSTD_isError(n) ? lsize : n + kZstdHeader;
 }
 
 ZfsCompressed ZfsCompressor::Compress(const uint8_t* data, uint64_t lsize) const {
   ZfsCompressed r;
   r.psize = RoundUp(lsize, kSector);
   if (alg_ == ZfsCompression::kOff) return r;
+  if (data != nullptr && AllZero(data, lsize)) {
+    r.psize = 0;  // zio_write_compress(): an all-zero block becomes a hole
+    return r;
+  }
+  const uint64_t d_len = MaxSize(lsize);
   uint64_t c_len;
   if (data == nullptr) {
     c_len = static_cast<uint64_t>(std::ceil(static_cast<double>(lsize) / ratio_));
+    if (c_len > d_len) c_len = lsize;
   } else {
-    c_len = alg_ == ZfsCompression::kLz4 ? EstimateLz4(data, lsize) : EstimateZstd(data, lsize);
+    c_len =
+        alg_ == ZfsCompression::kLz4 ? Lz4Size(data, lsize, d_len) : ZstdSize(data, lsize, d_len);
   }
-  // zio_compress_data(): keep it only if it saved 1/8 and a sector.
-  const uint64_t d_len = lsize - lsize / 8;
-  const bool fits = c_len <= d_len && RoundUp(c_len, kSector) < r.psize;
+  // zio_write_compress(): what did not fit, or does not save a whole
+  // allocation unit once rounded, is stored as is.
+  const bool fits = c_len < lsize && RoundUp(c_len, kSector) < r.psize;
   if (alg_ == ZfsCompression::kLz4) {
     r.cpu =
         TransferTime(lsize, fits ? rates_.lz4_bytes_per_s : rates_.lz4_incompressible_bytes_per_s);

@@ -1,20 +1,29 @@
 // ZfsCompressor: what compressing one ZFS record costs and saves.
 //
-// ZFS compresses each record on its way to disk (zio_compress_data) and
-// keeps the result only if it saves at least 1/8 (the output buffer is
-// s_len - s_len/8) and, rounded up to the 4 KiB sector (ashift 12), is
-// still smaller than the record. LZ4 stops as soon as its output would
-// pass that bound, so incompressible data costs little; zstd has no such
-// early abort and costs its full rate on any data.
+// ZFS compresses each record on its way to disk (zio.c zio_write_compress):
+// an all-zero record becomes a hole (abd_cmp_zero: no block, no I/O);
+// otherwise the compressor gets an output buffer of
+// zio_get_compression_max_size(): s_len - s_len/8 (a block must save
+// 12.5 %), rounded down to the allocation size (4 KiB, ashift 12), or
+// BPE_PAYLOAD_SIZE (112 bytes) when that is under one allocation; what does
+// not fit is stored as is. What fits is rounded up to the allocation size
+// (zio_roundup_alloc_size) and stored as is if that is no smaller than the
+// record. Embedded block pointers (a record that compresses to <= 112
+// bytes lives in its block pointer) are not modelled: such a record takes
+// one sector.
 //
-// The size comes from the data when there is data: an estimate made by
-// one greedy pass of LZ4's own match finder (4-byte hashes, 64 KiB window,
-// LZ4's skip acceleration, its token/literal/offset costs); for zstd the
-// same matches with the literals entropy-coded at their order-0 entropy
-// (zstd Huffman-codes literals). In timing-only runs the data's
-// compressibility is a parameter (`ratio`; fio's default buffers are
-// random: 1.0). The CPU time is bytes / rate, with the rates below.
-// Pure functions of the input; thread-safe.
+// The size comes from the real compressors, run on the record's bytes:
+// liblz4's LZ4_compress_default (the algorithm of ZFS's lz4_zfs.c, same
+// 4096-entry hash table, plus ZFS's 4-byte length header) and libzstd at
+// ZFS's default level 3 (zfs_zstd.c, plus its 8-byte header). Records with
+// no bytes (a write that carried none) take the configured `ratio`.
+// The CPU time is bytes / rate, with the published rates below: LZ4 stops
+// as soon as its output would pass the bound, so incompressible data costs
+// little; zstd is charged its full rate on any data (zfs_zstd.c's early
+// abort for levels >= 3 on records >= 128 KiB, an LZ4 then a zstd-1 pass,
+// is not modelled).
+// Pure functions of the input; thread-safe (scratch buffers are
+// thread-local).
 #ifndef STORLAB_SIM_LAYERS_ZFS_ZFS_COMPRESS_H_
 #define STORLAB_SIM_LAYERS_ZFS_ZFS_COMPRESS_H_
 
@@ -46,8 +55,8 @@ struct ZfsCompressRates {
 };
 
 struct ZfsCompressed {
-  uint64_t psize = 0;       // bytes on disk (a multiple of the 4 KiB sector)
-  bool compressed = false;  // false: stored as is
+  uint64_t psize = 0;       // bytes on disk (a multiple of the 4 KiB sector); 0: a hole
+  bool compressed = false;  // false: stored as is (or a hole)
   Nanos cpu;                // compression time on one core
 };
 
@@ -57,16 +66,18 @@ class ZfsCompressor {
   ZfsCompressor(ZfsCompression alg, const ZfsCompressRates& rates, double ratio)
       : alg_(alg), rates_(rates), ratio_(ratio) {}
 
-  // A record of `lsize` bytes; `data` may be nullptr (timing only: the
+  // A record of `lsize` bytes; `data` may be nullptr (no bytes: the
   // configured ratio decides).
   ZfsCompressed Compress(const uint8_t* data, uint64_t lsize) const;
   // Decompression time of a record stored compressed.
   Nanos DecompressTime(uint64_t lsize) const;
 
-  // The estimated compressed size of `data` (LZ4 format), and (zstd) with
-  // literals entropy-coded. Exposed for tests.
-  static uint64_t EstimateLz4(const uint8_t* data, uint64_t len);
-  static uint64_t EstimateZstd(const uint8_t* data, uint64_t len);
+  // zio_get_compression_max_size() for an allocation size of kSector.
+  static uint64_t MaxSize(uint64_t lsize);
+  // The size ZFS's compressor returns for `data` with an output buffer of
+  // `max` bytes, header included; lsize when it does not fit.
+  static uint64_t Lz4Size(const uint8_t* data, uint64_t lsize, uint64_t max);
+  static uint64_t ZstdSize(const uint8_t* data, uint64_t lsize, uint64_t max);
 
   ZfsCompression algorithm() const { return alg_; }
 

@@ -26,7 +26,10 @@ ZfsTxgSync::ZfsTxgSync(Engine& engine, const ZfsConfig& config, bool keeps_data,
       dirty_max_(config.dirty_max_bytes ? config.dirty_max_bytes
                                         : std::min(config.host.mem_bytes / 10, uint64_t{4} << 30)),
       open_(std::make_unique<Overlay>(keeps_data)),
-      syncing_(std::make_unique<Overlay>(keeps_data)) {}
+      syncing_(std::make_unique<Overlay>(keeps_data)) {
+  if (!keeps_data && config.compression != ZfsCompression::kOff)
+    sample_ = std::make_unique<ZfsSample>(config.record_size, config.seed);
+}
 
 bool ZfsTxgSync::HoldsWhole(uint64_t rec) const {
   auto o = open_records_.find(rec);
@@ -117,8 +120,10 @@ uint64_t ZfsTxgSync::Dirty(const Request& req) {
   }
   if (zero) {
     open_->PutZeros(req.offset, req.length);
+    if (sample_) sample_->Zero(req.offset, req.length);
   } else {
     open_->Put(req.offset, req.length, req.data);
+    if (sample_) sample_->Write(req.offset, req.length, req.data, has_block_);
   }
   const uint64_t txg = open_txg_;
   RecordDirty();
@@ -179,33 +184,77 @@ void ZfsTxgSync::StartTxg() {
   syncing_dirty_ = open_dirty_;
   open_dirty_ = 0;
   const uint64_t rs = record_size_;
-  std::vector<uint8_t> buf(keeps_data_ ? rs : 0);
+  const std::vector<std::pair<uint64_t, ZfsCompressed>> records = CompressRecords();
   writes_left_ = 1;  // held until every write is issued
-  for (const auto& [rec, tr] : syncing_records_) {
-    if (tr.freed) continue;
-    // The record as it will be on disk: committed bytes under the txg's.
-    const uint8_t* data = nullptr;
-    if (keeps_data_) {
-      std::fill(buf.begin(), buf.end(), 0);
-      (void)store_.Read(rec * rs, rs, buf.data());
-      syncing_->Patch(rec * rs, rs, buf.data());
-      data = buf.data();
-    }
-    const ZfsCompressed c = compressor_.Compress(data, rs);
+  for (const auto& [rec, c] : records) {
     counters_.compress_cpu_ns += static_cast<uint64_t>(c.cpu.count());
     // The zio pipeline compresses on the issue taskq threads (the cores),
     // then queues the write at the vdevs.
     const Nanos ready = c.cpu > Nanos(0) ? cpu_.Compute(engine_.now(), c.cpu, rs) : engine_.now();
     ++writes_left_;
-    // rec = rec: clang before 16 cannot capture a structured binding.
-    engine_.At(ready, [this, rec = rec, c] { WriteRecord(rec, c); });
+    // rec = rec, c = c: clang before 16 cannot capture a structured binding.
+    engine_.At(ready, [this, rec = rec, c = c] { WriteRecord(rec, c); });
   }
   RecordWritten();  // drop the hold
+}
+
+std::vector<std::pair<uint64_t, ZfsCompressed>> ZfsTxgSync::CompressRecords() {
+  // Each record as it will be on disk, compressed: with data, committed
+  // bytes under the txg's; without, the sampled records' bytes (at most
+  // ZfsSample::kPerTxg of them, evenly spread), whose outcomes the other
+  // records take (zfs_sample.h).
+  const uint64_t rs = record_size_;
+  std::vector<uint8_t> buf(keeps_data_ ? rs : 0);
+  std::vector<std::pair<uint64_t, ZfsCompressed>> records;
+  std::vector<size_t> with_bytes;
+  for (const auto& [rec, tr] : syncing_records_) {
+    if (tr.freed) continue;
+    records.emplace_back(rec, ZfsCompressed());
+    if (keeps_data_) {
+      std::fill(buf.begin(), buf.end(), 0);
+      (void)store_.Read(rec * rs, rs, buf.data());
+      syncing_->Patch(rec * rs, rs, buf.data());
+      records.back().second = compressor_.Compress(buf.data(), rs);
+    } else if (!sample_) {
+      records.back().second = compressor_.Compress(nullptr, rs);
+    } else if (sample_->Bytes(rec) != nullptr) {
+      with_bytes.push_back(records.size() - 1);
+    }
+  }
+  if (!sample_) return records;
+  std::vector<bool> done(records.size(), false);
+  std::vector<ZfsCompressed> sampled;
+  const size_t n = std::min<size_t>(with_bytes.size(), ZfsSample::kPerTxg);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t at = with_bytes[i * with_bytes.size() / n];
+    records[at].second = compressor_.Compress(sample_->Bytes(records[at].first), rs);
+    sampled.push_back(records[at].second);
+    done[at] = true;
+  }
+  if (!sampled.empty()) last_sampled_ = std::move(sampled);
+  size_t k = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (done[i]) continue;
+    records[i].second = last_sampled_.empty() ? compressor_.Compress(nullptr, rs)
+                                              : last_sampled_[k++ % last_sampled_.size()];
+  }
+  return records;
 }
 
 void ZfsTxgSync::WriteRecord(uint64_t rec, ZfsCompressed c) {
   const uint64_t rs = record_size_;
   ZfsBp bp;
+  if (c.psize == 0) {
+    // An all-zero record: a hole, no block and no I/O (zio_write_compress).
+    ++counters_.records_written;
+    ++counters_.hole_records;
+    counters_.logical_bytes += rs;
+    syncing_dirty_ -= std::min(syncing_dirty_, rs);
+    RecordDirty();
+    UpdateAsyncLimit();
+    WakeBlocked();
+    return RecordWritten();
+  }
   if (!vdevs_.Allocate(c.psize, &bp)) {
     ++counters_.alloc_failures;  // should not happen: capacity leaves room
     syncing_dirty_ -= std::min(syncing_dirty_, rs);
@@ -300,6 +349,7 @@ void ZfsTxgSync::PowerCut() {
 void ZfsTxgSync::Replay(uint64_t offset, uint64_t length, const uint8_t* data) {
   const uint64_t rs = record_size_;
   if (keeps_data_) open_->Put(offset, length, data);
+  if (sample_) sample_->Write(offset, length, data, has_block_);
   for (uint64_t rec = RecordOf(offset); rec <= LastRecordOf(offset, length); ++rec) {
     auto [it, inserted] = open_records_.try_emplace(rec);
     const bool whole = offset <= rec * rs && offset + length >= (rec + 1) * rs;

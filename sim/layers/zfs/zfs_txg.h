@@ -24,14 +24,18 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "sim/engine.h"
 #include "sim/layers/host_cpu.h"
 #include "sim/layers/zfs/zfs_arc.h"
 #include "sim/layers/zfs/zfs_compress.h"
+#include "sim/layers/zfs/zfs_sample.h"
 #include "sim/layers/zfs/zfs_vdevs.h"
 #include "sim/node_stats.h"
 #include "sim/request.h"
@@ -59,6 +63,7 @@ class ZfsTxgSync {
     uint64_t logical_bytes = 0;   // records written by txgs, before compression
     uint64_t physical_bytes = 0;  // after compression, before mirror/raidz copies
     uint64_t compressed_records = 0;
+    uint64_t hole_records = 0;  // all zeros: no block written
     uint64_t compress_cpu_ns = 0;
     uint64_t alloc_failures = 0;
     uint64_t throttled_writes = 0, throttle_ns = 0;
@@ -115,6 +120,8 @@ class ZfsTxgSync {
   void UpdateAsyncLimit();
   void MaybeSync(bool timer);
   void StartTxg();
+  // The syncing txg's records, compressed (or their sampled outcomes).
+  std::vector<std::pair<uint64_t, ZfsCompressed>> CompressRecords();
   void WriteRecord(uint64_t rec, ZfsCompressed c);
   void RecordWritten();
   void CommitTxg();
@@ -143,6 +150,15 @@ class ZfsTxgSync {
   Nanos last_sync_start_;
   bool timer_armed_ = false;
   std::unordered_map<uint64_t, ZfsBp> committed_bps_, pending_bps_;
+
+  // Runs without data, compression on: the sampled records' bytes, and the
+  // outcomes of the last txg that compressed some (zfs_sample.h).
+  std::unique_ptr<ZfsSample> sample_;
+  std::vector<ZfsCompressed> last_sampled_;
+  // The sample's view of a record written before it: committed or not.
+  std::function<bool(uint64_t)> has_block_ = [this](uint64_t rec) {
+    return committed_bps_.count(rec) > 0;
+  };
 
   std::deque<Request> blocked_;  // waiting for dirty data to fall under the maximum
   Nanos last_wakeup_;            // dp_last_wakeup

@@ -47,7 +47,8 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
   c.sync = sync == "always"     ? ZfsSync::kAlways
            : sync == "disabled" ? ZfsSync::kDisabled
                                 : ZfsSync::kStandard;
-  p.Double({"compress_ratio", "how well timing-only data compresses (1.0: random, as fio writes)"},
+  p.Double({"compress_ratio",
+            "how well records compress whose bytes the pool never saw (1.0: random, as fio's)"},
            &c.compress_ratio, 1.0, 1000.0);
   p.Size({"arc_size", "ARC size; 0: zfs_arc_max default, half the RAM"}, &c.arc_bytes);
   p.Size({"dirty_data_max",
@@ -74,6 +75,7 @@ Result<std::unique_ptr<Node>> MakeZfs(Params& p, BuildContext& ctx) {
     return p.Finish();
   }
   c.compression = ParseZfsCompression(compression).value();
+  c.seed = ctx.seed;
   c.vdevs.layout = layout == "mirror"   ? ZfsLayout::kMirror
                    : layout == "raidz1" ? ZfsLayout::kRaidz1
                                         : ZfsLayout::kStripe;
