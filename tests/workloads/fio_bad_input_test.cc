@@ -90,7 +90,7 @@ TEST(FioBadInputTest, AJobThatCountsNoIoSaysWhy) {
 // typo; fio 3.33's whole list now tells them apart.
 TEST(FioBadInputTest, FioOptionsStorlabDoesNotSupportSaySo) {
   for (const char* k :
-       {"wait_for", "exit_on_io_done", "stats", "log_prio", "dedupe_mode", "fadvise_hint",
+       {"verify_backlog", "exit_on_io_done", "stats", "prioclass", "dedupe_mode", "fadvise_hint",
         "log_compression", "cmdprio_percentage", "dedupe_percentage"}) {
     JobOptions o;
     Status st = ApplyOption(&o, k, "1", true, "j.fio:3");
@@ -100,7 +100,7 @@ TEST(FioBadInputTest, FioOptionsStorlabDoesNotSupportSaySo) {
   }
   JobOptions o;
   EXPECT_EQ(ApplyOption(&o, "wiat_for", "x", true, "j.fio:3").message(),
-            "j.fio:3: unknown option 'wiat_for'");
+            "j.fio:3: unknown option 'wiat_for' (did you mean 'wait_for'?)");
   EXPECT_TRUE(IsFioCommandLineOption("eta-newline"));
   EXPECT_TRUE(IsFioCommandLineOption("output"));
   EXPECT_FALSE(IsFioJobOption("output"));

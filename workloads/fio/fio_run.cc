@@ -169,8 +169,20 @@ Status FioRun::Prepare() {
         // A write job without overwrite gets a fresh file (fio unlinks it).
         if (!new_layout && ids[i]) fs.Remove(ids[i]);
         ids[i] = fs.Create(path);
-        // native_fallocate(): a failure is only a debug line in fio.
-        (void)fs.Allocate(ids[i], sizes[i]);
+        // filesetup.c fallocate_file(), fallocate=: native_fallocate()'s
+        // failure is only a debug line, posix_fallocate()'s is logged;
+        // truncate sets the size and allocates nothing, none does neither
+        // (the job's writes allocate as they go).
+        const std::string& mode = o.fallocate;
+        if (mode == "native" || mode == "posix" || mode == "1") {
+          Status st = fs.Allocate(ids[i], sizes[i]);
+          if (!st.ok() && mode != "native") {
+            messages_.push_back(std::string("fio: posix_fallocate fails: ") +
+                                std::strerror(st.code() == Status::Code::kNoSpace ? ENOSPC : EIO));
+          }
+        } else if (mode == "truncate") {
+          fs.Truncate(ids[i], sizes[i]);
+        }
         if (!new_layout) continue;
         Status st = LayoutFile(spec, ids[i], sizes[i]);
         if (st.code() == Status::Code::kNoSpace) {
@@ -202,14 +214,47 @@ Status FioRun::Prepare() {
 
 void FioRun::StartSegment(int segment) {
   current_segment_ = segment;
+  segment_start_ = host_.engine().now();
   bool any = false;
-  Nanos now = host_.engine().now();
   for (auto& r : runners_) {
     if (r->spec().segment != segment) continue;
     any = true;
-    r->Start(now, [this, job = r.get()] {
+    waiting_.push_back(r.get());
+  }
+  StartWaiting();
+  if (!any && segment + 1 < segments_) StartSegment(segment + 1);
+}
+
+// backend.c waitee_running(): a job with wait_for=NAME is fenced while any
+// other job called NAME (numjobs clones share the name) has not exited.
+bool FioRun::WaiteeRunning(const JobRunner& job) const {
+  const std::string& waitee = job.spec().opts.wait_for;
+  if (waitee.empty()) return false;
+  for (const auto& r : runners_) {
+    if (r->spec().name == job.spec().name || r->spec().name != waitee) continue;
+    if (!r->done()) return true;
+  }
+  return false;
+}
+
+// backend.c run_threads(): each pass starts the jobs of this segment that
+// no waitee fences, in order. (fio polls every 100 ms; here a fenced job
+// starts when its waitee exits.) Its startdelay still counts from the
+// segment's start, as fio's counts from the run's.
+void FioRun::StartWaiting() {
+  Nanos now = host_.engine().now();
+  std::vector<JobRunner*> still;
+  for (JobRunner* r : waiting_) {
+    if (WaiteeRunning(*r)) {
+      still.push_back(r);
+      continue;
+    }
+    Nanos delay = r->spec().opts.startdelay;
+    Nanos t = segment_start_ + delay >= now ? segment_start_ : now - delay;
+    r->Start(t, [this, job = r] {
       ++done_;
       OnJobExit(*job);
+      if (!waiting_.empty()) StartWaiting();
       // A stonewall starts the next segment when this one is all done.
       for (auto& x : runners_) {
         if (x->spec().segment == current_segment_ && !x->done()) return;
@@ -217,7 +262,7 @@ void FioRun::StartSegment(int segment) {
       if (current_segment_ + 1 < segments_) StartSegment(current_segment_ + 1);
     });
   }
-  if (!any && segment + 1 < segments_) StartSegment(segment + 1);
+  waiting_ = std::move(still);
 }
 
 // backend.c thread_main(): a job that ends ends others when any job set

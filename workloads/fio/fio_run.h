@@ -102,6 +102,9 @@ class FioRun {
   Status LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size);
   void OnJobExit(const JobRunner& job);
   void StartSegment(int segment);
+  // wait_for: starts the jobs in waiting_ that no waitee fences.
+  void StartWaiting();
+  bool WaiteeRunning(const JobRunner& job) const;
   // steadystate (fio_run_steadystate.cc): fio's helper thread calls
   // steadystate_check() once a second.
   void StartSteadyState();
@@ -120,6 +123,8 @@ class FioRun {
   size_t done_ = 0;
   int segments_ = 0;
   int current_segment_ = 0;
+  Nanos segment_start_;
+  std::vector<JobRunner*> waiting_;  // this segment's jobs not started yet (wait_for)
   // Cuts and faults, in the order they run (sorted by Run()).
   struct Timed {
     Nanos at;

@@ -44,6 +44,7 @@ std::unique_ptr<JobLogs> JobLogs::Make(const JobOptions& o, const std::string& j
   l->avg_msec_ = static_cast<uint64_t>(o.log_avg_msec);
   l->log_max_ = o.log_max_value;
   l->log_offset_ = o.log_offset;
+  l->log_prio_ = o.log_prio;
   l->append_ = !o.per_job_logs;
   auto make = [&](const LogFile& f, const char* type, bool inline_log) {
     auto log = std::make_unique<Log>();
@@ -137,19 +138,22 @@ void JobLogs::Finish(uint64_t ms) {
   }
 }
 
-// fio's flush_samples(); prio is 0 (no ioprio here).
+// fio's flush_samples(); prio is 0 (no ioprio here: td->ioprio is 0
+// without prio=/prioclass=, which storlab sim does not take), written
+// 0x0000 with log_prio=1.
 Status JobLogs::WriteLog(const std::string& dir, const Log& log) const {
   const std::string path = dir.empty() ? log.file : dir + "/" + log.file;
   File out;
   out.f = std::fopen(path.c_str(), append_ ? "a" : "w");
   if (!out.f) return CannotWrite(path);
+  const char* prio = log_prio_ ? "0x0000" : "0";
   for (const Sample& s : log.samples) {
     if (log_offset_) {
-      std::fprintf(out.f, "%" PRIu64 ", %" PRIu64 ", %d, %" PRIu64 ", %" PRIu64 ", %u\n", s.ms,
-                   s.val, s.dir, s.bs, s.offset, 0u);
+      std::fprintf(out.f, "%" PRIu64 ", %" PRIu64 ", %d, %" PRIu64 ", %" PRIu64 ", %s\n", s.ms,
+                   s.val, s.dir, s.bs, s.offset, prio);
     } else {
-      std::fprintf(out.f, "%" PRIu64 ", %" PRIu64 ", %d, %" PRIu64 ", %u\n", s.ms, s.val, s.dir,
-                   s.bs, 0u);
+      std::fprintf(out.f, "%" PRIu64 ", %" PRIu64 ", %d, %" PRIu64 ", %s\n", s.ms, s.val, s.dir,
+                   s.bs, prio);
     }
   }
   if (std::fflush(out.f) != 0 || std::ferror(out.f)) return CannotWrite(path);

@@ -8,9 +8,10 @@
 //          (N the job's number; PREFIX_TYPE.log with per_job_logs=0, which
 //          appends as fio does). PREFIX is the option's value or the job's name.
 //   lines  "msec, value, ddir, bs, prio" ("msec, value, ddir, bs, offset,
-//          prio" with log_offset=1); msec since the job's epoch (after
-//          ramp_time). With log_avg_msec=N each line is the mean (or, with
-//          log_max_value=1, the maximum) over N ms, and bs and offset are 0.
+//          prio" with log_offset=1; prio as 0x%04x with log_prio=1); msec
+//          since the job's epoch (after ramp_time). With log_avg_msec=N
+//          each line is the mean (or, with log_max_value=1, the maximum)
+//          over N ms, and bs and offset are 0.
 //          The histogram log: "msec, ddir, bs, count, count, ..." — the
 //          completion latencies since its previous line, in fio's buckets
 //          (1856 >> log_hist_coarseness columns), every log_hist_msec.
@@ -107,7 +108,7 @@ class JobLogs {
   Status WriteHist(const std::string& dir) const;
 
   uint64_t avg_msec_ = 0;
-  bool log_max_ = false, log_offset_ = false, append_ = false;
+  bool log_max_ = false, log_offset_ = false, log_prio_ = false, append_ = false;
   std::unique_ptr<Log> bw_, lat_, slat_, clat_, iops_;
   // write_hist_log
   std::string hist_file_;

@@ -132,7 +132,9 @@ Nanos JobRunner::Book(Nanos t, Nanos d) { return host_.cpu().Run(t, d); }
 
 void JobRunner::Start(Nanos t, Callback<void()> on_done) {
   on_done_ = std::move(on_done);
-  host_.engine().At(t + (terminated_ ? Nanos(0) : spec_.opts.startdelay), [this] { Begin(); });
+  // Ended before it started (exitall): it starts, and ends, now.
+  host_.engine().At(terminated_ ? host_.engine().now() : t + spec_.opts.startdelay,
+                    [this] { Begin(); });
 }
 
 void JobRunner::Terminate() {

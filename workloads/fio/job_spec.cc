@@ -1,5 +1,6 @@
 #include "workloads/fio/job_spec.h"
 
+#include <cctype>
 #include <map>
 
 #include "sim/quoted.h"
@@ -16,7 +17,7 @@ EngineKind ToEngine(const std::string& s) {
   if (s == "libaio") return EngineKind::kLibaio;
   if (s == "io_uring") return EngineKind::kIoUring;
   if (s == "posixaio") return EngineKind::kPosixaio;
-  if (s == "null") return EngineKind::kNull;
+  if (s == "null" || s == "cpp_null") return EngineKind::kNull;
   return EngineKind::kPsync;
 }
 
@@ -42,6 +43,55 @@ std::vector<std::string> SplitColons(const std::string& s) {
 std::string Join(const std::string& dir, const std::string& name) {
   if (dir.empty() || name[0] == '/') return name;
   return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+// init.c make_filename(): the format with each of $jobname, $jobnum and
+// $filenum (found case-insensitively, every occurrence, one keyword after
+// the other) replaced; empty: fio's "$jobname.$jobnum.$filenum".
+std::string FormatFilename(const std::string& format, const std::string& jobname, int64_t jobnum,
+                           int64_t filenum) {
+  if (format.empty()) return jobname + "." + std::to_string(jobnum) + "." + std::to_string(filenum);
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  const std::pair<std::string, std::string> keywords[] = {{"$jobname", jobname},
+                                                          {"$jobnum", std::to_string(jobnum)},
+                                                          {"$filenum", std::to_string(filenum)}};
+  std::string buf = format;
+  for (const auto& [key, value] : keywords) {
+    // fio searches from the start again after each replacement; a value
+    // that holds its own keyword would loop there, so go on after it.
+    size_t from = 0;
+    for (;;) {
+      size_t at = lower(buf).find(key, from);
+      if (at == std::string::npos) break;
+      buf.replace(at, key.size(), value);
+      from = at + value.size();
+    }
+  }
+  return buf;
+}
+
+// init.c wait_for_ok(): a job waits for an earlier job (one section, its
+// clones aside), not for itself. `set` holds the jobs before this one.
+Status CheckWaitFor(const JobSet& set, const JobOptions& o, const std::string& where) {
+  if (o.wait_for.empty()) return Status();
+  if (o.wait_for == o.name) {
+    return Status::InvalidArgument(where + ": " + o.name +
+                                   ": a job cannot wait for itself (wait_for=" + o.wait_for + ")");
+  }
+  int found = 0;
+  for (const JobSpec& j : set.jobs) found += j.first_of_section && j.name == o.wait_for;
+  if (found == 0) {
+    return Status::InvalidArgument(where + ": " + o.name + ": waitee job " + o.wait_for +
+                                   " unknown (it must come before the job that waits)");
+  }
+  if (found > 1) {
+    return Status::InvalidArgument(where + ": " + o.name + ": multiple waitees " + o.wait_for +
+                                   " found, please avoid duplicates when using wait_for option");
+  }
+  return Status();
 }
 
 // rw=write:112k (bytes skipped after each I/O, may be negative) or
@@ -154,9 +204,11 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
   // init.c fixup_options: a distribution other than uniform has no random
   // map (its hot blocks repeat).
   if (j.rand_dist.kind != RandDist::Kind::kRandom) j.opts.norandommap = true;
+  // init.c fixup_options(): time_based without a runtime is a warning
+  // (fatal only with warnings_fatal) and time_based is turned off.
   if (o.time_based && o.runtime == Nanos(0)) {
-    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
-                                   ": time_based needs runtime= (fio would run forever)");
+    notes->push_back("fio: time_based requires a runtime/timeout setting");
+    j.opts.time_based = false;
   }
   if (o.fsync_blocks && o.fdatasync_blocks) {
     return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
@@ -224,9 +276,17 @@ const char* EngineName(EngineKind e) {
 
 Nanos ExpectedTime(const JobSet& jobs) {
   std::map<int, Nanos> segments;
+  std::vector<Nanos> ends;  // each job's, from its segment's start
   for (const auto& j : jobs.jobs) {
+    // wait_for: the job starts when its waitee (same segment) has ended.
+    Nanos begin = j.opts.startdelay;
+    for (size_t w = 0; w < ends.size(); ++w) {
+      const JobSpec& x = jobs.jobs[w];
+      if (x.segment == j.segment && x.name == j.opts.wait_for) begin = Max(begin, ends[w]);
+    }
+    ends.push_back(begin + j.opts.ramp_time + j.opts.runtime);
     Nanos& s = segments[j.segment];
-    s = Max(s, j.opts.startdelay + j.opts.ramp_time + j.opts.runtime);
+    s = Max(s, ends.back());
   }
   Nanos total;
   for (const auto& [segment, t] : segments) total = total + t;
@@ -260,6 +320,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
     if (o.name.empty()) {
       return Status::InvalidArgument(s.where + ": a job needs a name");
     }
+    RETURN_IF_ERROR(CheckWaitFor(set, o, s.where));
     if ((o.stonewall || o.new_group) && prev_group_jobs) {
       prev_group_jobs = 0;
       ++groupid;
@@ -297,8 +358,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
         for (const auto& f : explicit_files) j.files.push_back(Join(dir, f));
       } else {
         for (int64_t f = 0; f < o.nrfiles; ++f) {
-          j.files.push_back(
-              Join(dir, o.name + "." + std::to_string(clone) + "." + std::to_string(f)));
+          j.files.push_back(Join(dir, FormatFilename(o.filename_format, o.name, clone, f)));
         }
       }
       uint64_t nfiles = j.files.size();

@@ -144,6 +144,10 @@ std::vector<OptionDef> MakeTable() {
                   {"io_uring", "Fast Linux native aio"},
                   {"posixaio", "POSIX asynchronous IO"},
                   {"null", "Testing engine (no I/O is done)"},
+                  // engines/null.c built with g++ -DFIO_EXTERNAL_ENGINE: the
+                  // same null_data calls behind a C++ class, the same flags
+                  // (FIO_DISKLESSIO | FIO_FAKEIO).
+                  {"cpp_null", "Testing engine (no I/O is done), built as C++"},
                   {"vsync", "Use readv/writev", false},
                   {"pvsync", "Use preadv/pwritev", false},
                   {"pvsync2", "Use preadv2/pwritev2", false},
@@ -364,6 +368,7 @@ std::vector<OptionDef> MakeTable() {
        .help = "Use threads instead of processes"});
   AddStatOptions(&t);
   AddIoOptions(&t);
+  AddFileOptions(&t);
   AddIologOptions(&t);
   AddVerifyOptions(&t);
   AddBufferOptions(&t);

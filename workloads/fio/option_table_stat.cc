@@ -64,6 +64,13 @@ void AddStatOptions(std::vector<OptionDef>* t) {
        .target = &O::log_offset,
        .def = "0",
        .help = "Include offset of IO for each log entry"});
+  // iolog.c flush_samples(): the last column is the I/O's priority value
+  // (0x%04x) instead of whether it was in the RT class (%u).
+  add({.name = "log_prio",
+       .type = OptType::kBool,
+       .target = &O::log_prio,
+       .def = "0",
+       .help = "Include priority value of IO for each log entry"});
   // gtod_reduce turns the four below on (options.c str_gtod_reduce_cb);
   // each turns its percentiles off (init.c fixup_options).
   add({.name = "gtod_reduce",

@@ -103,6 +103,8 @@ struct JobOptions {
   bool exitall_on_error = false;
   bool stonewall = false;
   bool new_group = false;
+  std::string wait_for;         // start when every job of this name has exited ("": at once)
+  std::string filename_format;  // fio's make_filename() ("": $jobname.$jobnum.$filenum)
   bool thread = false;
   // Logs and percentiles (option_table_stat.cc).
   LogFile bw_log, lat_log, iops_log, hist_log;
@@ -111,6 +113,7 @@ struct JobOptions {
   int64_t log_hist_coarseness = 0;
   bool log_max_value = false;
   bool log_offset = false;
+  bool log_prio = false;
   bool per_job_logs = true;
   bool gtod_reduce = false;  // sets the four below
   bool disable_lat = false, disable_clat = false, disable_slat = false, disable_bw = false;
@@ -134,6 +137,7 @@ struct JobOptions {
   bool error_dump = false;  // log the errors that do not end the job, too
   // Files and submission (option_table_io.cc), data (option_table_verify.cc).
   bool create_on_open = false;            // files created when opened: no layout
+  std::string fallocate = "native";       // none | native | posix | keep | truncate | 0 | 1
   std::string io_submit_mode = "inline";  // inline | offload (worker threads)
   std::string buffer_pattern;             // fio_pattern.h; "": fio's random data
   // What writes carry (option_table_buffers.cc, io_buffers.h).
@@ -216,6 +220,8 @@ void AddBufferOptions(std::vector<OptionDef>* table);
 void AddErrorOptions(std::vector<OptionDef>* table);
 // flow_id, flow, flow_sleep (option_table_flow.cc).
 void AddFlowOptions(std::vector<OptionDef>* table);
+// wait_for, filename_format, fallocate (option_table_files.cc).
+void AddFileOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its
 // value (a flag, or a log whose file name is optional).
 bool TakesNoNextWord(const OptionDef& d);

@@ -1,0 +1,46 @@
+// The option table's entries for when a job starts and what its files are
+// called and how they are allocated (options.h): wait_for, filename_format
+// and fallocate. Help texts are fio 3.33's own (options.c).
+#include "workloads/fio/options.h"
+
+// The table below uses designated initializers and relies on member defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace storlab::fio {
+
+void AddFileOptions(std::vector<OptionDef>* t) {
+  using O = JobOptions;
+  auto add = [&](OptionDef d) { t->push_back(std::move(d)); };
+  // backend.c run_threads(): a job is not started while waitee_running()
+  // finds a job of that name (or a numjobs clone of it) not yet exited;
+  // init.c wait_for_ok() checks the name (job_spec.cc).
+  add({.name = "wait_for",
+       .type = OptType::kString,
+       .target = &O::wait_for,
+       .help = "Name of the job this one wants to wait for before starting"});
+  // init.c make_filename(): the name of each file a job makes up when it
+  // is given no filename= (job_spec.cc FormatFilename).
+  add({.name = "filename_format",
+       .type = OptType::kString,
+       .target = &O::filename_format,
+       .def = "$jobname.$jobnum.$filenum",
+       .help = "Override default $jobname.$jobnum.$filenum naming"});
+  // filesetup.c fallocate_file(), called by extend_file() when a file is
+  // laid out (fio_run.cc); Linux's default is native (os-linux.h
+  // FIO_HAVE_DEFAULT_FALLOCATE). keep (FALLOC_FL_KEEP_SIZE: blocks past
+  // the file's size) has no counterpart in the simulated file system.
+  add({.name = "fallocate",
+       .type = OptType::kEnum,
+       .target = &O::fallocate,
+       .def = "native",
+       .values = {{"none", "Do not pre-allocate space"},
+                  {"native", "Use native pre-allocation if possible"},
+                  {"posix", "Use posix_fallocate()"},
+                  {"keep", "Use fallocate(..., FALLOC_FL_KEEP_SIZE, ...)", false},
+                  {"truncate", "Truncate file to final size instead of allocating"},
+                  {"0", "Alias for 'none'"},
+                  {"1", "Alias for 'posix'"}},
+       .help = "Whether pre-allocation is performed when laying out files"});
+}
+
+}  // namespace storlab::fio
