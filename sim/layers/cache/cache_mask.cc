@@ -1,7 +1,8 @@
 #include "sim/layers/cache/cache_mask.h"
 
-#include <bit>
 #include <cstring>
+
+#include "sim/bit_count.h"
 
 namespace storlab {
 
@@ -66,15 +67,14 @@ bool BlockMask::AnySet(uint32_t first, uint32_t count) const {
 uint32_t BlockMask::Count() const {
   const uint64_t* w = words();
   uint32_t n = 0;
-  for (uint32_t i = 0; i < nwords(); ++i) n += static_cast<uint32_t>(std::popcount(w[i]));
+  for (uint32_t i = 0; i < nwords(); ++i) n += BitCount(w[i]);
   return n;
 }
 
 uint32_t BlockMask::Count(uint32_t first, uint32_t count) const {
   const uint64_t* w = words();
   uint32_t n = 0;
-  ForWords(first, count,
-           [&](uint32_t i, uint64_t m) { n += static_cast<uint32_t>(std::popcount(w[i] & m)); });
+  ForWords(first, count, [&](uint32_t i, uint64_t m) { n += BitCount(w[i] & m); });
   return n;
 }
 

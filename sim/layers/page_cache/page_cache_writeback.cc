@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "sim/bit_count.h"
+
 namespace storlab {
 
 namespace {
@@ -217,7 +219,7 @@ void Writeback::OnWritebackDone(uint64_t id, Status st) {
       touched = true;
       e->second.first &= ~done;
       e->second.second &= ~done;
-      w->pages_left -= static_cast<uint64_t>(std::popcount(done));
+      w->pages_left -= uint64_t{BitCount(done)};
       if (!st.ok()) w->error = st;
       if ((e->second.first | e->second.second) == 0) w->need.erase(e);
     }
@@ -242,7 +244,7 @@ void Writeback::AddNeed(SyncWaiter& w, uint64_t g, Mask m) {
   const Mask add = (fresh | inflight) & ~(e.first | e.second);
   e.first |= fresh & add;
   e.second |= inflight & add;
-  w.pages_left += static_cast<uint64_t>(std::popcount(add));
+  w.pages_left += uint64_t{BitCount(add)};
 }
 
 void Writeback::StartSync(uint32_t file, bool all_files, uint64_t first, uint64_t last,
@@ -321,7 +323,7 @@ void Writeback::ForgetPages(uint64_t first, uint64_t last) {
       const Mask gone = (e->second.first | e->second.second) & m;
       e->second.first &= ~m;
       e->second.second &= ~m;
-      w->pages_left -= static_cast<uint64_t>(std::popcount(gone));
+      w->pages_left -= uint64_t{BitCount(gone)};
       if ((e->second.first | e->second.second) == 0) w->need.erase(e);
     }
     check.push_back(sid);

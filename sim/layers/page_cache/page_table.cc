@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <bit>
 
+#include "sim/bit_count.h"
+
 namespace storlab {
 namespace {
 
-int Pop(PageTable::Mask m) { return std::popcount(m); }
+int Pop(PageTable::Mask m) { return static_cast<int>(BitCount(m)); }
 
 // Calls fn(group, mask) for each group that pages [first, last] touch.
 template <typename Fn>
