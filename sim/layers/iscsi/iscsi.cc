@@ -27,15 +27,6 @@ Iscsi::Iscsi(Engine& engine, std::string name, Node& child, const IscsiConfig& c
   if (!c_.write_cache && child.caps().honors_fua) caps_.volatile_cache = false;
 }
 
-Nanos Iscsi::Reserve(Channel& ch, Nanos earliest, uint64_t bytes) {
-  const Nanos t = TransferTime(bytes, rate_);
-  const Nanos start = Max(earliest, ch.busy_until);
-  ch.busy_until = start + t;
-  ch.busy_total += t;
-  ch.bytes += bytes;
-  return ch.busy_until;
-}
-
 void Iscsi::DoSubmit(Request req) {
   if (active_ >= depth_) {
     ++queued_;

@@ -33,6 +33,7 @@
 #include <string>
 
 #include "sim/layers/iscsi/iscsi_session.h"
+#include "sim/layers/link/wire_channel.h"
 #include "sim/node.h"
 
 namespace storlab {
@@ -72,14 +73,11 @@ class Iscsi : public NodeWrapper {
   void OnPowerCut() override;
 
  private:
-  struct Channel {
-    Nanos busy_until;
-    Nanos busy_total;
-    uint64_t bytes = 0;
-  };
   // Reserves `bytes` on `ch` from `earliest`; returns when the last byte has
   // left (add the one-way latency for its arrival).
-  Nanos Reserve(Channel& ch, Nanos earliest, uint64_t bytes);
+  Nanos Reserve(WireChannel& ch, Nanos earliest, uint64_t bytes) {
+    return ch.Reserve(earliest, bytes, rate_);
+  }
 
   void Start(Request req);
   void StartWrite(Request req);
@@ -96,8 +94,8 @@ class Iscsi : public NodeWrapper {
   uint32_t depth_;  // min(initiator, target)
   uint32_t active_ = 0;
   std::deque<Request> waiting_;
-  Channel down_;  // initiator → target
-  Channel up_;    // target → initiator
+  WireChannel down_;  // initiator → target
+  WireChannel up_;    // target → initiator
   uint64_t queued_ = 0;
   uint64_t r2ts_ = 0;
 };

@@ -20,15 +20,6 @@ Link::Link(Engine& engine, std::string name, Node& child, const LinkConfig& conf
   caps_.queue_depth = std::min(child.caps().queue_depth, c_.queue_depth);
 }
 
-Nanos Link::Reserve(Channel& ch, Nanos earliest, uint64_t bytes) {
-  const Nanos t = TransferTime(bytes, rate_);
-  const Nanos start = Max(earliest, ch.busy_until);
-  ch.busy_until = start + t;
-  ch.busy_total += t;
-  ch.bytes += bytes;
-  return ch.busy_until;
-}
-
 void Link::DoSubmit(Request req) {
   if (active_ >= c_.queue_depth) {
     ++queued_;

@@ -34,6 +34,7 @@
 #include <string>
 
 #include "sim/layers/link/link_presets.h"
+#include "sim/layers/link/wire_channel.h"
 #include "sim/node.h"
 
 namespace storlab {
@@ -63,17 +64,12 @@ class Link : public NodeWrapper {
   void OnPowerCut() override;
 
  private:
-  // One direction of the wire: transfers occupy it back to back in the order
-  // they were reserved.
-  struct Channel {
-    Nanos busy_until;
-    Nanos busy_total;
-    uint64_t bytes = 0;
-  };
-  Channel& down() { return down_; }
-  Channel& up() { return c_.full_duplex ? up_ : down_; }
+  WireChannel& down() { return down_; }
+  WireChannel& up() { return c_.full_duplex ? up_ : down_; }
   // Reserves `bytes` on `ch` starting no earlier than `earliest`; returns the end.
-  Nanos Reserve(Channel& ch, Nanos earliest, uint64_t bytes);
+  Nanos Reserve(WireChannel& ch, Nanos earliest, uint64_t bytes) {
+    return ch.Reserve(earliest, bytes, rate_);
+  }
 
   void Start(Request req);
   void SubmitToChild(Request parent, Nanos data_done);
@@ -84,8 +80,8 @@ class Link : public NodeWrapper {
   double rate_;  // payload bytes per second, each direction
   uint32_t active_ = 0;
   std::deque<Request> waiting_;
-  Channel down_;         // host → device (write data)
-  Channel up_;           // device → host (read data); unused when half duplex
+  WireChannel down_;     // host → device (write data)
+  WireChannel up_;       // device → host (read data); unused when half duplex
   uint64_t queued_ = 0;  // commands that waited for a queue slot
   uint64_t fua_dropped_ = 0;
 };
