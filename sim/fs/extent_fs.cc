@@ -3,13 +3,9 @@
 #include <algorithm>
 #include <cassert>
 
+#include "sim/round.h"
+
 namespace storlab {
-namespace {
-
-uint64_t RoundUp(uint64_t v, uint64_t b) { return (v + b - 1) / b * b; }
-uint64_t RoundDown(uint64_t v, uint64_t b) { return v / b * b; }
-
-}  // namespace
 
 ExtentFs::ExtentFs(uint64_t capacity, uint32_t block_size)
     : capacity_(RoundDown(capacity, block_size)), block_(block_size), free_bytes_(capacity_) {

@@ -5,12 +5,10 @@
 #include <algorithm>
 
 #include "sim/fs/tree_fs.h"
+#include "sim/round.h"
 
 namespace storlab {
 namespace {
-
-uint64_t RoundDown(uint64_t v, uint64_t b) { return v / b * b; }
-uint64_t RoundUp(uint64_t v, uint64_t b) { return (v + b - 1) / b * b; }
 
 // The largest file (its last byte's offset must fit an off_t).
 constexpr uint64_t kMaxFileSize = uint64_t{1} << 60;

@@ -7,11 +7,10 @@
 #include <vector>
 
 #include "sim/random.h"
+#include "sim/round.h"
 
 namespace storlab {
 namespace {
-
-uint64_t RoundUp(uint64_t v, uint64_t b) { return (v + b - 1) / b * b; }
 
 std::string Name(uint64_t n) {
   char buf[32];

@@ -11,10 +11,6 @@
 
 namespace storlab {
 
-namespace {
-constexpr uint64_t kPage = PageTable::kPageSize;
-}  // namespace
-
 PageCache::PageCache(Engine& engine, std::string name, const PageCacheConfig& config, Node& child)
     : Node(engine, std::move(name)),
       config_(config),

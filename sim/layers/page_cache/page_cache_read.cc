@@ -9,8 +9,6 @@ namespace storlab {
 
 namespace {
 
-constexpr uint64_t kPage = PageTable::kPageSize;
-
 // get_init_ra_size(): the first window of a sequential stream.
 uint64_t InitWindow(uint64_t req_pages, uint64_t max) {
   uint64_t n = std::bit_ceil(req_pages);

@@ -11,7 +11,6 @@
 namespace storlab {
 
 namespace {
-constexpr uint64_t kPage = PageTable::kPageSize;
 using Mask = PageTable::Mask;
 }  // namespace
 

@@ -154,6 +154,9 @@ class PageTable {
   uint64_t cached_ = 0, dirty_ = 0, writeback_ = 0, dirty_or_wb_ = 0;
 };
 
+// The page size, for the page cache's files.
+inline constexpr uint64_t kPage = PageTable::kPageSize;
+
 }  // namespace storlab
 
 #endif  // STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_TABLE_H_

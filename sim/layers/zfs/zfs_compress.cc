@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/quoted.h"
+#include "sim/round.h"
 
 namespace storlab {
 
@@ -19,8 +20,6 @@ constexpr uint64_t kBpePayloadSize = 112;  // BPE_PAYLOAD_SIZE (spa.h)
 constexpr uint64_t kLz4Header = 4;         // lz4_zfs.c: the compressed length, big-endian
 constexpr uint64_t kZstdHeader = 8;        // zfs_zstd.c: zfs_zstdhdr_t
 constexpr int kZstdLevel = 3;              // ZIO_ZSTD_LEVEL_DEFAULT (zio.h)
-
-uint64_t RoundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 
 // abd_cmp_zero() == 0.
 bool AllZero(const uint8_t* d, uint64_t n) {

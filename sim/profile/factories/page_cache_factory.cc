@@ -8,11 +8,6 @@
 #include "sim/profile/host.h"
 
 namespace storlab {
-namespace {
-
-constexpr uint64_t kPage = PageTable::kPageSize;  // as page_cache.cc
-
-}  // namespace
 
 Result<std::unique_ptr<Node>> MakePageCache(Params& params, BuildContext& ctx) {
   PageCacheConfig c;

@@ -5,13 +5,11 @@
 #include <mutex>
 #include <utility>
 
+#include "sim/round.h"
 #include "sim/serve/vfs/concurrent_join.h"
 
 namespace storlab {
 namespace {
-
-uint64_t RoundDown(uint64_t v, uint64_t b) { return v / b * b; }
-uint64_t RoundUp(uint64_t v, uint64_t b) { return (v + b - 1) / b * b; }
 
 constexpr int kChunksInFlight = 4;
 // Zeros for the partial blocks of a Zero (a logical block is at most 64 KiB).
