@@ -13,6 +13,10 @@ Nanos HostCpu::Copy(Nanos now, uint64_t bytes) {
   return Compute(now, TransferTime(bytes, per_core_), bytes);
 }
 
+Nanos HostCpu::Zero(Nanos now, uint64_t bytes) {
+  return Compute(now, TransferTime(bytes, 2 * per_core_), bytes / 2);
+}
+
 Nanos HostCpu::Compute(Nanos now, Nanos cpu_time, uint64_t memory_bytes) {
   auto core = std::min_element(core_free_.begin(), core_free_.end());
   const Nanos start = Max(now, *core);

@@ -184,6 +184,10 @@ Status FioRun::Prepare() {
           fs.Truncate(ids[i], sizes[i]);
         }
         if (!new_layout) continue;
+        // extend_file() then sets the size with ftruncate() before writing:
+        // a layout stopped by ENOSPC leaves a file of full size whose tail
+        // is a hole, which a later run takes as laid out and reads as zeros.
+        fs.Truncate(ids[i], sizes[i]);
         Status st = LayoutFile(spec, ids[i], sizes[i]);
         if (st.code() == Status::Code::kNoSpace) {
           messages_.emplace_back("fio: ENOSPC on laying out file, stopping");

@@ -155,6 +155,13 @@ class PageCache : public Node {
   Status SaveState(StateWriter& w) const override;
   Status RestoreState(StateReader& r) override;
   const PageCacheConfig& config() const { return config_; }
+  // A read of a file's hole (no device I/O), starting now; returns when the
+  // CPU is done. Buffered: each page is allocated and zeroed, then copied to
+  // the user (mm/filemap.c filemap_read; ext4_mpage_readpages zeroes a hole's
+  // folio with folio_zero_segment). Direct: the user's buffer is zeroed
+  // (fs/iomap/direct-io.c iomap_dio_hole_iter → iov_iter_zero). The zeroed
+  // pages are not kept: a second buffered read of the hole costs the same.
+  Nanos HoleRead(uint64_t offset, uint64_t length, bool direct);
   Counters counters() const;
   // Dirty pages plus pages under writeback, in bytes (what the limits count).
   uint64_t dirty_bytes() const;

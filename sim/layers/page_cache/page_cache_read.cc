@@ -52,6 +52,14 @@ void PageCache::ServeRead(Request req, bool first_try) {
   CompleteAfter(end - engine_.now(), std::move(req));
 }
 
+Nanos PageCache::HoleRead(uint64_t offset, uint64_t length, bool direct) {
+  if (direct) return cpu_.Zero(engine_.now(), length);
+  // Whole pages are zeroed (a folio at a time), only the asked bytes copied.
+  const uint64_t first = offset / kPage, last = (offset + length + kPage - 1) / kPage;
+  const Nanos zeroed = cpu_.Zero(engine_.now(), (last - first) * kPage);
+  return cpu_.Copy(zeroed, length);
+}
+
 void PageCache::Readahead(uint32_t file, uint64_t first, uint64_t last) {
   const uint64_t max = config_.read_ahead_bytes / kPage;
   if (max == 0) return;
