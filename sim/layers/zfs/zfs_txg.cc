@@ -34,8 +34,9 @@ ZfsTxgSync::ZfsTxgSync(Engine& engine, const ZfsConfig& config, bool keeps_data,
 bool ZfsTxgSync::HoldsWhole(uint64_t rec) const {
   auto o = open_records_.find(rec);
   if (o != open_records_.end() && o->second.full) return true;
-  auto s = syncing_records_.find(rec);
-  return s != syncing_records_.end() && s->second.full;
+  auto s = std::lower_bound(syncing_records_.begin(), syncing_records_.end(), rec,
+                            [](const auto& e, uint64_t r) { return e.first < r; });
+  return s != syncing_records_.end() && s->first == rec && s->second.full;
 }
 
 const ZfsBp* ZfsTxgSync::Block(uint64_t rec) const {
@@ -179,7 +180,9 @@ void ZfsTxgSync::StartTxg() {
   syncing_txg_ = open_txg_++;
   std::swap(open_, syncing_);  // the open txg quiesces; a new one opens
   open_->Clear();
-  syncing_records_ = std::move(open_records_);
+  syncing_records_.assign(open_records_.begin(), open_records_.end());
+  std::sort(syncing_records_.begin(), syncing_records_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   open_records_.clear();
   syncing_dirty_ = open_dirty_;
   open_dirty_ = 0;

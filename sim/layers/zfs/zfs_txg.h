@@ -25,7 +25,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -143,7 +142,10 @@ class ZfsTxgSync {
 
   uint64_t open_txg_ = 1, syncing_txg_ = 0, committed_txg_ = 0;
   std::unique_ptr<Overlay> open_, syncing_;
-  std::map<uint64_t, TxgRecord> open_records_, syncing_records_;
+  // The open txg's records by number; the syncing txg's sorted by number
+  // (its writes, frees and commit go in record order).
+  std::unordered_map<uint64_t, TxgRecord> open_records_;
+  std::vector<std::pair<uint64_t, TxgRecord>> syncing_records_;
   uint64_t open_dirty_ = 0, syncing_dirty_ = 0;
   bool syncing_now_ = false;
   uint64_t writes_left_ = 0;  // record writes of the syncing txg in flight

@@ -141,14 +141,17 @@ void ZfsZil::Done(std::vector<Waiter> batch, std::vector<LogEntry> entries, Stat
 }
 
 void ZfsZil::TxgCommitted(uint64_t txg) {
-  for (auto it = blocks_.begin(); it != blocks_.end();) {
-    if (it->first <= txg) {
-      vdevs_.Free(it->second);
-      it = blocks_.erase(it);
+  // One pass, freeing in log order (an erase per block was quadratic: a
+  // 1 GiB fsync after fio's layout logs 131,072 indirect blocks of 8 KiB).
+  auto kept = blocks_.begin();
+  for (auto& b : blocks_) {
+    if (b.first <= txg) {
+      vdevs_.Free(b.second);
     } else {
-      ++it;
+      *kept++ = b;
     }
   }
+  blocks_.erase(kept, blocks_.end());
   for (auto& [file, list] : itxs_) {
     list.erase(std::remove_if(list.begin(), list.end(), [&](const Itx& i) { return i.txg <= txg; }),
                list.end());
