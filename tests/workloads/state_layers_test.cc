@@ -43,5 +43,49 @@ TEST(StateLayersTest, ThinPoolKeepsItsMappings) {
                                    "--size=24m", "--io_size=4m"}));
 }
 
+TEST(StateLayersTest, CacheDeviceKeepsItsBlocksAndWhatSmqLearnt) {
+  // lvmcache writeback with smq on a RAM cache device over an HDD: A's
+  // random writes land in the cache (smq's fast promotion of whole blocks)
+  // and teach the hotspot queue; B reads them back from the cache device,
+  // and its misses are promoted at the levels A's ticks left.
+  const HostOptions o = Stack(
+      "[node.cache]\ntype = \"cache\"\nchildren = [\"fast\", \"disk\"]\n"
+      "mode = \"writeback\"\npolicy = \"smq\"\nsize = \"32MiB\"\nblock_size = \"64KiB\"\n"
+      "dirty_expire = \"0s\"\n"
+      "[node.fast]\ntype = \"ram\"\ncapacity = \"64MiB\"\nlatency = \"20us\"\n"
+      "[node.disk]\ntype = \"hdd\"\ncapacity = \"1GiB\"\n");
+  const auto a = Cat(kDirect, {"--name=a", "--filename=f", "--rw=randwrite", "--bs=64k",
+                               "--size=48m", "--io_size=24m", "--end_fsync=1"});
+  const auto b = Cat(kDirect, {"--name=b", "--filename=f", "--rw=read", "--bs=64k", "--size=48m"});
+  ExpectRoundTrip(o, a);
+  ExpectSameAsOneRun(o, a, b);
+  // And it matters: after a reboot-free restore B hits in the cache.
+  TempDir tmp("storlab_state");
+  ASSERT_TRUE(RunWithState(o, a, tmp.path + "/s").save.ok());
+  StateRun restored = RunWithState(o, b, tmp.path + "/s");
+  StateRun fresh = RunWithState(o, b, "");
+  ASSERT_TRUE(restored.sim.status.ok() && fresh.sim.status.ok());
+  EXPECT_NE(Figures(restored.sim, "b")["read"]["bw_bytes"],
+            Figures(fresh.sim, "b")["read"]["bw_bytes"]);
+}
+
+TEST(StateLayersTest, RamCacheKeepsItsBlocksInLruOrder) {
+  // A cache in RAM (a drive's buffer or a server's page cache), lru,
+  // writeback with dirty data that never expires: the dirty blocks, their
+  // data and the LRU order carry over.
+  HostOptions o = Stack(
+      "[node.cache]\ntype = \"cache\"\nchildren = [\"disk\"]\nmode = \"writeback\"\n"
+      "policy = \"lru\"\nsize = \"16MiB\"\ndirty_expire = \"0s\"\n"
+      "dirty_background = 0.5\ndirty_limit = 0.7\n"
+      "[node.disk]\ntype = \"hdd\"\ncapacity = \"1GiB\"\n");
+  o.keep_data = true;
+  const auto a = Cat(kDirect, {"--name=a", "--filename=f", "--rw=randwrite", "--bs=16k",
+                               "--size=32m", "--io_size=6m"});
+  const auto b = Cat(
+      kDirect, {"--name=b", "--filename=f", "--rw=read", "--bs=16k", "--size=32m", "--io_size=8m"});
+  ExpectRoundTrip(o, a);
+  ExpectSameAsOneRun(o, a, b);
+}
+
 }  // namespace
 }  // namespace storlab::fio::testing
