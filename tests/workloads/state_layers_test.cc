@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/layers/raid/raid_node.h"
+#include "sim/node_kind.h"
 #include "tests/workloads/state_test_util.h"
 
 namespace storlab::fio::testing {
@@ -85,6 +87,36 @@ TEST(StateLayersTest, RamCacheKeepsItsBlocksInLruOrder) {
       kDirect, {"--name=b", "--filename=f", "--rw=read", "--bs=16k", "--size=32m", "--io_size=8m"});
   ExpectRoundTrip(o, a);
   ExpectSameAsOneRun(o, a, b);
+}
+
+TEST(StateLayersTest, RaidKeepsHeadsAndADegradedArray) {
+  // md RAID1 of two HDDs: the read balancer steers by where each head
+  // rests, which A leaves behind.
+  const HostOptions o = Stack(
+      "[node.array]\ntype = \"raid\"\nlevel = 1\nchildren = [\"disk\"]\n"
+      "[node.disk]\ntype = \"hdd\"\ncapacity = \"1GiB\"\ncount = 2\n");
+  const auto a = Cat(kDirect, {"--name=a", "--filename=f", "--rw=write", "--bs=256k", "--size=16m",
+                               "--end_fsync=1"});
+  const auto b = Cat(
+      kDirect, {"--name=b", "--filename=f", "--rw=read", "--bs=16k", "--size=16m", "--io_size=4m"});
+  ExpectRoundTrip(o, a);
+  ExpectSameAsOneRun(o, a, b);
+  // A failed member stays failed: the restored array is degraded.
+  TempDir tmp("storlab_state");
+  auto host = SimHost::Create(o);
+  ASSERT_TRUE(host.ok());
+  auto* raid = NodeAs<RaidNode>((*host)->stack().Find("array"));
+  ASSERT_NE(raid, nullptr);
+  ASSERT_TRUE(raid->FailMember(1).ok());
+  ASSERT_TRUE(SaveHostState(**host, tmp.path + "/s").ok());
+  auto again = SimHost::Create(o);
+  ASSERT_TRUE(again.ok());
+  ASSERT_TRUE(RestoreHostState(**again, tmp.path + "/s").ok());
+  auto* restored = NodeAs<RaidNode>((*again)->stack().Find("array"));
+  ASSERT_NE(restored, nullptr);
+  EXPECT_TRUE(restored->degraded());
+  EXPECT_FALSE(restored->array().InSync(1));
+  EXPECT_TRUE(restored->array().InSync(0));
 }
 
 }  // namespace
