@@ -119,5 +119,23 @@ TEST(StateLayersTest, RaidKeepsHeadsAndADegradedArray) {
   EXPECT_TRUE(restored->array().InSync(0));
 }
 
+TEST(StateLayersTest, ZfsKeepsItsBlocksSpaceMapsAndArc) {
+  // A ZFS mirror of two HDDs with lz4: B reads A's records from the ARC
+  // (what fits) and the rest where A's txgs put them; a rewrite allocates
+  // after A's blocks.
+  const HostOptions o = Stack(
+      "[node.pool]\ntype = \"zfs\"\nlayout = \"mirror\"\nchildren = [\"disk\"]\n"
+      "arc_size = \"16MiB\"\nmem = \"1GiB\"\n"
+      "[node.disk]\ntype = \"hdd\"\ncapacity = \"1GiB\"\ncount = 2\n");
+  const auto a = Cat(kDirect, {"--name=a", "--filename=f", "--rw=write", "--bs=128k", "--size=32m",
+                               "--end_fsync=1"});
+  ExpectRoundTrip(o, a);
+  ExpectSameAsOneRun(
+      o, a, Cat(kDirect, {"--name=b", "--filename=f", "--rw=read", "--bs=128k", "--size=32m"}));
+  ExpectSameAsOneRun(o, a,
+                     Cat(kDirect, {"--name=b", "--filename=f", "--rw=write", "--bs=128k",
+                                   "--size=32m", "--end_fsync=1"}));
+}
+
 }  // namespace
 }  // namespace storlab::fio::testing
