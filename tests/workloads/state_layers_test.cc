@@ -11,6 +11,7 @@
 
 #include "sim/layers/raid/raid_node.h"
 #include "sim/node_kind.h"
+#include "sim/profile/catalog.h"
 #include "tests/workloads/state_test_util.h"
 
 namespace storlab::fio::testing {
@@ -119,6 +120,18 @@ TEST(StateLayersTest, RaidKeepsHeadsAndADegradedArray) {
   EXPECT_TRUE(restored->array().InSync(0));
 }
 
+TEST(StateLayersTest, Raid5OverAnNfsServerCacheRestoredEqualsOneRun) {
+  // The NAS: NFS over 1GbE (the link's timelines and the server's page
+  // cache carry over) to md RAID5 of four HDDs.
+  HostOptions o = Catalog("nas-1gbe-raid5");
+  o.mem_bytes = uint64_t{64} << 20;
+  const auto a = Cat(kDirect, {"--name=a", "--filename=f", "--rw=write", "--bs=1m", "--size=32m",
+                               "--end_fsync=1"});
+  const auto b = Cat(kDirect, {"--name=b", "--filename=f", "--rw=read", "--bs=64k", "--size=32m"});
+  ExpectRoundTrip(o, a);
+  ExpectSameAsOneRun(o, a, b);
+}
+
 TEST(StateLayersTest, ZfsKeepsItsBlocksSpaceMapsAndArc) {
   // A ZFS mirror of two HDDs with lz4: B reads A's records from the ARC
   // (what fits) and the rest where A's txgs put them; a rewrite allocates
@@ -135,6 +148,47 @@ TEST(StateLayersTest, ZfsKeepsItsBlocksSpaceMapsAndArc) {
   ExpectSameAsOneRun(o, a,
                      Cat(kDirect, {"--name=b", "--filename=f", "--rw=write", "--bs=128k",
                                    "--size=32m", "--end_fsync=1"}));
+}
+
+TEST(StateLayersTest, QcowImageKeepsItsClustersAndL2Cache) {
+  // A VM (cache=none) on a qcow2 image on an HDD: A's first writes
+  // allocate clusters at the image's end; B writes more (allocating after
+  // them) and reads A's, through the L2 cache A left.
+  const HostOptions o = Stack(
+      "[node.vm]\ntype = \"vm\"\nchild = \"img\"\ncache = \"none\"\n"
+      "[node.img]\ntype = \"qcow2\"\nchild = \"disk\"\nsize = \"512MiB\"\n"
+      "[node.disk]\ntype = \"hdd\"\ncapacity = \"1GiB\"\n");
+  const auto a = Cat(kDirect, {"--name=a", "--filename=f", "--rw=randwrite", "--bs=4k",
+                               "--size=64m", "--io_size=2m"});
+  const auto b = Cat(
+      kDirect, {"--name=b", "--filename=f", "--rw=read", "--bs=64k", "--size=64m", "--io_size=8m"});
+  ExpectRoundTrip(o, a);
+  ExpectSameAsOneRun(o, a, b);
+}
+
+TEST(StateLayersTest, FaultsRmwAndConcatRestoredEqualOneRun) {
+  // Latency spikes drawn from the faults layer's generator (it goes on
+  // where A left it), over a 4 KiB read-modify-write layer over two RAM
+  // disks joined end to end.
+  HostOptions o = Stack(
+      "[node.faults]\ntype = \"faults\"\nchild = \"rmw\"\nspike_probability = 0.2\n"
+      "spike_latency = \"2ms\"\n"
+      "[node.rmw]\ntype = \"rmw\"\nchild = \"both\"\nunit = \"4KiB\"\n"
+      "[node.both]\ntype = \"concat\"\nchildren = [\"ram\"]\n"
+      "[node.ram]\ntype = \"ram\"\ncapacity = \"64MiB\"\nlatency = \"20us\"\ncount = 2\n");
+  o.keep_data = true;
+  const auto a = Cat(kDirect, {"--name=a", "--filename=f", "--rw=write", "--bs=2k", "--size=8m"});
+  const auto b = Cat(kDirect, {"--name=b", "--filename=f", "--rw=read", "--bs=2k", "--size=8m"});
+  ExpectRoundTrip(o, a);
+  ExpectSameAsOneRun(o, a, b);
+}
+
+TEST(StateLayersTest, EveryCatalogStackCanSave) {
+  for (const CatalogEntry& e : storlab::Catalog()) {
+    auto host = SimHost::Create(Catalog(std::string(e.name)));
+    ASSERT_TRUE(host.ok()) << e.name << ": " << host.status().ToString();
+    EXPECT_TRUE(CheckHostCanSave(**host).ok()) << e.name;
+  }
 }
 
 }  // namespace

@@ -204,18 +204,6 @@ TEST(StateTest, AnotherStackIsRefusedNamingDirAndTheDifference) {
   EXPECT_EQ(ReadFile(dir + "/MANIFEST"), before);
 }
 
-TEST(StateTest, ANodeThatCannotSaveIsRefusedBeforeAnythingRuns) {
-  TempDir tmp("storlab_state");
-  const std::string dir = tmp.path + "/s";
-  HostOptions o;
-  o.stack = "nfs-1gbe";
-  StateRun r = RunWithState(o, kSmallJob, dir);
-  EXPECT_EQ(r.sim.run, nullptr);
-  EXPECT_NE(r.sim.status.message().find(") cannot save its state"), std::string::npos)
-      << r.sim.status.message();
-  EXPECT_FALSE(std::filesystem::exists(dir));
-}
-
 TEST(StateTest, TruncatedOrCorruptFilesAreRefusedNamingTheFile) {
   TempDir tmp("storlab_state");
   const std::string dir = tmp.path + "/s";
