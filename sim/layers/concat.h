@@ -24,6 +24,10 @@ class Concat : public Node {
   NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "concat"; }
   std::vector<Node*> children() const override { return children_; }
+  // --state: nothing (an address map; the children carry the data).
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter&) const override { return Status(); }
+  Status RestoreState(StateReader&) override { return Status(); }
 
  protected:
   void DoSubmit(Request req) override;

@@ -17,118 +17,11 @@
 #include "sim/state_dir.h"
 #include "tests/sim/fault_env.h"
 #include "tests/workloads/fio_test_util.h"
+#include "tests/workloads/state_test_util.h"
 #include "workloads/host/host_state.h"
 
 namespace storlab::fio::testing {
 namespace {
-
-// One run of `args` on a host from `options`, with --state DIR when `dir`
-// is given: restored before, saved after (through `env`).
-struct StateRun {
-  Sim sim;
-  bool restored = false;
-  Status save;
-};
-
-StateRun RunWithState(const HostOptions& options, const std::vector<std::string>& args,
-                      const std::string& dir, Env* env = nullptr, bool reboot = false) {
-  StateRun r;
-  Sim& s = r.sim;
-  auto host = SimHost::Create(options);
-  if (!host.ok()) {
-    s.status = host.status();
-    return r;
-  }
-  s.host = std::move(*host);
-  if (!dir.empty()) {
-    s.status = CheckHostCanSave(*s.host);
-    if (!s.status.ok()) return r;
-    auto restored = RestoreHostState(*s.host, dir, env);
-    if (!restored.ok()) {
-      s.status = restored.status();
-      return r;
-    }
-    r.restored = *restored;
-    if (r.restored && reboot) s.host->stack().PowerCut();  // storlab sim --reboot
-  }
-  auto sections = ParseCommandLine(args);
-  if (!sections.ok()) {
-    s.status = sections.status();
-    return r;
-  }
-  auto jobs = BuildJobs(*sections, options.seed);
-  if (!jobs.ok()) {
-    s.status = jobs.status();
-    return r;
-  }
-  s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
-  s.status = s.run->Prepare();
-  if (s.status.ok()) s.status = s.run->Run(nullptr);
-  if (s.status.ok() && !dir.empty()) r.save = SaveHostState(*s.host, dir, env);
-  return r;
-}
-
-// The figures of job `name` that must match: per direction bw, iops,
-// latencies and their percentiles, and the job's runtime and latency
-// distribution.
-nlohmann::ordered_json Figures(const Sim& s, const std::string& name) {
-  nlohmann::ordered_json out;
-  const nlohmann::ordered_json doc = s.JsonObject();
-  for (const auto& j : doc["jobs"]) {
-    if (j["jobname"] != name) continue;
-    for (const char* k : {"read", "write", "trim", "sync", "job_runtime", "latency_ns",
-                          "latency_us", "latency_ms", "iodepth_level", "iodepth_complete"}) {
-      if (j.contains(k)) out[k] = j[k];
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> Cat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-// A then B with --state must equal A and B stonewalled in one run, in B's
-// figures. `a` and `b` are one job each, named a and b. A state is saved
-// once the stack is idle (writeback and destaging done), so B starts at
-// that time: in the one run, B waits for it with a startdelay.
-void ExpectSameAsOneRun(const HostOptions& options, const std::vector<std::string>& a,
-                        const std::vector<std::string>& b) {
-  TempDir tmp("storlab_state");
-  const std::string dir = tmp.path + "/state";
-  StateRun first = RunWithState(options, a, dir);
-  ASSERT_TRUE(first.sim.status.ok()) << first.sim.status.ToString();
-  ASSERT_TRUE(first.save.ok()) << first.save.ToString();
-  EXPECT_FALSE(first.restored);
-  StateRun second = RunWithState(options, b, dir);
-  ASSERT_TRUE(second.sim.status.ok()) << second.sim.status.ToString();
-  ASSERT_TRUE(second.save.ok()) << second.save.ToString();
-  EXPECT_TRUE(second.restored);
-  const Nanos b_start = second.sim.run->runners()[0]->extras().start;
-  // The trailing options belong to job b: it waits for a (stonewall), then
-  // for the stack to go idle, as the saved run did.
-  const Nanos a_end = first.sim.run->runners()[0]->extras().end;
-  ASSERT_GE(b_start, a_end);
-  char delay[64];
-  std::snprintf(delay, sizeof delay, "--startdelay=%lld.%09llds",
-                static_cast<long long>((b_start - a_end).count() / 1'000'000'000),
-                static_cast<long long>((b_start - a_end).count() % 1'000'000'000));
-  StateRun one = RunWithState(options, Cat(Cat(a, b), {"--stonewall", delay}), "");
-  ASSERT_TRUE(one.sim.status.ok()) << one.sim.status.ToString();
-  EXPECT_EQ(one.sim.run->runners()[1]->extras().start, b_start);
-  // A's figures too: the state machinery changes nothing in the first run.
-  EXPECT_EQ(Figures(first.sim, "a").dump(1), Figures(one.sim, "a").dump(1));
-  const auto want = Figures(one.sim, "b");
-  ASSERT_FALSE(want.empty());
-  EXPECT_EQ(Figures(second.sim, "b").dump(1), want.dump(1));
-}
-
-HostOptions Catalog(const std::string& stack) {
-  HostOptions o;
-  o.stack = stack;
-  return o;
-}
 
 TEST(StateTest, SsdRestoredEqualsOneRun) {
   // A DRAM-less SATA SSD: B reads what A wrote, so it reads flash (the
@@ -309,18 +202,6 @@ TEST(StateTest, AnotherStackIsRefusedNamingDirAndTheDifference) {
   EXPECT_NE(r.sim.status.message().find("host mem = 1073741824"), std::string::npos)
       << r.sim.status.message();
   EXPECT_EQ(ReadFile(dir + "/MANIFEST"), before);
-}
-
-TEST(StateTest, ANodeThatCannotSaveIsRefusedBeforeAnythingRuns) {
-  TempDir tmp("storlab_state");
-  const std::string dir = tmp.path + "/s";
-  HostOptions o;
-  o.stack = "nfs-1gbe";
-  StateRun r = RunWithState(o, kSmallJob, dir);
-  EXPECT_EQ(r.sim.run, nullptr);
-  EXPECT_NE(r.sim.status.message().find(") cannot save its state"), std::string::npos)
-      << r.sim.status.message();
-  EXPECT_FALSE(std::filesystem::exists(dir));
 }
 
 TEST(StateTest, TruncatedOrCorruptFilesAreRefusedNamingTheFile) {

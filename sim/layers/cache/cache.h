@@ -34,6 +34,11 @@ class Cache : public Node {
   void AppendStats(StatList& out) const override { core_.AppendStats(out, ""); }
   std::vector<const TimeSeries*> Series() const override { return {&core_.dirty_series()}; }
   CacheCore& core() { return core_; }
+  // --state: the core's state (cache_state.cc), which includes the RAM of
+  // a cache without a cache device; the devices save their own.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override { return core_.SaveState(w); }
+  Status RestoreState(StateReader& r) override { return core_.RestoreState(r); }
 
  protected:
   void DoSubmit(Request req) override { core_.Submit(std::move(req)); }

@@ -43,6 +43,9 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+
 class CacheCommitter {
  public:
   struct Config {
@@ -85,6 +88,12 @@ class CacheCommitter {
   bool running() const { return running_; }
   const Counters& counters() const { return c_; }
   void ResetCounters() { c_ = Counters(); }
+
+  // storlab sim --state (cache_state.cc): the committed mapping (what a
+  // restart finds), changes not committed yet, whether either device was
+  // written since. REQUIRES: no commit running or waited for.
+  Status SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r, uint32_t slots, uint32_t sectors);
 
  private:
   void Start();

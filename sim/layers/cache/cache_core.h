@@ -116,6 +116,12 @@ class CacheCore final : private CacheDestager::Owner {
   void AppendStats(StatList& out, const std::string& prefix) const;
   const TimeSeries& dirty_series() const { return dirty_series_; }
   void ResetCounters();
+  // storlab sim --state (cache_state.cc): the table, the policy, the
+  // sequential detector, the write sequence, the destager's cursor, the
+  // committed mapping (cache device) or the RAM's contents. REQUIRES: idle
+  // (no request, promotion, destage or commit in flight or waiting).
+  Status SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   // Runs for each origin range a destage wrote (the owner's trace).
   void set_on_destaged(Callback<void(uint64_t, uint64_t)> fn) { on_destaged_ = std::move(fn); }
 

@@ -50,6 +50,9 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+
 class CacheDestager {
  public:
   struct Config {
@@ -105,6 +108,11 @@ class CacheDestager {
   void PowerCut();
 
   uint32_t in_flight() const { return destaging_; }
+  // storlab sim --state (cache_state.cc): the elevator's cursor. REQUIRES:
+  // nothing in flight, no FLUSH waiting (the expiry timer follows from the
+  // table: Kick() arms it again).
+  Status SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
   const Counters& counters() const { return c_; }
   void ResetCounters() { c_ = Counters(); }
 

@@ -20,8 +20,12 @@
 #include <vector>
 
 #include "sim/lru_list.h"
+#include "sim/status.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class LevelQueue {
  public:
@@ -53,6 +57,11 @@ class LevelQueue {
   void SetTopLevels(uint32_t top_levels, uint32_t in_top);
   // Moves entries between adjacent levels until each holds its target count.
   void Redistribute();
+
+  // storlab sim --state: each level's keys, oldest first (the targets
+  // follow from the sizes). Restores into an empty queue of as many levels.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   struct Pos {

@@ -26,6 +26,9 @@ class LruPolicy : public CachePolicy {
   void SetDirty(uint64_t block, bool dirty) override;
   std::optional<uint64_t> Victim(const std::function<bool(uint64_t)>& evictable,
                                  size_t max_scan) override;
+  // Both lists, coldest first, and each block's dirty bit.
+  void SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
 
  private:
   struct Entry {

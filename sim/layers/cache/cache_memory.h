@@ -23,6 +23,10 @@ class CacheMemory : public Node {
   // Frees the host memory that held [off, off+len).
   void Discard(uint64_t off, uint64_t len) { data_.Erase(off, len); }
   uint64_t held_bytes() const { return data_.held_bytes(); }
+  // storlab sim --state, for the cache that owns it (it is no node of the
+  // stack): when its pipe is next free, and what it holds.
+  void SaveMemory(StateWriter& w) const;
+  Status RestoreMemory(StateReader& r);
 
  protected:
   void DoSubmit(Request req) override;

@@ -18,9 +18,13 @@
 #include <string_view>
 
 #include "sim/node_stats.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 enum class Promote : uint8_t {
   kNo,
@@ -57,6 +61,11 @@ class CachePolicy {
                                          size_t max_scan) = 0;
   // Policy-specific figures ("smq_read_promote_level", ...).
   virtual void AppendStats(StatList& out) const {}
+  // storlab sim --state (cache_policy_state.cc): everything later
+  // decisions depend on, read back into a policy just made with the same
+  // sizes.
+  virtual void SaveState(StateWriter& w) const = 0;
+  virtual Status RestoreState(StateReader& r) = 0;
 };
 
 enum class PolicyKind : uint8_t { kLru, kSmq };

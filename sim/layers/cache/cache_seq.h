@@ -12,7 +12,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/status.h"
+
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class SequentialDetector {
  public:
@@ -45,6 +50,9 @@ class SequentialDetector {
     return hit->run >= cutoff_;
   }
   void Clear() { streams_.clear(); }
+  // storlab sim --state (cache_state.cc): the clock and the streams.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   struct Stream {

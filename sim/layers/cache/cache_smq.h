@@ -50,6 +50,11 @@ class SmqPolicy : public CachePolicy {
   std::optional<uint64_t> Victim(const std::function<bool(uint64_t)>& evictable,
                                  size_t max_scan) override;
   void AppendStats(StatList& out) const override;
+  // The three queues level by level, the hits of this tick and this cache
+  // period, the confidence counts, the promote levels, the level jump, the
+  // tick and the next periods.
+  void SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
 
   uint32_t read_promote_level() const { return read_promote_level_; }
   uint64_t blocks_per_hotspot() const { return blocks_per_hotspot_; }

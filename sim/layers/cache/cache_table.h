@@ -24,9 +24,13 @@
 #include <vector>
 
 #include "sim/layers/cache/cache_mask.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 struct CacheEntry {
   uint64_t block = 0;
@@ -89,6 +93,14 @@ class CacheTable {
   uint64_t dirty_blocks() const { return by_block_.size(); }
   const std::set<uint64_t>& dirty_by_block() const { return by_block_; }
   const std::set<std::pair<uint64_t, uint64_t>>& dirty_by_seq() const { return by_seq_; }
+
+  // storlab sim --state (cache_state.cc): every entry in block order (slot,
+  // valid and dirty sectors, oldest write, failed), the free slots in
+  // their stack order and the pending ones. REQUIRES: no I/O on an entry,
+  // none locked. Restores into a cleared table of the same size; the
+  // dirty indexes follow from the entries.
+  Status SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   void Unindex(CacheEntry& e);

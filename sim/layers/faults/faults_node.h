@@ -50,6 +50,14 @@ class FaultsNode : public NodeWrapper {
   NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "faults"; }
   void AppendStats(StatList& out) const override;
+  // --state (faults_state.cc): the generator, the media errors as they are
+  // now (healed by remapping writes, or added at run time), whether the
+  // device has disappeared, the request count towards disappear_after_ios,
+  // and the run-time settings (bad writes, spikes, torn writes). A torn
+  // write in flight exists only across a power cut, never once idle.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
 
   // --- Run-time injection ---
   void AddMediaError(uint64_t off, uint64_t len) { bad_.Add(off, len); }

@@ -67,6 +67,14 @@ class Nfs : public Node {
   std::string_view type() const override { return "nfs"; }
   std::vector<Node*> children() const override { return {&backing_}; }
   void AppendStats(StatList& out) const override;
+  // --state (nfs_state.cc): the link's timelines and jitter, and the
+  // server's page cache (a CacheCore: its blocks, their data when kept, the
+  // LRU order) — the server machine keeps running between runs, as the
+  // host's page cache does; a --reboot power-cycles both ends and the
+  // server's cache starts empty.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
   // What the server holds in its RAM and has not written to its disks.
   uint64_t volatile_bytes() const override { return cache_ ? cache_->dirty_bytes() : 0; }
   std::vector<const TimeSeries*> Series() const override;

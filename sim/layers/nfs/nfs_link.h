@@ -13,9 +13,13 @@
 #include <cstdint>
 
 #include "sim/random.h"
+#include "sim/status.h"
 #include "sim/time.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class NfsLink {
  public:
@@ -31,6 +35,12 @@ class NfsLink {
   // Sends `bytes` of payload at `now`; returns when the last byte arrives.
   Nanos Send(Direction d, uint64_t bytes, Nanos now);
   void Reset(Nanos now);
+
+  // storlab sim --state (nfs_state.cc): when each direction is next free
+  // and when its last message arrived (no message overtakes it), and the
+  // jitter's generators.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
   uint64_t bytes(Direction d) const { return pipes_[d].bytes; }
   Nanos busy(Direction d) const { return pipes_[d].busy; }

@@ -28,6 +28,9 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+
 // What the array's operations count (AppendStats reports them).
 struct RaidCounters {
   uint64_t full_stripe_writes = 0;  // stripe rows written without reads
@@ -114,6 +117,13 @@ class RaidArray {
   // Bytes of foreground (non-background) member I/O so far, for the rebuild
   // throttle's idle test (md's is_mddev_idle).
   uint64_t foreground_bytes() const { return foreground_bytes_; }
+
+  // storlab sim --state (raid_state.cc): each member's state, recovery
+  // frontiers and head, rmw_level, the stripe cache's size and the
+  // foreground byte count the resync throttle compares against.
+  // REQUIRES: nothing in flight, no stripe_head held or waited for.
+  Status SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
   // A power cut: in-flight work is forgotten, locks dropped, recovery
   // rolls back to its last checkpoint.

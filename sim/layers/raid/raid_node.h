@@ -49,6 +49,15 @@ class RaidNode : public Node {
   std::string_view type() const override { return "raid"; }
   std::vector<Node*> children() const override;
   void AppendStats(StatList& out) const override;
+  // --state (raid_state.cc): what md keeps in its superblocks and sysfs
+  // while the machine runs — which members failed or are recovering and
+  // how far, the last check's mismatch count, rmw_level and
+  // stripe_cache_size — and the members' head positions (read balancing).
+  // The stripe cache holds nothing once idle. A member swapped for a spare
+  // node (ReplaceMember with a spare) is refused: the stack would differ.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
 
   // --- Control ---
   // Marks member i failed (mdadm --fail). Too many failures fail the array.

@@ -30,6 +30,9 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+
 struct SyncConfig {
   // md's /proc/sys/dev/raid/speed_limit_min and _max: 1000 and 200000 KiB/s
   // (Linux drivers/md/md.c sysctl_speed_limit_min/max; md(4)).
@@ -59,6 +62,11 @@ class RaidSync {
   // Power cut: steps in flight are forgotten; recovery restarts from the
   // checkpointed frontier.
   void PowerCut();
+  // storlab sim --state (raid_state.cc): the last check's mismatch count
+  // and the throttle's foreground mark. REQUIRES: no action running (an
+  // idle stack has finished its resync, or the array has failed).
+  Status SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
   Action action() const { return action_; }
   // Position of the running action in member bytes, and its end.

@@ -35,6 +35,11 @@ class RmwNode : public NodeWrapper {
   NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "rmw"; }
   void AppendStats(StatList& out) const override;
+  // --state: nothing. Once idle no unit is locked or in flight, and the
+  // layer keeps no data of its own (the child carries it).
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter&) const override { return Status(); }
+  Status RestoreState(StateReader&) override { return Status(); }
 
   uint64_t client_write_bytes() const { return client_write_bytes_; }
   uint64_t child_write_bytes() const { return child_write_bytes_; }

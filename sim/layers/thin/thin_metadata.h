@@ -20,6 +20,10 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
+class Status;
+
 class ThinMetadata {
  public:
   // REQUIRES: pool_chunks > 0.
@@ -62,6 +66,15 @@ class ThinMetadata {
   // committed.
   uint64_t held() const { return held_; }
   uint64_t free_chunks() const;
+
+  // The saved state (storlab sim --state, thin_state.cc): the pool's size
+  // and others' chunks, the allocation hint, both mappings and the open
+  // transaction's journal. The bitmaps follow from the mappings (no chunk
+  // is reserved without being mapped once the pool is idle).
+  void SaveState(StateWriter& w) const;
+  // REQUIRES: a pool just built, the same size as the saved one or smaller
+  // (an lvextend grows it); `max_chunks` bounds it (the data device).
+  Status RestoreState(StateReader& r, uint64_t max_chunks);
 
  private:
   struct Change {

@@ -75,6 +75,13 @@ class ThinNode : public NodeWrapper {
   NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "thin"; }
   void AppendStats(StatList& out) const override;
+  // --state (thin_state.cc): the pool's metadata (both mappings, the space
+  // map's hint, the open transaction) and whether the no-space timeout has
+  // passed. The mappings are dm-thin's metadata device: a reboot keeps the
+  // committed ones only, as a power cut does.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
 
   // --- Control ---
   // Bytes of the pool held by volumes not modelled here.

@@ -17,8 +17,12 @@
 #include <unordered_map>
 
 #include "sim/lru_list.h"
+#include "sim/status.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class Qcow2L2Cache {
  public:
@@ -44,6 +48,10 @@ class Qcow2L2Cache {
   uint64_t capacity() const { return capacity_; }
   // A power cut: everything in memory is gone.
   void Clear();
+  // storlab sim --state (qcow2_state.cc): the slices, least recently used
+  // first, and the dirty ones.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   struct Entry {

@@ -30,7 +30,12 @@
 #include <utility>
 #include <vector>
 
+#include "sim/status.h"
+
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class Qcow2Map {
  public:
@@ -80,6 +85,12 @@ class Qcow2Map {
   void SetRefcountBlock(uint64_t b, uint64_t host_offset) { refblock_offset_[b] = host_offset; }
   // The refcount table's entry for block `b` (one 8-byte entry a block).
   uint64_t RefcountTableEntryOffset(uint64_t b) const { return cluster_size_ + 8 * b; }
+
+  // storlab sim --state (qcow2_state.cc): the file's end, the L1 table,
+  // the refcount blocks, both mappings (sorted). Restores into a map just
+  // made from the same configuration.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   // Stored: host cluster + 1, 0 = unmapped; a missing key means "as created".

@@ -92,6 +92,17 @@ class Qcow2Node : public NodeWrapper {
   NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "qcow2"; }
   void AppendStats(StatList& out) const override;
+  // --state (qcow2_state.cc): the image's metadata — the L1 table, the
+  // refcount blocks' places, the file's end, the mapping in memory and the
+  // durable one — and qemu's L2 cache: its slices in LRU order, the dirty
+  // ones, the L2 changes not written back or not yet flushed, the dirty
+  // refcount blocks, the flush dependency and the lazy-refcounts dirty bit.
+  // A guest that did not flush leaves dirty metadata in qemu's memory: the
+  // run ends without dropping it (a VM left running); --reboot loses it,
+  // as a host crash would.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
   const Counters& counters() const { return counters_; }
   // The image file's length now.
   uint64_t file_bytes() const { return map_.file_end(); }

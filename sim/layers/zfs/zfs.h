@@ -147,6 +147,15 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
   const ZfsVdevs& vdevs() const { return vdevs_; }
 
   void AppendStats(StatList& out) const override;
+  // --state (zfs_state.cc): the pool's committed content (the store), the
+  // block map and space maps, the txg numbers, the ARC's records in LRU
+  // order, the host CPU's timeline and the compression sample. Saved once
+  // idle, so every txg has committed: no dirty data, an empty ZIL. The ARC
+  // is RAM, kept as the page cache is (the run ends without dropping it);
+  // --reboot empties it.
+  bool CanSaveState() const override { return true; }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
   // The open and syncing txgs' data (a sync write's ZIL record is durable).
   uint64_t volatile_bytes() const override { return dirty_bytes(); }
   std::vector<const TimeSeries*> Series() const override { return {&txg_.dirty_series()}; }

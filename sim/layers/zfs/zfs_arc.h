@@ -15,8 +15,12 @@
 #include <unordered_map>
 
 #include "sim/lru_list.h"
+#include "sim/status.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class ZfsArc {
  public:
@@ -37,6 +41,10 @@ class ZfsArc {
   void Touch(uint64_t record);
   // Forgets every record (a power cut).
   void Clear();
+  // storlab sim --state (zfs_state.cc): the records, least recently used
+  // first. Restores into an empty ARC of the same capacity.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   struct Entry {

@@ -41,7 +41,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/status.h"
+
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 class ZfsSample {
  public:
@@ -65,6 +70,11 @@ class ZfsSample {
   // in the sample.
   const uint8_t* Bytes(uint64_t rec) const;
   uint64_t records() const { return records_.size(); }
+  // storlab sim --state (zfs_state.cc): how many records were considered,
+  // which (runs of record numbers), and the kept records' bytes.
+  void SaveState(StateWriter& w) const;
+  // `max_records`: the dataset's records (bounds what a file may claim).
+  Status RestoreState(StateReader& r, uint64_t max_records);
 
  private:
   uint8_t* Enter(uint64_t rec, bool has_block);

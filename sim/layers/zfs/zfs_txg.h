@@ -43,6 +43,8 @@
 
 namespace storlab {
 
+class StateReader;
+class StateWriter;
 struct ZfsConfig;  // zfs.h
 
 class ZfsTxgSync {
@@ -103,6 +105,13 @@ class ZfsTxgSync {
   void Replay(uint64_t offset, uint64_t length, const uint8_t* data);
   void ArmTimer();
   void RecordDirty();  // a point of the dirty-bytes series, now
+  // storlab sim --state (zfs_state.cc): the txg numbers, when the last
+  // sync started, the throttle's last wakeup, every committed record's
+  // block (the dataset's or zvol's block map: where, how big, compressed
+  // or not), the compression sample and the last sampled outcomes.
+  // REQUIRES: no txg open with records, syncing or timed; no writer waits.
+  Status SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r, uint64_t max_records);
 
  private:
   struct TxgRecord {

@@ -27,8 +27,12 @@
 #include <vector>
 
 #include "sim/node.h"
+#include "sim/status.h"
 
 namespace storlab {
+
+class StateReader;
+class StateWriter;
 
 enum class ZfsLayout { kStripe, kMirror, kRaidz1 };
 enum class ZfsIoClass { kSyncRead = 0, kSyncWrite = 1, kAsyncRead = 2, kAsyncWrite = 3 };
@@ -50,6 +54,9 @@ class ExtentAllocator {
   void Free(uint64_t offset, uint64_t size);
   void Reset();  // everything free
   uint64_t free_bytes() const { return free_bytes_; }
+  // storlab sim --state (zfs_state.cc): the free extents and the cursor.
+  void SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
  private:
   uint64_t start_, end_, cursor_;
@@ -107,6 +114,11 @@ class ZfsVdevs {
   void set_async_write_limit(uint32_t n);
   const Config& config() const { return config_; }
   uint64_t member_writes() const { return member_writes_; }
+  // storlab sim --state (zfs_state.cc): the space maps (each allocator's
+  // free extents and cursor), the stripe's rotor, the SLOG's ring cursor
+  // and the async-write limit. REQUIRES: no member I/O queued or active.
+  Status SaveState(StateWriter& w) const;
+  Status RestoreState(StateReader& r);
 
   // A power cut: queues are gone and free space is rebuilt from the blocks
   // `for_each_used` reports as still referenced.

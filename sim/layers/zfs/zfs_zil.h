@@ -87,6 +87,14 @@ class ZfsZil {
   // answered), the commit in flight and the log blocks (the allocator is
   // rebuilt from the committed blocks); keeps the committed records.
   void PowerCut();
+  // Nothing logged, waiting or in flight: what an idle pool's log holds
+  // once every txg has committed (storlab sim --state saves nothing of it).
+  bool empty() const {
+    if (busy_ || !waiting_.empty() || !blocks_.empty() || !log_.empty()) return false;
+    for (const auto& [file, list] : itxs_)
+      if (!list.empty()) return false;
+    return true;
+  }
   // zil_replay(): each committed record, oldest first, is assigned to txg
   // `txg` (it stays in the log until that txg commits) and passed to `use`.
   template <typename F>
