@@ -119,7 +119,8 @@ TEST(NfsClient, ContiguousPagesShareAWriteScatteredPagesGoOneEach) {
 }
 
 TEST(NfsClient, FsyncOfScatteredPagesGoesFileSyncBefore610) {
-  // 5.15: each run ended by a non-adjacent page is sent without pg_moreio:
+  // 6.2 (the default; 5.15 the same): each run ended by a non-adjacent page
+  // is sent without pg_moreio:
   // FILE_SYNC, and nothing is left to COMMIT.
   Client old;
   for (uint64_t p = 0; p < 16; ++p) old.WritePage(2 * p);

@@ -30,8 +30,10 @@ Result<uint32_t> NfsClient::ParseKernel(const std::string& text) {
 uint64_t NfsClient::DefaultCongestionBytes(uint64_t host_mem_bytes) {
   // nfs_init_writepagecache(): nfs_congestion_kb = (16 * int_sqrt(totalram
   // pages)) << (PAGE_SHIFT - 10), at most 256 * 1024 (KiB).
-  const auto pages = static_cast<double>(host_mem_bytes / kPage);
-  const auto root = static_cast<uint64_t>(std::floor(std::sqrt(pages)));
+  const uint64_t pages = host_mem_bytes / kPage;
+  auto root = static_cast<uint64_t>(std::sqrt(static_cast<double>(pages)));
+  while (root * root > pages) --root;  // int_sqrt: the floor, exactly
+  while ((root + 1) * (root + 1) <= pages) ++root;
   return std::min<uint64_t>(16 * root * kPage, uint64_t{256} << 20);
 }
 

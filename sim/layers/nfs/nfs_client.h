@@ -56,10 +56,10 @@
 namespace storlab {
 
 struct NfsClientConfig {
-  // The client's kernel, major × 100 + minor. Default 5.15: Proxmox VE 7's
-  // kernel (PVE 8.0, June 2023, ships 6.2: same rules but the congestion
-  // stop).
-  uint32_t kernel = 515;
+  // The client's kernel, major × 100 + minor. Default 6.2: Proxmox VE 8.0's
+  // (June 2023); PVE 7 ran 5.15, whose flusher ignores the congestion limit
+  // (docs/sim.md, "The NFS client").
+  uint32_t kernel = 602;
   // nfs_congestion_kb in bytes; 0: the kernel's default from the host's RAM.
   uint64_t congestion_bytes = 0;
 };

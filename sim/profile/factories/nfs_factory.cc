@@ -34,7 +34,7 @@ Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx) {
       {"min_slots",
        "the slot table's size when idle (sunrpc.tcp_slot_table_entries); it grows on demand"},
       &c.min_slots, 1, 65536);
-  std::string kernel = "5.15";
+  std::string kernel = "6.2";
   params.String({"client_kernel",
                  "the client's Linux version (MAJOR.MINOR): its NFS write-back rules "
                  "(docs/sim.md, \"The NFS client\")"},
