@@ -73,6 +73,10 @@ struct CellResult {
   std::string report;       // the report's file, when DemoOptions::report_dir is set
   double wall_seconds = 0;
   uint64_t events = 0;
+  // The longest job's end_fsync (fio's final fsync, inside its runtime), and
+  // whether the stack is an NFS mount (the report prints its tail).
+  double end_fsync_s = 0;
+  bool nfs = false;
 };
 
 // Runs every cell; `progress` (may be empty) hears of each finished cell.

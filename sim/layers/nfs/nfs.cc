@@ -12,7 +12,9 @@ Nfs::Nfs(Engine& engine, const std::string& name, const Config& cfg, Node& backi
       cfg_(cfg),
       backing_(backing),
       link_(cfg.line_bytes_per_s, cfg.mtu, cfg.rtt,
-            Jitter(cfg.seed, name + "/network", static_cast<double>(cfg.rtt_jitter.count()))) {
+            Jitter(cfg.seed, name + "/network", static_cast<double>(cfg.rtt_jitter.count()))),
+      slots_allocated_(cfg.nconnect * std::min(cfg.min_slots, cfg.slots)),
+      slots_high_water_(slots_allocated_) {
   if (cfg_.server_cache) {
     cache_ = std::make_unique<CacheCore>(engine, name + "/server_cache", cfg_.cache, nullptr,
                                          backing, keeps_data);
@@ -47,13 +49,22 @@ void Nfs::DoSubmit(Request req) {
 }
 
 void Nfs::Enqueue(std::unique_ptr<Rpc> rpc) {
-  if (in_flight_ < cfg_.nconnect * cfg_.slots) return Send(std::move(rpc));
+  if (in_flight_ < slots_allocated_) return Send(std::move(rpc));
+  // xprt_alloc_slot(): no free slot — xprt_dynamic_alloc_slot() adds one
+  // while the table is under tcp_max_slot_table_entries; else the RPC
+  // waits on the backlog.
+  if (slots_allocated_ < max_in_flight()) {
+    ++slots_allocated_;
+    slots_high_water_ = std::max(slots_high_water_, slots_allocated_);
+    return Send(std::move(rpc));
+  }
   slot_waiters_.push_back(std::move(rpc));
 }
 
 void Nfs::Send(std::unique_ptr<Rpc> rpc) {
   ++in_flight_;
   ++rpcs_[static_cast<int>(rpc->op)];
+  if (rpc->op == Op::kWrite && (rpc->flags & kFua)) ++file_sync_writes_;
   rpc->sent = engine_.now();
   const bool carries_data = rpc->op == Op::kWrite || rpc->op == Op::kWriteZeroes;
   const Nanos at = link_.Send(NfsLink::kToServer,
@@ -123,6 +134,8 @@ void Nfs::Replied(std::unique_ptr<Rpc> rpc, Status st) {
     std::unique_ptr<Rpc> next = std::move(slot_waiters_.front());
     slot_waiters_.pop_front();
     Send(std::move(next));
+  } else if (slots_allocated_ > cfg_.nconnect * cfg_.min_slots) {
+    --slots_allocated_;  // xprt_dynamic_free_slot()
   }
   Completion done = std::move(rpc->done);
   done(std::move(st));
@@ -131,6 +144,7 @@ void Nfs::Replied(std::unique_ptr<Rpc> rpc, Status st) {
 void Nfs::OnPowerCut() {
   ++epoch_;
   in_flight_ = 0;
+  slots_allocated_ = cfg_.nconnect * std::min(cfg_.min_slots, cfg_.slots);
   busy_threads_ = 0;
   slot_waiters_.clear();
   thread_waiters_.clear();
@@ -144,6 +158,9 @@ void Nfs::AppendStats(StatList& out) const {
       {"rpcs_read", kCount,
        [](const Nfs& n) { return StatNumber(n.rpcs_[static_cast<int>(Op::kRead)]); }},
       {"rpcs_write", kCount, [](const Nfs& n) { return StatNumber(n.write_rpcs()); }},
+      {"rpcs_write_file_sync", kCount,
+       [](const Nfs& n) { return StatNumber(n.file_sync_writes_); }},
+      {"slots_high_water", kCount, [](const Nfs& n) { return StatNumber(n.slots_high_water_); }},
       {"commits", kCount, [](const Nfs& n) { return StatNumber(n.commits_); }},
       {"commit_time_ns", kNanos, [](const Nfs& n) { return StatNumber(n.commit_time_); }},
       {"bytes_to_server", kBytes,

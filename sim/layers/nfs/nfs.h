@@ -27,6 +27,7 @@
 #include <memory>
 
 #include "sim/layers/cache/cache_core.h"
+#include "sim/layers/nfs/nfs_client.h"
 #include "sim/layers/nfs/nfs_link.h"
 #include "sim/node.h"
 
@@ -46,7 +47,17 @@ class Nfs : public Node {
     uint64_t rsize = 1 << 20;  // nfs(5): Linux negotiates up to 1 MiB
     uint64_t wsize = 1 << 20;
     uint32_t nconnect = 1;  // nfs(5): 1..16 TCP connections
-    uint32_t slots = 64;    // RPCs in flight per connection (sunrpc slot table)
+    // The RPC slot table of each connection (net/sunrpc/xprt.c): it starts
+    // with tcp_slot_table_entries slots (RPC_MIN_SLOT_TABLE = 2), and an RPC
+    // that finds none free allocates one more (xprt_dynamic_alloc_slot) up
+    // to tcp_max_slot_table_entries (RPC_MAX_SLOT_TABLE_LIMIT = 65536,
+    // net/sunrpc/xprtsock.c); a released slot above the minimum is freed
+    // (xprt_dynamic_free_slot). `slots` is that maximum.
+    uint32_t min_slots = 2;
+    uint32_t slots = 65536;
+    // The client's write-back rules (its kernel line, congestion):
+    // consulted by the host page cache above (NfsClient).
+    NfsClientConfig client;
     // RPC framing (derived from RFC 5531 and RFC 1813 with AUTH_SYS and a
     // 32-byte file handle): record mark + call header + credentials + the
     // WRITE/READ/COMMIT arguments ~140 bytes; reply header + wcc_data /
@@ -82,6 +93,14 @@ class Nfs : public Node {
   const NfsLink& link() const { return link_; }
   // The server's page cache, or nullptr.
   const CacheCore* server_cache() const { return cache_.get(); }
+  const NfsClientConfig& client_config() const { return cfg_.client; }
+  uint64_t wsize() const { return cfg_.wsize; }
+  uint32_t max_in_flight() const { return cfg_.nconnect * cfg_.slots; }
+  // Slots allocated now and the most ever allocated (all connections).
+  uint32_t slots_allocated() const { return slots_allocated_; }
+  uint32_t slots_high_water() const { return slots_high_water_; }
+  // WRITE RPCs sent FILE_SYNC (FUA).
+  uint64_t file_sync_writes() const { return file_sync_writes_; }
   uint64_t commits() const { return commits_; }
   Nanos commit_time() const { return commit_time_; }
   // WRITE RPCs sent (write-zeroes go as WRITEs of zeros).
@@ -114,7 +133,10 @@ class Nfs : public Node {
   Node& backing_;
   std::unique_ptr<CacheCore> cache_;
   NfsLink link_;
-  uint32_t in_flight_ = 0;     // RPCs holding a client slot
+  uint32_t in_flight_ = 0;    // RPCs holding a client slot
+  uint32_t slots_allocated_;  // the slot tables' size now
+  uint32_t slots_high_water_;
+  uint64_t file_sync_writes_ = 0;
   uint32_t busy_threads_ = 0;  // nfsd threads at work
   std::deque<std::unique_ptr<Rpc>> slot_waiters_;
   std::deque<std::unique_ptr<Rpc>> thread_waiters_;

@@ -7,9 +7,19 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/layers/nfs/nfs.h"
 #include "sim/stat_table.h"
 
 namespace storlab {
+
+namespace {
+
+std::unique_ptr<NfsClient> MakeNfsClient(const PageCacheConfig& config, Node& child) {
+  const Nfs* nfs = NodeAs<Nfs>(&child);
+  if (!nfs) return nullptr;
+  return std::make_unique<NfsClient>(nfs->client_config(), config.host.mem_bytes, nfs->wsize());
+}
+}  // namespace
 
 PageCache::PageCache(Engine& engine, std::string name, const PageCacheConfig& config, Node& child)
     : Node(engine, std::move(name)),
@@ -19,21 +29,27 @@ PageCache::PageCache(Engine& engine, std::string name, const PageCacheConfig& co
       throttle_(config.host),
       data_(config.keeps_data),
       capacity_pages_(std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1)),
-      writeback_(engine_,
-                 WritebackConfig{.max_io_bytes = config.max_io_bytes,
-                                 .queue_depth = config.writeback_queue_depth,
-                                 .dirty_expire = config.host.dirty_expire,
-                                 .interval = config.host.writeback_interval,
-                                 .capacity = child.geometry().capacity,
-                                 .keeps_data = config.keeps_data},
-                 pages_, data_, throttle_, child,
-                 Writeback::Hooks{
-                     .destaged = [this](uint64_t off, uint64_t len) { TraceDestaged(off, len); },
-                     .cleaned =
-                         [this] {
-                           NoteDirtyChange();
-                           WakeBlockedWriters();
-                         }}) {
+      nfs_client_(MakeNfsClient(config, child)),
+      writeback_(
+          engine_,
+          // NFS: WRITEs coalesce up to wsize (nfs_generic_pg_test)
+          // and are bounded by the RPC slot table, not nr_requests.
+          WritebackConfig{.max_io_bytes = nfs_client_ ? nfs_client_->wsize() : config.max_io_bytes,
+                          .queue_depth = nfs_client_ ? NodeAs<Nfs>(&child)->max_in_flight()
+                                                     : config.writeback_queue_depth,
+                          .dirty_expire = config.host.dirty_expire,
+                          .interval = config.host.writeback_interval,
+                          .capacity = child.geometry().capacity,
+                          .keeps_data = config.keeps_data,
+                          .nfs = nfs_client_.get()},
+          pages_, data_, throttle_, child,
+          Writeback::Hooks{
+              .destaged = [this](uint64_t off, uint64_t len) { TraceDestaged(off, len); },
+              .cleaned =
+                  [this] {
+                    NoteDirtyChange();
+                    WakeBlockedWriters();
+                  }}) {
   geometry_ = child.geometry();
   geometry_.physical_block = std::max<uint32_t>(geometry_.physical_block, kPage);
   caps_ = child.caps();
@@ -68,11 +84,19 @@ PageCache::Counters PageCache::counters() const {
                   .fsync_ns_max = w.fsync_ns_max,
                   .fsync_written_bytes = w.fsync_written_bytes,
                   .last_fsync_ns = w.last_fsync_ns,
-                  .last_fsync_bytes = w.last_fsync_bytes};
+                  .last_fsync_bytes = w.last_fsync_bytes,
+                  .nfs_rewrite_waits = c.nfs_rewrite_waits,
+                  .nfs_rewrite_wait_ns = c.nfs_rewrite_wait_ns,
+                  .nfs_commits = w.nfs_commits,
+                  .nfs_congested_skips = w.nfs_congested_skips};
 }
 
 uint64_t PageCache::dirty_bytes() const { return dirty_total_bytes(); }
-uint64_t PageCache::dirty_total_bytes() const { return pages_.dirty_or_writeback_pages() * kPage; }
+uint64_t PageCache::dirty_total_bytes() const {
+  // NFS pages answered UNSTABLE count as writeback until their COMMIT.
+  const uint64_t unstable = nfs_client_ ? nfs_client_->unstable_bytes() : 0;
+  return pages_.dirty_or_writeback_pages() * kPage + unstable;
+}
 uint64_t PageCache::writeback_bytes() const { return pages_.writeback_pages() * kPage; }
 uint64_t PageCache::cached_bytes() const { return pages_.cached_pages() * kPage; }
 
@@ -160,6 +184,7 @@ void PageCache::CopyIn(Request req) {
     const uint64_t start = p * kPage, end = std::min(start + kPage, geometry_.capacity);
     return (req.offset > start || req.offset + req.length < end) && !pages_.AllCached(p, p);
   };
+  if (nfs_client_ && WaitForNfsWrite(req, first, last)) return;
   const bool head = partial(first), tail = last != first && partial(last);
   if (head || tail) {
     if (head) ReadPages(first, first, first, first);
@@ -173,6 +198,22 @@ void PageCache::CopyIn(Request req) {
   }
   const Nanos end = cpu_.Copy(engine_.now(), req.length);
   engine_.At(end, [this, r = std::move(req)]() mutable { FinishWrite(std::move(r)); });
+}
+
+bool PageCache::WaitForNfsWrite(Request& req, uint64_t first, uint64_t last) {
+  // nfs_updatepage → nfs_lock_and_join_requests: the page's request is
+  // locked while its WRITE is in flight; nfs_page_group_lock_head waits
+  // for the reply (nfs_wait_on_request). A page answered UNSTABLE and
+  // awaiting COMMIT is not waited for: the join takes it off the commit
+  // list (nfs_clear_request_commit) and it is sent again.
+  if (!pages_.AnyWriteback(first, last)) return false;
+  ++counters_.nfs_rewrite_waits;
+  writeback_.WaitForWriteback(
+      first, last, [this, since = engine_.now(), r = std::move(req)](Status) mutable {
+        counters_.nfs_rewrite_wait_ns += static_cast<uint64_t>((engine_.now() - since).count());
+        CopyIn(std::move(r));
+      });
+  return true;
 }
 
 void PageCache::FinishWrite(Request req) {
@@ -329,8 +370,15 @@ void PageCache::AppendStats(StatList& out) const {
       Field<&Counters::last_fsync_ns>("last_fsync_ns", kNanos),
       Field<&Counters::last_fsync_bytes>("last_fsync_bytes", kBytes),
   };
+  static constexpr StatField<Counters> kNfs[] = {
+      Field<&Counters::nfs_rewrite_waits>("nfs_rewrite_waits", kCount),
+      Field<&Counters::nfs_rewrite_wait_ns>("nfs_rewrite_wait_ns", kNanos),
+      Field<&Counters::nfs_commits>("nfs_commits", kCount),
+      Field<&Counters::nfs_congested_skips>("nfs_congested_skips", kCount),
+  };
   AppendStatTable(*this, kCache, out);
   AppendStatTable(counters(), kCounters, out);
+  if (nfs_client_) AppendStatTable(counters(), kNfs, out);  // block devices' stats unchanged
 }
 
 }  // namespace storlab

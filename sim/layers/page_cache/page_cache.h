@@ -61,6 +61,11 @@
 // page_cache_writeback.h); the throttle too (DirtyThrottle,
 // page_cache_throttle.h); the page states are in PageTable (page_table.h).
 //
+// Over an nfs node (the NFS client, sim/layers/nfs/nfs_client.h): a write
+// whose pages are under WRITE waits for the reply; writeback follows the
+// client's rules (queue, congestion, FILE_SYNC, COMMITs), and pages
+// answered UNSTABLE count as writeback until their COMMIT.
+//
 // Stats for the explanations (counters(), also in AppendStats):
 //   absorbed_bytes         bytes the application wrote into the cache
 //   newly_dirtied_bytes    pages (4 KiB each) that became dirty: clean or
@@ -137,6 +142,13 @@ class PageCache : public Node {
     uint64_t fsync_written_bytes = 0;
     uint64_t last_fsync_ns = 0;
     uint64_t last_fsync_bytes = 0;
+    // NFS child only (nfs_client.h): writes that waited for a WRITE in
+    // flight over their pages and how long in all, COMMITs sent,
+    // background passes stopped by congestion.
+    uint64_t nfs_rewrite_waits = 0;
+    uint64_t nfs_rewrite_wait_ns = 0;
+    uint64_t nfs_commits = 0;
+    uint64_t nfs_congested_skips = 0;
   };
 
   // REQUIRES: child.geometry().logical_block divides 4096.
@@ -172,6 +184,8 @@ class PageCache : public Node {
   // The writeback bandwidth the throttle currently assumes (bytes/s).
   double write_bandwidth() const { return throttle_.write_bandwidth(); }
   const Writeback& writeback() const { return writeback_; }
+  // The NFS client's state when the child is an nfs node, else nullptr.
+  const NfsClient* nfs_client() const { return nfs_client_.get(); }
 
   void AppendStats(StatList& out) const override;
   uint64_t volatile_bytes() const override { return dirty_bytes() + writeback_bytes(); }
@@ -197,6 +211,8 @@ class PageCache : public Node {
     uint64_t child_read_bytes = 0;
     uint64_t readahead_bytes = 0;
     uint64_t evicted_bytes = 0;
+    uint64_t nfs_rewrite_waits = 0;
+    uint64_t nfs_rewrite_wait_ns = 0;
   };
   struct ReadOp {
     uint64_t first, count;   // pages
@@ -211,6 +227,9 @@ class PageCache : public Node {
   // Writes, discards, direct I/O, stats (page_cache.cc).
   void StartWrite(Request req);
   void CopyIn(Request req);
+  // NFS: a write over pages whose WRITE is in flight waits for the reply
+  // (nfs_lock_and_join_requests); true if `req` was parked for that.
+  bool WaitForNfsWrite(Request& req, uint64_t first, uint64_t last);
   void FinishWrite(Request req);
   void WakeBlockedWriters();
   void StartDiscard(Request req);
@@ -255,7 +274,10 @@ class PageCache : public Node {
   TimeSeries dirty_series_{"dirty_bytes"};
   uint64_t capacity_pages_;  // what the cache may hold
 
-  Writeback writeback_;  // after pages_, data_ and throttle_, which it uses
+  // The NFS client's rules when the child is an nfs node (nullptr: a block
+  // device): its writeback, and rewrites waiting for WRITEs in flight.
+  std::unique_ptr<NfsClient> nfs_client_;
+  Writeback writeback_;  // after pages_, data_, throttle_ and nfs_client_, which it uses
 
   uint64_t next_id_ = 1;                                   // of child reads
   std::deque<std::pair<Request, Nanos>> blocked_writers_;  // waiting at the limit

@@ -43,6 +43,7 @@ void Writeback::Reset() {
   bg_chunk_left_ = 0;
   tick_armed_ = false;
   kupdate_ = false;
+  if (config_.nfs) config_.nfs->Reset();
 }
 
 // ---- Issuing writeback ----
@@ -56,6 +57,14 @@ void Writeback::Pump() {
 }
 
 std::pair<uint64_t, uint64_t> Writeback::NextSyncRun(SyncWaiter& w) {
+  // NFS: nothing left to send. Over NFS a page is never dirty while under
+  // WRITE (a rewrite waits for the reply), so a fresh page that a scan did
+  // not find sendable was sent — by this sync or by background writeback
+  // that started after it — and never needs this sync again. Without this,
+  // each completion would rescan thousands of groups in flight. (A block
+  // device's page may be redirtied under writeback that began before the
+  // sync: it becomes sendable again when that ends, so it keeps scanning.)
+  if (config_.nfs && w.to_issue == 0) return {0, 0};
   const uint64_t max_pages = config_.max_io_bytes / kPage;
   auto candidates = [&](uint64_t g) -> Mask {
     auto e = w.need.find(g);
@@ -79,6 +88,7 @@ std::pair<uint64_t, uint64_t> Writeback::NextSyncRun(SyncWaiter& w) {
       return {start, page - start};
     }
   }
+  if (config_.nfs) w.to_issue = 0;
   return {0, 0};
 }
 
@@ -95,7 +105,11 @@ bool Writeback::IssueSyncWriteback() {
     if (count == 0) continue;
     sync_rotor_ = w.id;
     const uint32_t owner = pages_.OwnerOfPage(first);
-    IssueRun(owner, first, count, w.id);
+    // NFS: FLUSH_COND_STABLE (nfs_client.h).
+    const bool last = count >= w.to_issue;
+    w.to_issue -= std::min(w.to_issue, count);
+    const bool stable = config_.nfs && config_.nfs->FileSync(owner, RunBytes(first, count), last);
+    IssueRun(owner, first, count, w.id, stable);
     return true;
   }
   return false;
@@ -114,6 +128,7 @@ uint64_t Writeback::ChunkPages() const {
 bool Writeback::IssueBackgroundWriteback() {
   const bool over_bg = pages_.dirty_pages() * kPage > throttle_.limits().background;
   if (!over_bg && !kupdate_) return false;
+  if (config_.nfs && !NfsBackgroundMayWrite()) return false;
   const Nanos now = engine_.now();
   auto eligible = [&](uint32_t f) {
     PageTable::File* fi = pages_.FindFile(f);
@@ -127,6 +142,7 @@ bool Writeback::IssueBackgroundWriteback() {
       for (uint32_t f : pages_.DirtyFilesByAge())
         if (eligible(f)) bg_queue_.push_back(f);
       bg_chunk_left_ = ChunkPages();
+      ++bg_pass_;
       if (bg_queue_.empty()) break;
     }
     while (!bg_queue_.empty()) {
@@ -135,6 +151,7 @@ bool Writeback::IssueBackgroundWriteback() {
       if (!eligible(f) || bg_chunk_left_ == 0) {
         bg_queue_.pop_front();
         bg_chunk_left_ = ChunkPages();
+        ++bg_pass_;
         continue;
       }
       auto [first, count] = pages_.NextDirtyRun(f, fi->cursor, std::min(max_pages, bg_chunk_left_));
@@ -145,6 +162,7 @@ bool Writeback::IssueBackgroundWriteback() {
         if (!fi->groups.empty()) fi->dirtied_when = now;
         bg_queue_.pop_front();
         bg_chunk_left_ = ChunkPages();
+        ++bg_pass_;
         continue;
       }
       fi->cursor = first + count;
@@ -157,7 +175,8 @@ bool Writeback::IssueBackgroundWriteback() {
   return false;
 }
 
-void Writeback::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id) {
+void Writeback::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id,
+                         bool stable) {
   pages_.StartWriteback(first, first + count - 1);
   const uint64_t id = next_id_++;
   WritebackOp& op = writebacks_[id];
@@ -166,13 +185,19 @@ void Writeback::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t
   op.file = file;
   op.submitted = engine_.now();
   op.sync_id = sync_id;
+  op.pass = sync_id ? 0 : bg_pass_;
+  op.stable = stable;
   const uint64_t bytes = RunBytes(first, count);
+  if (config_.nfs) {
+    config_.nfs->OnWriteSent(bytes);
+    if (!sync_id) config_.nfs->PassSent(op.pass);
+  }
   if (config_.keeps_data) {
     op.data = std::make_unique<uint8_t[]>(bytes);  // zeroed
     data_.Patch(first * kPage, bytes, op.data.get());
   }
   Request r{.op = Op::kWrite,
-            .flags = kBackground,
+            .flags = kBackground | (stable ? kFua : 0u),
             .offset = first * kPage,
             .length = bytes,
             .data = op.data.get(),
@@ -191,6 +216,7 @@ void Writeback::OnWritebackDone(uint64_t id, Status st) {
   const uint64_t last = op.first + op.count - 1;
   const uint64_t bytes = RunBytes(op.first, op.count);
   pages_.EndWriteback(op.first, last);
+  if (config_.nfs) NfsWriteDone(op, bytes, st.ok());
   if (st.ok()) {
     hooks_.destaged(op.first * kPage, bytes);
     counters_.written_back_bytes += bytes;
@@ -244,6 +270,7 @@ void Writeback::AddNeed(SyncWaiter& w, uint64_t g, Mask m) {
   e.first |= fresh & add;
   e.second |= inflight & add;
   w.pages_left += uint64_t{BitCount(add)};
+  w.to_issue += uint64_t{BitCount(fresh & add)};
 }
 
 void Writeback::StartSync(uint32_t file, bool all_files, uint64_t first, uint64_t last,
@@ -304,7 +331,9 @@ void Writeback::CheckSync(uint64_t id) {
     }
     w->then(w->error.ok() ? std::move(st) : w->error);
   };
-  if (w.flush_child) {
+  if (w.flush_child && config_.nfs) {
+    NfsCommit(w.file, std::move(finish));  // nfs_file_fsync → nfs_commit_inode
+  } else if (w.flush_child) {
     Request f{.op = Op::kFlush, .file_id = w.file, .done = std::move(finish)};
     child_.Submit(std::move(f));
   } else {

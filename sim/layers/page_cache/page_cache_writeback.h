@@ -44,6 +44,7 @@
 
 #include "sim/callback.h"
 #include "sim/engine.h"
+#include "sim/layers/nfs/nfs_client.h"
 #include "sim/layers/page_cache/page_cache_throttle.h"
 #include "sim/layers/page_cache/page_table.h"
 #include "sim/node.h"
@@ -61,6 +62,10 @@ struct WritebackConfig {
   Nanos interval;                       // the periodic tick; 0: none
   uint64_t capacity = 0;                // of the child: the last page may be short
   bool keeps_data = true;               // false: writebacks carry no data
+  // The child is an NFS mount: its client's rules (nfs_client.h) decide
+  // background writeback under congestion, the stability of a sync's
+  // WRITEs, and the COMMITs; nullptr for a block device.
+  NfsClient* nfs = nullptr;
 };
 
 struct WritebackCounters {
@@ -73,6 +78,8 @@ struct WritebackCounters {
   uint64_t fsync_written_bytes = 0;  // written back for any sync
   uint64_t last_fsync_ns = 0;
   uint64_t last_fsync_bytes = 0;
+  uint64_t nfs_commits = 0;          // COMMITs sent (background and fsync)
+  uint64_t nfs_congested_skips = 0;  // background passes stopped by congestion
 };
 
 class Writeback {
@@ -133,6 +140,8 @@ class Writeback {
     uint32_t file;
     Nanos submitted;
     uint64_t sync_id;  // the sync it was issued for, 0: background
+    uint64_t pass;     // background: the pass (a file's chunk) it belongs to
+    bool stable;       // sent FILE_SYNC (NFS)
     // Ids come from one counter: a writeback with a larger id than a sync
     // was submitted after the sync started.
     std::unique_ptr<uint8_t[]> data;
@@ -147,7 +156,8 @@ class Writeback {
     Nanos started;
     std::map<uint64_t, std::pair<PageTable::Mask, PageTable::Mask>> need;  // fresh, inflight
     uint64_t pages_left = 0;
-    uint64_t cursor = 0;  // group where its next run is searched
+    uint64_t to_issue = 0;  // `fresh` pages it has not sent yet
+    uint64_t cursor = 0;    // group where its next run is searched
     uint64_t written_bytes = 0;
     bool flush_child;
     bool fsync;  // a FLUSH request: counted in the fsync stats
@@ -164,7 +174,14 @@ class Writeback {
   // The next run of `w`'s pages that can be written back now.
   std::pair<uint64_t, uint64_t> NextSyncRun(SyncWaiter& w);
   bool IssueBackgroundWriteback();
-  void IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id);
+  void IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t sync_id,
+                bool stable = false);
+  // NFS (page_cache_writeback_nfs.cc): may background writeback go on; a
+  // WRITE answered; a sync's COMMITs (of `file`, 0: every file with
+  // unstable pages; none if nothing awaits one), then `then`.
+  bool NfsBackgroundMayWrite();
+  void NfsWriteDone(const WritebackOp& op, uint64_t bytes, bool ok);
+  void NfsCommit(uint32_t file, Callback<void(Status)> then);
   void OnWritebackDone(uint64_t id, Status st);
   void AddNeed(SyncWaiter& w, uint64_t g, PageTable::Mask m);
   void CheckSync(uint64_t id);
@@ -194,6 +211,8 @@ class Writeback {
   uint64_t bg_chunk_left_ = 0;              // pages the front file may still write this turn
   bool tick_armed_ = false;
   bool kupdate_ = false;  // the last tick found expired files
+  uint64_t bg_pass_ = 0;  // counts background passes (NFS COMMITs follow each)
+  bool congestion_noted_ = false;
 };
 
 }  // namespace storlab

@@ -26,7 +26,24 @@ Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx) {
   params.Size({"rsize", "largest READ RPC (nfs(5) rsize)"}, &c.rsize, 4096, uint64_t{1} << 20);
   params.Size({"wsize", "largest WRITE RPC (nfs(5) wsize)"}, &c.wsize, 4096, uint64_t{1} << 20);
   params.Int({"nconnect", "TCP connections to the server (nfs(5) nconnect)"}, &c.nconnect, 1, 16);
-  params.Int({"slots", "RPCs in flight per connection (sunrpc slot table)"}, &c.slots, 1, 65536);
+  params.Int({"slots",
+              "RPCs in flight per connection at most: the slot table's largest size "
+              "(sunrpc.tcp_max_slot_table_entries)"},
+             &c.slots, 1, 65536);
+  params.Int(
+      {"min_slots",
+       "the slot table's size when idle (sunrpc.tcp_slot_table_entries); it grows on demand"},
+      &c.min_slots, 1, 65536);
+  std::string kernel = "6.2";
+  params.String({"client_kernel",
+                 "the client's Linux version (MAJOR.MINOR): its NFS write-back rules "
+                 "(docs/sim.md, \"The NFS client\")"},
+                &kernel);
+  uint64_t congestion_kb = 0;
+  params.Int({"congestion_kb",
+              "the client's nfs_congestion_kb (0: the kernel's default from the host's RAM)"},
+             &congestion_kb, 0, int64_t{1} << 30);
+  c.client.congestion_bytes = congestion_kb * 1024;
   params.Int({"call_bytes", "RPC call framing and arguments, bytes per call"}, &c.call_bytes, 0,
              65536);
   params.Int({"reply_bytes", "RPC reply framing and results, bytes per reply"}, &c.reply_bytes, 0,
@@ -44,6 +61,11 @@ Result<std::unique_ptr<Node>> MakeNfs(Params& params, BuildContext& ctx) {
   if (c.server_cache) {
     ReadCacheParams(params, "server_cache_", &c.cache);
     RETURN_IF_ERROR(ResolveCacheConfig(params, "server_cache_", nullptr, backing, &c.cache));
+  }
+  if (auto k = NfsClient::ParseKernel(kernel); k.ok()) {
+    c.client.kernel = *k;
+  } else {
+    params.Fail("client_kernel", k.status().message());
   }
   RETURN_IF_ERROR(params.Finish());
   const uint32_t lb = backing.geometry().logical_block;
