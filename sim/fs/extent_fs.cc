@@ -158,6 +158,10 @@ Status ExtentFs::AllocateRange(File& f, uint64_t begin, uint64_t end) {
   return Status();
 }
 
+Status ExtentFs::AllocateKeepSize(uint32_t id, uint64_t size) {
+  return AllocateRange(files_[id], 0, size);
+}
+
 Status ExtentFs::Allocate(uint32_t id, uint64_t size) {
   File& f = files_[id];
   Status st = AllocateRange(f, 0, size);
