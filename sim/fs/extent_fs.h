@@ -76,6 +76,9 @@ class ExtentFs {
   // The same without changing the size (fallocate's FALLOC_FL_KEEP_SIZE):
   // the blocks wait past the end for the writes that will grow the file.
   Status AllocateKeepSize(uint32_t id, uint64_t size);
+  // A write ending at `end` grows the size to it (blocks allocated with
+  // AllocateKeepSize are past the size until then).
+  void GrowSize(uint32_t id, uint64_t end);
   // Sets the file's size without allocating (ftruncate); shrinking frees
   // the blocks past the end.
   void Truncate(uint32_t id, uint64_t size);

@@ -36,7 +36,7 @@ TEST(FioTrimTest, CountsAreRealFios) {
     EXPECT_EQ(ts.dir[kWrite].total_ios, tw ? 256u : 0u) << rw;
     EXPECT_EQ(ts.dir[kRead].total_ios, 0u) << rw;
     // The trims reached the device as discards.
-    EXPECT_EQ(s.host->stack().root().stats().op(Op::kTrim).ops, 256u) << rw;
+    EXPECT_EQ(s.host->stack().Find("disk")->stats().op(Op::kTrim).ops, 256u) << rw;
   }
 }
 
@@ -82,7 +82,7 @@ TEST(FioTrimTest, ARegularFileCannotBeTrimmedAsInRealFio) {
   EXPECT_EQ(ts.verror,
             "file:ioengines.c:399, func=td_io_queue, error=Inappropriate ioctl for device");
   EXPECT_EQ(ts.dir[kTrim].total_ios, 1u);
-  EXPECT_EQ(s.host->stack().root().stats().op(Op::kTrim).ops, 0u);
+  EXPECT_EQ(s.host->stack().Find("disk")->stats().op(Op::kTrim).ops, 0u);
   EXPECT_NE(s.Normal().find("err=25 (file:ioengines.c:399, func=td_io_queue"), std::string::npos);
 }
 
