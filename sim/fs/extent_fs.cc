@@ -154,6 +154,14 @@ Status ExtentFs::AllocateRange(File& f, uint64_t begin, uint64_t end) {
   return Status();
 }
 
+void ExtentFs::GrowSize(uint32_t id, uint64_t end) {
+  files_[id].size = std::max(files_[id].size, end);
+}
+
+Status ExtentFs::AllocateKeepSize(uint32_t id, uint64_t size) {
+  return AllocateRange(files_[id], 0, size);
+}
+
 Status ExtentFs::Allocate(uint32_t id, uint64_t size) {
   File& f = files_[id];
   Status st = AllocateRange(f, 0, size);

@@ -73,6 +73,12 @@ class ExtentFs {
   // space allows. Sets the size to at least `size`. On kNoSpace the blocks
   // that could be allocated are kept.
   Status Allocate(uint32_t id, uint64_t size);
+  // The same without changing the size (fallocate's FALLOC_FL_KEEP_SIZE):
+  // the blocks wait past the end for the writes that will grow the file.
+  Status AllocateKeepSize(uint32_t id, uint64_t size);
+  // A write ending at `end` grows the size to it (blocks allocated with
+  // AllocateKeepSize are past the size until then).
+  void GrowSize(uint32_t id, uint64_t end);
   // Sets the file's size without allocating (ftruncate); shrinking frees
   // the blocks past the end.
   void Truncate(uint32_t id, uint64_t size);

@@ -200,10 +200,8 @@ TEST(FioOptionsTest, BadValuesNameTheOptionAndThePlace) {
   EXPECT_EQ(Error("rwmixread", "200"),
             "job.fio:7: option 'rwmixread': '200' out of range [0, 100]");
   EXPECT_EQ(Error("rw", "sideways"),
-            "job.fio:7: option 'rw': 'sideways' is not one of read, write, randread, randwrite, "
-            "rw, readwrite, randrw");
-  EXPECT_EQ(Error("rw", "trim"),
-            "job.fio:7: option 'rw': 'trim' (Sequential trim) is not supported by storlab sim");
+            "job.fio:7: option 'rw': 'sideways' is not one of read, write, trim, randread, "
+            "randwrite, randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite");
   EXPECT_EQ(Error("ioengine", "mmap"),
             "job.fio:7: option 'ioengine': 'mmap' (Memory mapped IO) is not supported by "
             "storlab sim");

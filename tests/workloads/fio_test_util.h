@@ -129,7 +129,7 @@ inline std::vector<std::string> IologIos(const std::string& log) {
   while (std::getline(in, line)) {
     std::istringstream ls(line);
     std::string t, file, op, off, len;
-    if (ls >> t >> file >> op >> off >> len && (op == "read" || op == "write")) {
+    if (ls >> t >> file >> op >> off >> len && (op == "read" || op == "write" || op == "trim")) {
       out.push_back(op + " " + off + " " + len);
     }
   }

@@ -126,7 +126,7 @@ uint64_t EtaLine::ThreadEta(const JobRunner& r, Nanos now) const {
   }
   const RunState state = r.run_state();
   if (state == RunState::kRunning || state == RunState::kVerifying) {
-    const uint64_t bytes_done = r.bytes_done(0) + r.bytes_done(1);
+    const uint64_t bytes_done = r.bytes_done(0) + r.bytes_done(1) + r.bytes_done(2);
     double perc = 0.0;
     if (bytes_total) perc = std::min(1.0, static_cast<double>(bytes_done) / bytes_total);
     if (o.time_based) {

@@ -111,8 +111,9 @@ Status FioRun::Prepare() {
     uint64_t nfiles = spec.files.size();
     // The smallest I/O each direction needs room for (fio's td_min_bs; the
     // bs= size when it is fixed).
-    uint64_t max_bs = std::max(spec.do_read ? spec.sizes[kRead].min : 0,
-                               spec.do_write ? spec.sizes[kWrite].min : 0);
+    uint64_t max_bs = std::max({spec.do_read ? spec.sizes[kRead].min : 0,
+                                spec.do_write ? spec.sizes[kWrite].min : 0,
+                                spec.do_trim ? spec.sizes[kTrim].min : 0});
     if (o.size_percent) {
       uint64_t total = fs.capacity() / 100 * static_cast<uint64_t>(o.size_percent);
       spec.file_size = total / nfiles / max_bs * max_bs;
@@ -154,6 +155,7 @@ Status FioRun::Prepare() {
     // file out stops the layout and fails the job (setup_files() returns
     // 1, thread_main() exits with td->error set).
     std::string layout_error;
+    int layout_errno = ENOSPC;
     if (extend_files && o.create_on_open) {
       // filesetup.c setup_files(): create_on_open skips the extend; the
       // file is created (empty, costing no simulated time) when the job
@@ -167,7 +169,7 @@ Status FioRun::Prepare() {
       for (size_t i : to_extend) {
         const std::string& path = spec.files[i];
         // A write job without overwrite gets a fresh file (fio unlinks it).
-        if (!new_layout && ids[i]) fs.Remove(ids[i]);
+        if (!new_layout && spec.do_write && ids[i]) fs.Remove(ids[i]);
         ids[i] = fs.Create(path);
         // filesetup.c fallocate_file(), fallocate=: native_fallocate()'s
         // failure is only a debug line, posix_fallocate()'s is logged;
@@ -179,6 +181,16 @@ Status FioRun::Prepare() {
           if (!st.ok() && mode != "native") {
             messages_.push_back(std::string("fio: posix_fallocate fails: ") +
                                 std::strerror(st.code() == Status::Code::kNoSpace ? ENOSPC : EIO));
+          }
+        } else if (mode == "keep") {
+          // FIO_FALLOCATE_KEEP_SIZE: a failure is the job's error.
+          Status st = fs.AllocateKeepSize(ids[i], sizes[i]);
+          if (!st.ok() && layout_error.empty()) {
+            const int err = st.code() == Status::Code::kNoSpace ? ENOSPC : EIO;
+            layout_error =
+                std::string("file:filesetup.c:93, func=fallocate, error=") + std::strerror(err);
+            layout_errno = err;
+            messages_.push_back("fio: pid=0, err=" + std::to_string(err) + "/" + layout_error);
           }
         } else if (mode == "truncate") {
           fs.Truncate(ids[i], sizes[i]);
@@ -209,7 +221,7 @@ Status FioRun::Prepare() {
       flow->Join(static_cast<uint64_t>(o.flow));
       runners_.back()->SetFlow(flow.get());
     }
-    if (!layout_error.empty()) runners_.back()->FailSetup(ENOSPC, layout_error);
+    if (!layout_error.empty()) runners_.back()->FailSetup(layout_errno, layout_error);
     segments_ = std::max(segments_, spec.segment + 1);
   }
   layout_end_ = host_.engine().now();

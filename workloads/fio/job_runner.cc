@@ -39,12 +39,16 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   // Random offsets are in units of blockalign= (by default the smallest
   // size, fio's rw_min_bs), and leave room for the largest smallest size at
   // the end.
-  uint64_t bs_r = spec.do_read ? spec.sizes[kRead].min : spec.sizes[kWrite].min;
-  uint64_t bs_w = spec.do_write ? spec.sizes[kWrite].min : spec.sizes[kRead].min;
-  granule_ = std::min(spec.do_read ? spec.ba[kRead] : spec.ba[kWrite],
-                      spec.do_write ? spec.ba[kWrite] : spec.ba[kRead]);
-  uint64_t max_bs = std::max(bs_r, bs_w);
-  for (int d : {kRead, kWrite}) {
+  // Over the directions the job uses (fio's td_min_bs and rw_min_bs).
+  const bool uses[3] = {spec.do_read, spec.do_write, spec.do_trim};
+  granule_ = UINT64_MAX;
+  uint64_t max_bs = 0;
+  for (int d : {kRead, kWrite, kTrim}) {
+    if (!uses[d]) continue;
+    granule_ = std::min(granule_, spec.ba[d]);
+    max_bs = std::max(max_bs, spec.sizes[d].min);
+  }
+  for (int d : {kRead, kWrite, kTrim}) {
     if (!spec.sizes[d].variable()) continue;
     // fio seeds bsrange_state[ddir] from its own seed (FIO_RAND_BS_OFF).
     buflen_[d] = std::make_unique<BuflenPicker>(spec.sizes[d], spec.opts.bs_unaligned,
@@ -205,11 +209,10 @@ void JobRunner::ResetStats(Nanos now) {
   epoch_ = now;
   extras_.epoch = now;
   ts_.ResetIo();
-  for (int d = 0; d < 2; ++d) done_bytes_[d] = done_ios_[d] = check_bytes_[d] = check_ios_[d] = 0;
-  issued_bytes_[0] = issued_bytes_[1] = 0;
-  issued_ios_[0] = issued_ios_[1] = 0;
-  poisson_usec_[0] = poisson_usec_[1] = 0;
-  win_bytes_[0] = win_bytes_[1] = win_ios_[0] = win_ios_[1] = 0;
+  for (int d = 0; d < 3; ++d) {
+    done_bytes_[d] = done_ios_[d] = check_bytes_[d] = check_ios_[d] = 0;
+    issued_bytes_[d] = issued_ios_[d] = poisson_usec_[d] = win_bytes_[d] = win_ios_[d] = 0;
+  }
   next_bw_sample_ = now + bw_avg_;
   next_iops_sample_ = now + iops_avg_;
   usr_ns_ = sys_ns_ = Nanos(0);
@@ -227,7 +230,7 @@ void JobRunner::Account(int dir, uint64_t bytes, Nanos t) {
 void JobRunner::CloseBwWindow() {
   const uint64_t spent_ms = static_cast<uint64_t>(bw_avg_.count() / 1000000);
   const uint64_t ms = static_cast<uint64_t>((next_bw_sample_ - epoch_).count() / 1000000);
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < 3; ++d) {
     if (!win_bytes_[d]) continue;
     const uint64_t rate = win_bytes_[d] * 1000 / spent_ms / 1024;
     ts_.dir[d].bw.Add(rate);
@@ -240,7 +243,7 @@ void JobRunner::CloseBwWindow() {
 void JobRunner::CloseIopsWindow() {
   const uint64_t spent_ms = static_cast<uint64_t>(iops_avg_.count() / 1000000);
   const uint64_t ms = static_cast<uint64_t>((next_iops_sample_ - epoch_).count() / 1000000);
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < 3; ++d) {
     if (!win_ios_[d]) continue;
     const uint64_t rate = win_ios_[d] * 1000 / spent_ms;
     ts_.dir[d].iops.Add(rate);
@@ -261,7 +264,7 @@ void JobRunner::LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t la
                  .offset = u.offset,
                  .clat_ns = clat_ns,
                  .lat_ns = lat_ns,
-                 .has_slat = eng_.async && !eng_.no_io && !o.disable_slat,
+                 .has_slat = eng_.async && !eng_.no_io && !o.disable_slat && u.dir != kTrim,
                  .slat_ms = u.issue > epoch_ ? ms(u.issue) : 0,
                  .slat_ns = static_cast<uint64_t>((u.issue - u.start).count()),
                  .bw_rate = clat_ns ? u.length * 1000000 / clat_ns : 0,
@@ -383,7 +386,7 @@ void JobRunner::Finish(Nanos t) {
   while (iops_windows_ && next_iops_sample_ < t) CloseIopsWindow();
   if (logs_) logs_->Finish(static_cast<uint64_t>(elapsed.count() / 1000000));
   if (iolog_) IologClose(t);
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < 3; ++d) {
     if (ts_.dir[d].io_bytes) ts_.dir[d].runtime_ms = RuntimeMs(elapsed);
   }
   // thread_main(): the writes' runtime ends where do_verify() starts; the
@@ -398,7 +401,7 @@ void JobRunner::Finish(Nanos t) {
   ts_.sys_time_ms = static_cast<uint64_t>(sys_ns_.count() / 1000000);
   extras_.end = t;
   if (!failed_ && !spec_.opts.create_only && !ts_.total_err_count &&
-      ts_.dir[kRead].io_bytes + ts_.dir[kWrite].io_bytes == 0) {
+      ts_.dir[kRead].io_bytes + ts_.dir[kWrite].io_bytes + ts_.dir[kTrim].io_bytes == 0) {
     messages_.push_back(NoIoReason());
   }
   // The thread exits at `t`: let the clock reach it before reporting done.

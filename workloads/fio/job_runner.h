@@ -18,9 +18,11 @@
 #define STORLAB_WORKLOADS_FIO_JOB_RUNNER_H_
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/callback.h"
@@ -84,8 +86,8 @@ class JobRunner {
   // What steadystate.c reads of a running job: the bytes and I/Os done
   // since the measurement started (fio's io_bytes, io_blocks), and whether
   // it is still in its ramp_time (fio's TD_RAMP: not checked).
-  uint64_t bytes_done() const { return done_bytes_[0] + done_bytes_[1]; }
-  uint64_t ios_done() const { return done_ios_[0] + done_ios_[1]; }
+  uint64_t bytes_done() const { return done_bytes_[0] + done_bytes_[1] + done_bytes_[2]; }
+  uint64_t ios_done() const { return done_ios_[0] + done_ios_[1] + done_ios_[2]; }
   bool ramping() const { return !ramp_over_; }
   // What eta.c reads (workloads/fio/eta.h): the job's runstate, as
   // check_str_update() and thread_eta() tell them apart (fio's TD_*), its
@@ -106,12 +108,14 @@ class JobRunner {
 
  private:
   enum class Phase { kIdle, kRunning, kDraining, kFsyncing, kDone };
-  static constexpr int kSync = 2;  // IoUnit::dir for fsync/fdatasync
+  // A trim's status on a file not under /dev/ (ENOTTY: job_runner_trim.cc).
+  static constexpr std::string_view kTrimNotBlock = "BLKDISCARD on a regular file";
+  static constexpr int kSync = 3;  // IoUnit::dir for fsync/fdatasync (fio's DDIR_SYNC)
 
   struct IoUnit {
     JobRunner* job;
     uint32_t file;       // index into files_
-    uint8_t dir;         // kRead, kWrite or kSync
+    uint8_t dir;         // kRead, kWrite, kTrim or kSync
     bool blocks_thread;  // the thread waits for it
     bool submit_blocks;  // libaio buffered: the I/O happens in io_submit
     uint64_t offset;
@@ -125,7 +129,7 @@ class JobRunner {
     uint64_t size;
     uint64_t zone_start = 0;  // zonemode=strided: fio's f->file_offset
     std::unique_ptr<RandomPicker> picker;
-    uint64_t pos[2] = {0, 0};
+    uint64_t pos[3] = {0, 0, 0};
     bool exhausted = false;
     // posixaio's helper thread for this fd, or io-wq's per-inode chain.
     std::vector<IoUnit*> queue;  // FIFO (ring)
@@ -181,6 +185,17 @@ class JobRunner {
   void FlowHold(Nanos t);
   void FlowWake();
   Nanos FlowSleepEnd(Nanos t) const;
+  // io_u queueing with iodepth_batch & co. (job_runner_batch.cc).
+  void Queue(IoUnit* u);
+  void Commit();
+  void AfterPump();
+  void Completed(IoUnit* u, Status st);
+  void GetEvents();
+  // rw=trim and its kin (job_runner_trim.cc).
+  int TrimWriteDir() const;
+  bool TrimWritePick(IoUnit* u);
+  bool CountsToSize(int dir) const;
+  void SubmitTrim(IoUnit* u, Completion done);
   // verify= (job_runner_verify.cc, verify.h).
   bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && host_.keeps_data(); }
   void VerifyIssue(const IoUnit& u);
@@ -195,7 +210,7 @@ class JobRunner {
   const EngineModel& psync_;
   uint64_t io_size_;
   uint64_t granule_;                         // random block size
-  std::unique_ptr<BuflenPicker> buflen_[2];  // bsrange/bssplit; null: a fixed size
+  std::unique_ptr<BuflenPicker> buflen_[3];  // bsrange/bssplit; null: a fixed size
   uint32_t seq_left_ = 0;                    // I/Os until the next random offset (rw=randread:N)
   bool zoned_ = false;                       // zonemode=strided over the job's one file
   uint64_t zone_bytes_ = 0;                  // fio's td->zone_bytes
@@ -210,7 +225,7 @@ class JobRunner {
   Taus88 mix_rng_;
   // rate_process=poisson: when the next I/O of each direction may start
   // (fio's last_usec, µs after the epoch), and its generator (poisson_state).
-  uint64_t poisson_usec_[2] = {0, 0};
+  uint64_t poisson_usec_[3] = {0, 0, 0};
   Taus88 poisson_rng_;
   std::unique_ptr<LatencyTarget> lat_target_;  // null without latency_target
   bool quiescing_ = false;                     // no new I/O until nothing is in flight
@@ -234,6 +249,24 @@ class JobRunner {
   bool verifying_ = false;  // the verify pass after the writes (fio's do_verify())
   Nanos verify_start_;
 
+  // io_u queueing (job_runner_batch.cc): I/Os queued but not committed,
+  // completions the thread has not reaped, and whether it waits for the
+  // depth to fall to iodepth_low (wait_for_completions() with a full queue).
+  struct Unreaped {
+    IoUnit* u;
+    Status st;
+  };
+  std::vector<IoUnit*> batch_;
+  std::deque<Unreaped> unreaped_;
+  bool low_wait_ = false;
+  bool poll_wait_ = false;  // io_in_polling(): waits for one event after each I/O
+  bool in_getevents_ = false;
+  // trimwrite: the last trim (file, offset, length), which the next write
+  // covers (fio's f->last_start[DDIR_TRIM], last_pos[DDIR_TRIM]).
+  bool trim_write_due_ = false;
+  uint32_t trim_file_ = 0;
+  uint64_t trim_offset_ = 0, trim_length_ = 0;
+
   Flow* flow_ = nullptr;
   uint64_t flow_count_ = 0;      // fio's td->flow_counter
   bool flow_passed_ = false;     // the flow let the next I/O through
@@ -249,9 +282,9 @@ class JobRunner {
   bool terminated_ = false;
   // rate_min / rate_iops_min: what was done at the last check (fio's
   // last_rate_check_bytes/blocks/time).
-  uint64_t done_bytes_[2] = {0, 0}, done_ios_[2] = {0, 0};
-  uint64_t check_bytes_[2] = {0, 0}, check_ios_[2] = {0, 0};
-  Nanos check_time_[2];
+  uint64_t done_bytes_[3] = {0, 0, 0}, done_ios_[3] = {0, 0, 0};
+  uint64_t check_bytes_[3] = {0, 0, 0}, check_ios_[3] = {0, 0, 0};
+  Nanos check_time_[3];
   Nanos thread_free_;  // when the thread can do its next thing
   Nanos epoch_;
   uint32_t cur_depth_ = 0;
@@ -260,8 +293,8 @@ class JobRunner {
   uint32_t last_write_file_ = 0;
   uint64_t loops_done_ = 0;
   uint64_t issued_loop_bytes_ = 0;
-  uint64_t issued_bytes_[2] = {0, 0};  // since epoch, for rate
-  uint64_t issued_ios_[2] = {0, 0};
+  uint64_t issued_bytes_[3] = {0, 0, 0};  // since epoch, for rate
+  uint64_t issued_ios_[3] = {0, 0, 0};
   uint64_t write_issues_ = 0;  // fio's io_issues[DDIR_WRITE]
   int last_dir_issued_ = -1;
   uint64_t completed_blocks_ = 0, last_think_blocks_ = 0;
@@ -273,7 +306,7 @@ class JobRunner {
   Nanos bw_avg_, iops_avg_;
   bool bw_windows_ = true, iops_windows_ = true;
   Nanos next_bw_sample_, next_iops_sample_;
-  uint64_t win_bytes_[2] = {0, 0}, win_ios_[2] = {0, 0};
+  uint64_t win_bytes_[3] = {0, 0, 0}, win_ios_[3] = {0, 0, 0};
 };
 
 }  // namespace storlab::fio

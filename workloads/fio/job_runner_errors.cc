@@ -22,10 +22,14 @@ void JobRunner::CountError(int err) {
 
 void JobRunner::RecordError(const IoUnit& u, const Status& st) {
   if (failed_) return;
-  const int err = ToErrno(st);
+  // A trim fails inside the engine's queue call (job_runner_trim.cc):
+  // ENOTTY on a regular file, or the device's error (EOPNOTSUPP without
+  // discard support); td_io_queue() reports it (ioengines.c).
+  const bool trim = u.dir == kTrim;
+  const int err = trim && st.message() == kTrimNotBlock ? ENOTTY : ToErrno(st);
   const char* what = std::strerror(err);
   const bool resid = st.message() == kFullResid;
-  const char* op = u.dir == kRead ? "read" : u.dir == kWrite ? "write" : "sync";
+  const char* op = u.dir == kRead ? "read" : u.dir == kWrite ? "write" : trim ? "trim" : "sync";
   std::string line = "fio: io_u error on file " + host_.fs().file(files_[u.file].id).name + ": " +
                      what + ": " + op + " offset=" + std::to_string(u.offset) +
                      ", buflen=" + std::to_string(u.length);
@@ -47,6 +51,13 @@ void JobRunner::RecordError(const IoUnit& u, const Status& st) {
     return;
   }
   failed_ = true;
+  if (trim) {  // td_io_queue()'s td_verror(), before io_completed() logs anything
+    if (policy.continue_mask & (1u << type)) CountError(err);
+    ts_.error = err;
+    ts_.verror = std::string("file:ioengines.c:399, func=td_io_queue, error=") + what;
+    messages_.push_back("fio: pid=0, err=" + std::to_string(err) + "/" + ts_.verror);
+    return;
+  }
   if (!resid) messages_.push_back(line);
   // break_on_this_error(): an error of a type continue_on_error names, but
   // not in its list, is counted and ends the job.

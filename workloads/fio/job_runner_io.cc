@@ -27,8 +27,8 @@ bool JobRunner::ShouldStop(Nanos t) const {
     return true;
   }
   // number_ios: I/Os counted as fio's io_blocks (reset by ramp_time).
-  if (o.number_ios &&
-      issued_ios_[kRead] + issued_ios_[kWrite] >= static_cast<uint64_t>(o.number_ios)) {
+  if (o.number_ios && issued_ios_[kRead] + issued_ios_[kWrite] + issued_ios_[kTrim] >=
+                          static_cast<uint64_t>(o.number_ios)) {
     return true;
   }
   return o.create_only;
@@ -39,7 +39,8 @@ void JobRunner::Pump() {
   in_pump_ = true;
   Engine& engine = host_.engine();
   const JobOptions& o = spec_.opts;
-  while (phase_ == Phase::kRunning && !blocked_io_ && !sleeping_ && cur_depth_ < DepthLimit()) {
+  while (phase_ == Phase::kRunning && !blocked_io_ && !sleeping_ && !low_wait_ && !poll_wait_ &&
+         cur_depth_ < DepthLimit()) {
     if (quiescing_ && cur_depth_ > 0) break;  // io_u_quiesce(): the last reap calls Pump
     Nanos t = Max(engine.now(), thread_free_);
     if (quiescing_ && reset_after_quiesce_) ResetStats(t);  // latency_target's final run
@@ -110,7 +111,9 @@ void JobRunner::Pump() {
     }
     int dir = pending_dir_;
     if (dir < 0) {
-      if (spec_.do_read && spec_.do_write) {
+      if (spec_.do_trim) {
+        dir = TrimWriteDir();
+      } else if (spec_.do_read && spec_.do_write) {
         dir =
             static_cast<int>((static_cast<uint64_t>(mix_rng_.Next()) * 100) >> 32) < spec_.rwmixread
                 ? kRead
@@ -137,8 +140,12 @@ void JobRunner::Pump() {
       }
     }
     Issue(dir, t);
+    // backend.c do_io(): io_in_polling() (complete_min and _max both 0):
+    // after each I/O, wait_for_completions() reaps one.
+    if (spec_.queueing.polling) poll_wait_ = true;
   }
   in_pump_ = false;
+  if (spec_.queueing.batching) AfterPump();
 }
 
 // backend.c usec_for_io(), rate_process=poisson: the next I/O of `dir` may
@@ -173,6 +180,8 @@ void JobRunner::Issue(int dir, Nanos t) {
     u->file = last_write_file_;
     u->offset = 0;
     u->length = 0;
+  } else if (TrimWritePick(u)) {
+    // trimwrite: the write covers the block just trimmed.
   } else if (!PickOffset(dir, u)) {
     // Every file went through a pass: start over if the job goes on. An
     // io_size beyond the files wraps around within the loop, as in fio.
@@ -196,11 +205,12 @@ void JobRunner::Issue(int dir, Nanos t) {
   free_.pop_back();
   pending_dir_ = -1;
   const bool direct = spec_.direct || eng_.no_io;
-  u->submit_blocks = eng_.buffered_sync_submit && !direct && dir != kSync && !spec_.offload;
+  u->submit_blocks =
+      eng_.buffered_sync_submit && !direct && dir != kSync && dir != kTrim && !spec_.offload;
   // io_submit_mode=offload: a worker thread makes the call, not the job's.
   u->blocks_thread =
       !spec_.offload &&
-      (!eng_.async || u->submit_blocks ||
+      (!eng_.async || u->submit_blocks || dir == kTrim ||
        (dir == kSync && eng_.kind != EngineKind::kPosixaio && eng_.kind != EngineKind::kIoUring));
   // One CPU burst: fio's own work, then the submitting call.
   Nanos end = Book(t, eng_.prep + eng_.submit);
@@ -212,26 +222,33 @@ void JobRunner::Issue(int dir, Nanos t) {
   thread_free_ = end;
   if (u->blocks_thread) blocked_io_ = true;
   ++cur_depth_;
-  ts_.MarkDepth(cur_depth_);
-  ts_.MarkSubmit(1);
+  if (!spec_.queueing.batching) {  // else at commit (job_runner_batch.cc)
+    ts_.MarkDepth(cur_depth_);
+    ts_.MarkSubmit(1);
+  }
   if (dir == kSync) {
     ++ts_.sync_total;
   } else {
     ++ts_.dir[dir].total_ios;
     issued_bytes_[dir] += u->length;
     ++issued_ios_[dir];
-    issued_loop_bytes_ += u->length;
+    if (CountsToSize(dir)) issued_loop_bytes_ += u->length;
     if ((spec_.opts.rate[dir] || spec_.opts.rate_iops[dir]) && spec_.opts.rate_process == "poisson")
       PoissonNext(dir);
     if (dir == kWrite) {
       ++write_issues_;
       last_write_file_ = u->file;
     }
+    if (spec_.trim_write) trim_write_due_ = dir == kTrim;
   }
   last_dir_issued_ = dir;
   if (iolog_) IologIo(*u);
-  if (VerifyOn()) VerifyIssue(*u);
-  Dispatch(u);
+  if (VerifyOn() && dir != kTrim) VerifyIssue(*u);
+  if (spec_.queueing.batching) {
+    Queue(u);
+  } else {
+    Dispatch(u);
+  }
 }
 
 void JobRunner::Dispatch(IoUnit* u) {
@@ -241,8 +258,9 @@ void JobRunner::Dispatch(IoUnit* u) {
     return;
   }
   FileState& f = files_[u->file];
-  bool serial = eng_.per_fd_worker || (eng_.buffered_write_serial && !spec_.direct &&
-                                       (u->dir == kWrite || u->dir == kSync));
+  bool serial =
+      u->dir != kTrim && (eng_.per_fd_worker || (eng_.buffered_write_serial && !spec_.direct &&
+                                                 (u->dir == kWrite || u->dir == kSync)));
   if (serial) {
     f.queue[(f.q_head + f.q_size) % f.queue.size()] = u;
     ++f.q_size;
@@ -279,6 +297,8 @@ void JobRunner::SubmitNow(IoUnit* u) {
   Completion done = [u](Status st) { u->job->OnStackDone(u, std::move(st)); };
   if (u->dir == kSync) {
     host_.Fsync(f.id, spec_.direct, std::move(done));
+  } else if (u->dir == kTrim) {
+    SubmitTrim(u, std::move(done));
   } else {
     uint8_t* data = nullptr;
     if (!bufs_.empty() && (u->dir == kWrite || host_.keeps_data())) {
@@ -299,14 +319,19 @@ void JobRunner::OnStackDone(IoUnit* u, Status st) {
   Nanos now = host_.engine().now();
   FileState& f = files_[u->file];
   Nanos visible = now;
-  bool serial = eng_.per_fd_worker || (eng_.buffered_write_serial && !spec_.direct &&
-                                       (u->dir == kWrite || u->dir == kSync));
+  bool serial =
+      u->dir != kTrim && (eng_.per_fd_worker || (eng_.buffered_write_serial && !spec_.direct &&
+                                                 (u->dir == kWrite || u->dir == kSync)));
   if (serial) {
     Nanos exit = eng_.per_fd_worker ? psync_.complete : Nanos(0);
     f.worker_free = now + exit;
     visible = f.worker_free + eng_.notify;
     f.worker_busy = false;
     if (f.q_size) StartWorker(f, f.worker_free);
+  }
+  if (spec_.queueing.batching && !u->blocks_thread) {
+    Completed(u, std::move(st));  // reaped when the thread gets the event
+    return;
   }
   Reap(u, st, visible);
 }
@@ -333,7 +358,9 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
     // disable_slat (and gtod_reduce, all three) leave their figures out.
     DirStat& d = ts_.dir[u->dir];
     uint64_t clat = static_cast<uint64_t>((reap - u->issue).count());
-    if (eng_.async && !eng_.no_io && !o.disable_slat) {
+    // A trim is done inside the engine's queue call (FIO_Q_COMPLETED):
+    // io_u_queued() never takes its slat.
+    if (eng_.async && !eng_.no_io && !o.disable_slat && u->dir != kTrim) {
       d.slat.Add(static_cast<uint64_t>((u->issue - u->start).count()));
     }
     if (!o.disable_clat) {
@@ -350,14 +377,14 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
     }
     d.io_bytes += u->length;
     ++completed_blocks_;
-    if (ramp_over_ && u->dir < 2) {
+    if (ramp_over_ && u->dir < 3) {
       done_bytes_[u->dir] += u->length;
       ++done_ios_[u->dir];
       if (MinRateMissed(u->dir, reap)) failed_ = true;
     }
     if (u->dir == kRead && VerifyOn()) VerifyRead(*u);
   }
-  ts_.MarkComplete(1);
+  if (!in_getevents_) ts_.MarkComplete(1);
   --cur_depth_;
   free_.push_back(u);
   // backend.c do_io(): after the completions, lat_target_check().
@@ -368,6 +395,8 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
     if (cur_depth_ == 0) FinishIo(thread_free_);
     return;
   }
+  if (in_getevents_) return;  // GetEvents() pumps after the batch
+  poll_wait_ = false;         // a synchronous unit (trim, fsync) was the wait
   Pump();
 }
 

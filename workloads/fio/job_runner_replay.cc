@@ -88,7 +88,8 @@ void JobRunner::IologIo(const IoUnit& u) {
   if (u.dir == kSync) {
     iolog_->Io(us, name, spec_.opts.fdatasync_blocks ? "datasync" : "sync", iolog_offset_, 0);
   } else {
-    iolog_->Io(us, name, u.dir == kRead ? "read" : "write", u.offset, u.length);
+    static const char* const kDdir[] = {"read", "write", "trim"};
+    iolog_->Io(us, name, kDdir[u.dir], u.offset, u.length);
     iolog_offset_ = u.offset;
   }
 }

@@ -127,6 +127,9 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
   j.do_read = rw == "read" || rw == "randread" || rw == "rw" || rw == "readwrite" || rw == "randrw";
   j.do_write =
       rw == "write" || rw == "randwrite" || rw == "rw" || rw == "readwrite" || rw == "randrw";
+  j.do_trim = rw == "trim" || rw == "randtrim" || rw == "trimwrite" || rw == "randtrimwrite";
+  j.trim_write = rw == "trimwrite" || rw == "randtrimwrite";
+  j.do_write = j.do_write || j.trim_write;
   bool mixed = j.do_read && j.do_write;
   j.rwmixread = mixed ? static_cast<int>(o.rwmixread) : (j.do_read ? 100 : 0);
   for (size_t d = 0; d < 3; ++d) j.sizes[d] = DirBlockSizes::Fixed(o.bs[d]);
@@ -140,8 +143,10 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
   }
   // init.c fixup_options: blockalign= applies to random I/O only, and turns
   // the random map off.
-  for (size_t d = 0; d < 2; ++d) j.ba[d] = j.random && o.ba[d] ? o.ba[d] : j.sizes[d].min;
-  if (j.random && !o.norandommap && (j.ba[0] != j.sizes[0].min || j.ba[1] != j.sizes[1].min)) {
+  for (size_t d = 0; d < 3; ++d) j.ba[d] = j.random && o.ba[d] ? o.ba[d] : j.sizes[d].min;
+  if (j.random && !o.norandommap &&
+      (j.ba[0] != j.sizes[0].min || j.ba[1] != j.sizes[1].min ||
+       (j.do_trim && j.ba[2] != j.sizes[2].min))) {
     notes->push_back("fio: Any use of blockalign= turns off randommap");
     j.opts.norandommap = true;
   }
@@ -164,6 +169,25 @@ Status Fixup(JobSpec& j, const std::string& where, std::vector<std::string>* not
         "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be "
         "capped at 1");
     if (!j.offload) j.iodepth = 1;
+  }
+  // init.c fixup_options(): the io_u queueing's defaults and bounds. They
+  // matter to engines that queue (ioengines.c td_io_queue(): FIO_Q_QUEUED);
+  // a synchronous engine completes each I/O in its queue call.
+  {
+    const int64_t depth = o.iodepth;
+    int64_t low = o.iodepth_low, batch = o.iodepth_batch;
+    int64_t cmin = o.iodepth_batch_complete_min, cmax = o.iodepth_batch_complete_max;
+    if (low > depth || !low) low = depth;
+    if (batch > depth || !batch) batch = depth;
+    if (cmin > cmax) cmax = cmin;
+    JobSpec::Queueing& q = j.queueing;
+    q.batch = static_cast<uint32_t>(batch);
+    q.complete_min = static_cast<uint32_t>(cmin);
+    q.complete_max = static_cast<uint32_t>(cmax);
+    q.low = static_cast<uint32_t>(low);
+    const bool queues = j.engine != EngineKind::kSync && j.engine != EngineKind::kPsync;
+    q.batching = queues && !j.offload && (batch != 1 || cmin != 1 || cmax != 1 || low != depth);
+    q.polling = q.batching && !cmin && !cmax;
   }
   // init.c fixup_options(): zonesize needs zonemode=strided and the other
   // way round; zonerange defaults to zonesize; strided zones work with one

@@ -39,12 +39,16 @@ struct JobSpec {
   bool first_of_section = true;
 
   bool do_read = false, do_write = false;  // directions in the mix
+  // rw=trim, randtrim: trims only; trimwrite, randtrimwrite: each block
+  // trimmed, then written (io_u.c set_rw_ddir(), td_trimwrite()).
+  bool do_trim = false, trim_write = false;
   bool random = false;
   int rwmixread = 50;  // percent, for mixed workloads
   BlockSizes sizes;    // bs=, bsrange=, bssplit= per direction (block_sizes.h)
-  // The largest I/O of direction `d` (kRead, kWrite): buffers, layout.
+  // The largest I/O of direction `d` (kRead, kWrite, kTrim): buffers, layout.
   uint64_t max_bs(int d) const { return sizes[static_cast<size_t>(d)].max; }
-  uint64_t ba[2] = {4096, 4096};  // random offsets' alignment (blockalign=; the smallest size)
+  uint64_t ba[3] = {4096, 4096,
+                    4096};  // random offsets' alignment (blockalign=; the smallest size)
   // The rw= postfix (options.c str_rw_cb): a sequential job skips seq_add
   // bytes after each I/O (negative: goes backwards); a random job takes a
   // new random offset every seq_nr I/Os and goes on sequentially between.
@@ -52,6 +56,15 @@ struct JobSpec {
   uint32_t seq_nr = 1;
   EngineKind engine = EngineKind::kPsync;
   uint32_t iodepth = 1;  // effective (1 for synchronous engines)
+  // io_u queueing after init.c fixup_options(): submit batch, reap between
+  // complete_min and complete_max at a time, and once the queue was full
+  // wait until no more than `low` are in flight. batching: not fio's
+  // defaults (1, 1, 1, iodepth), so the runner queues as fio does.
+  struct Queueing {
+    uint32_t batch = 1, complete_min = 1, complete_max = 1, low = 1;
+    bool batching = false;
+    bool polling = false;  // complete_min = complete_max = 0 (backend.c io_in_polling())
+  } queueing;
   bool direct = false;
   RandGen rand_gen = RandGen::kTausworthe;
   uint64_t rand_seed = 0;  // offsets and the read/write mix derive from it

@@ -36,7 +36,7 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .values = {{"none", "Do not pre-allocate space"},
                   {"native", "Use native pre-allocation if possible"},
                   {"posix", "Use posix_fallocate()"},
-                  {"keep", "Use fallocate(..., FALLOC_FL_KEEP_SIZE, ...)", false},
+                  {"keep", "Use fallocate(..., FALLOC_FL_KEEP_SIZE, ...)"},
                   {"truncate", "Truncate file to final size instead of allocating"},
                   {"0", "Alias for 'none'"},
                   {"1", "Alias for 'posix'"}},

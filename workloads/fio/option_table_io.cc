@@ -36,6 +36,33 @@ void AddIoOptions(std::vector<OptionDef>* t) {
        .values = {{"inline", "Submit and complete IO inline"},
                   {"offload", "Offload submit and complete to threads"}},
        .help = "How IO submissions and completions are done"});
+  // fio's io_u queueing (ioengines.c td_io_queue(), backend.c
+  // wait_for_completions(), init.c fixup_options()): submit in batches,
+  // reap at least / at most so many at a time, refill at a low-water mark.
+  add({.name = "iodepth_batch",
+       .alias = "iodepth_batch_submit",
+       .type = OptType::kInt,
+       .target = &O::iodepth_batch,
+       .def = "1",
+       .max = 65536,
+       .help = "Number of IO buffers to submit in one go"});
+  add({.name = "iodepth_batch_complete_min",
+       .alias = "iodepth_batch_complete",
+       .type = OptType::kInt,
+       .target = &O::iodepth_batch_complete_min,
+       .def = "1",
+       .max = 65536,
+       .help = "Min number of IO buffers to retrieve in one go"});
+  add({.name = "iodepth_batch_complete_max",
+       .type = OptType::kInt,
+       .target = &O::iodepth_batch_complete_max,
+       .max = 65536,
+       .help = "Max number of IO buffers to retrieve in one go"});
+  add({.name = "iodepth_low",
+       .type = OptType::kInt,
+       .target = &O::iodepth_low,
+       .max = 65536,
+       .help = "Low water mark for queuing depth"});
   // io_u.c setup_strided_zone_mode(): zonesize bytes of I/O within a zone
   // of zonerange bytes, then on to the next zone, zoneskip further.
   add({.name = "zonemode",

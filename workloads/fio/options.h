@@ -55,6 +55,11 @@ struct JobOptions {
   int64_t nrfiles = 1;
   int64_t numjobs = 1;
   int64_t iodepth = 1;
+  // io_u queueing (option_table_io.cc): 0 means fio's fixup default.
+  int64_t iodepth_batch = 1;               // submit this many at once
+  int64_t iodepth_batch_complete_min = 1;  // reap at least this many
+  int64_t iodepth_batch_complete_max = 0;  // and at most this many
+  int64_t iodepth_low = 0;                 // after the queue was full, refill below this
   std::string ioengine = "psync";
   bool direct = false;
   Nanos runtime;  // 0: none

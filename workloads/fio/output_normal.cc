@@ -91,9 +91,11 @@ void DdirStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs, int d
   uint64_t bw = 1000 * d.io_bytes / d.runtime_ms;
   uint64_t iops = 1000 * d.total_ios / d.runtime_ms;
   AppendPrintf(s, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n",
-               ddir == kRead ? "read" : "write", Num2Str(iops, 4, 1, false, "").c_str(),
-               N2s(bw, true, "B/s").c_str(), N2s(bw, false, "B/s").c_str(),
-               N2s(d.io_bytes, true, "B").c_str(), d.runtime_ms,
+               ddir == kRead    ? "read"
+               : ddir == kWrite ? "write"
+                                : "trim",
+               Num2Str(iops, 4, 1, false, "").c_str(), N2s(bw, true, "B/s").c_str(),
+               N2s(bw, false, "B/s").c_str(), N2s(d.io_bytes, true, "B").c_str(), d.runtime_ms,
                ddir == kWrite ? "; 0 zone resets" : "");
   if (d.slat.samples()) DisplayLat(s, "slat", d.slat);
   if (d.clat.samples()) DisplayLat(s, "clat", d.clat);
@@ -154,7 +156,7 @@ void ShowLat(std::string* s, const std::array<double, N>& v, const char* const* 
 void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
                   const std::string& time) {
   uint64_t total = ts.dir[0].total_ios + ts.dir[1].total_ios + ts.dir[2].total_ios;
-  if (!(ts.dir[0].io_bytes + ts.dir[1].io_bytes) && !total) return;
+  if (!(ts.dir[0].io_bytes + ts.dir[1].io_bytes + ts.dir[2].io_bytes) && !total) return;
   if (!ts.error) {
     AppendPrintf(s, "%s: (groupid=%d, jobs=%d): err=%2d: pid=%d: %s\n", ts.name.c_str(), ts.groupid,
                  ts.members, ts.error, 0, time.c_str());
@@ -163,7 +165,7 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
                  ts.groupid, ts.members, ts.error, ts.verror.c_str(), 0, time.c_str());
   }
   if (!ts.description.empty()) AppendPrintf(s, "  Description  : [%s]\n", ts.description.c_str());
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < 3; ++d) {
     if (ts.dir[d].io_bytes) DdirStatus(s, ts, rs, d);
   }
   static const char* const kRanges[] = {

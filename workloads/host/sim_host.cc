@@ -84,6 +84,7 @@ void SimHost::FileIo(uint32_t file, Op op, uint64_t offset, uint64_t length, boo
   Node& target = !direct ? *buffered_ : direct_bypass_ ? *direct_ : *buffered_;
   uint64_t dev = fs_->MapContiguous(file, offset, length);
   if (dev != ExtentFs::kHole) {
+    if (op == Op::kWrite) fs_->GrowSize(file, offset + length);  // fallocate=keep's blocks
     Request r{.op = op,
               .flags = flags,
               .offset = dev,

@@ -1,0 +1,60 @@
+// JobRunner's trims (job_runner.h): rw=trim, randtrim, trimwrite and
+// randtrimwrite as fio 3.33 does them. A trim is fio's do_io_u_trim()
+// (io_u.c), which every engine calls inside its queue function and which
+// returns at once (engines/sync.c, libaio.c, io_uring.c, posixaio.c:
+// FIO_Q_COMPLETED): the job's thread waits for it, whatever the iodepth.
+// os_trim() (os/os-linux.h) is ioctl(BLKDISCARD): on a block device it
+// discards the range, on a regular file it fails with ENOTTY.
+#include "workloads/fio/job_runner.h"
+
+namespace storlab::fio {
+
+// io_u.c set_rw_ddir(): a trimwrite job trims a block, then writes it
+// (td_trimwrite(): last_start[DDIR_WRITE] == last_start[DDIR_TRIM] means the
+// pair is complete and the next I/O is a trim).
+int JobRunner::TrimWriteDir() const {
+  if (spec_.trim_write && trim_write_due_) return kWrite;
+  return kTrim;
+}
+
+// io_u.c get_next_block() and get_next_buflen(): a trimwrite job's write
+// goes where the trim went (f->last_start[DDIR_TRIM]) and is as long
+// (last_pos - last_start), without marking the random map.
+bool JobRunner::TrimWritePick(IoUnit* u) {
+  if (!spec_.trim_write || !trim_write_due_ || u->dir != kWrite) return false;
+  u->file = trim_file_;
+  u->offset = trim_offset_;
+  u->length = trim_length_;
+  return true;
+}
+
+// backend.c io_bytes_exceeded(): a job's size= counts its reads and writes
+// (td_rw), or its writes (td_write: trimwrite too), or its reads, or else
+// its trims.
+bool JobRunner::CountsToSize(int dir) const { return !spec_.trim_write || dir == kWrite; }
+
+void JobRunner::SubmitTrim(IoUnit* u, Completion done) {
+  if (spec_.trim_write) {
+    trim_file_ = u->file;
+    trim_offset_ = u->offset;
+    trim_length_ = u->length;
+  }
+  const FileState& f = files_[u->file];
+  // The simulated host's block devices are its files under /dev/ (a job
+  // that names one, as fio's examples name /dev/sdb, gets a file of the
+  // stack there); any other file is a regular file, and BLKDISCARD on it
+  // is ENOTTY, as real fio 3.33 reports on a file in /tmp.
+  const std::string& name = host_.fs().file(f.id).name;
+  if (name.rfind("/dev/", 0) != 0) {
+    host_.engine().At(host_.engine().now(), [done = std::move(done)]() mutable {
+      done(Status::NotSupported(std::string(kTrimNotBlock)));
+    });
+    return;
+  }
+  // blkdev_ioctl(BLKDISCARD) (block/ioctl.c blk_ioctl_discard()): the range
+  // leaves the page cache and goes to the device as a discard; the ioctl
+  // waits for it (blkdev_issue_discard()).
+  host_.FileIo(f.id, Op::kTrim, u->offset, u->length, /*direct=*/true, std::move(done));
+}
+
+}  // namespace storlab::fio
