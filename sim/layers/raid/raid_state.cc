@@ -12,6 +12,7 @@
 #include "sim/layers/raid/raid_array.h"
 #include "sim/layers/raid/raid_node.h"
 #include "sim/layers/raid/raid_sync.h"
+#include "sim/quoted.h"
 #include "sim/state_coding.h"
 
 namespace storlab {
@@ -41,7 +42,8 @@ Status RaidArray::RestoreState(StateReader& r) {
   for (Member& m : members_) {
     const std::string name = r.Bytes();
     if (r.ok() && name != m.node->name()) {
-      r.Fail("member " + m.node->name() + " was replaced by node " + name +
+      // The name comes from the file: quoted (it may hold any byte).
+      r.Fail("member " + Quoted(m.node->name()) + " was replaced by node " + Quoted(name) +
              ", which this stack does not have there");
     }
     m.state = static_cast<State>(r.Below(3, "a raid member state"));
