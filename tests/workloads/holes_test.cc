@@ -8,7 +8,7 @@
 
 #include "sim/layers/host_cpu.h"
 #include "tests/workloads/fio_test_util.h"
-#include "workloads/host/host_state.h"
+#include "tests/workloads/state_test_util.h"
 
 namespace storlab::fio::testing {
 namespace {
@@ -32,25 +32,11 @@ const Node* Disk(const SimHost& host) {
   return nullptr;
 }
 
-// A run of `args` on `dir`'s state (restored if there, saved after).
-Sim RunOnState(const std::string& dir, const std::vector<std::string>& args) {
-  Sim s;
+HostOptions SmallRam() {
   HostOptions o;
   o.stack = "test.toml";
   o.stack_text = RamStack("10us", "8MiB");
-  auto host = SimHost::Create(o);
-  EXPECT_TRUE(host.ok()) << host.status().ToString();
-  s.host = std::move(*host);
-  auto restored = RestoreHostState(*s.host, dir);
-  EXPECT_TRUE(restored.ok()) << restored.status().ToString();
-  auto sections = ParseCommandLine(args);
-  auto jobs = BuildJobs(*sections, 1);
-  EXPECT_TRUE(jobs.ok());
-  s.run = std::make_unique<FioRun>(*s.host, std::move(*jobs));
-  s.status = s.run->Prepare();
-  if (s.status.ok()) s.status = s.run->Run(nullptr);
-  EXPECT_TRUE(SaveHostState(*s.host, dir).ok());
-  return s;
+  return o;
 }
 
 TEST(HolesTest, EnospcLayoutThenALaterRunReadsOverHoles) {
@@ -59,14 +45,18 @@ TEST(HolesTest, EnospcLayoutThenALaterRunReadsOverHoles) {
   const std::vector<std::string> job = {"--name=r",   "--ioengine=psync", "--rw=read",   "--bs=1m",
                                         "--size=16m", "--direct=1",       "--filename=f"};
   // 1: fio 3.33's ENOSPC during layout; the job fails before any I/O.
-  Sim first = RunOnState(dir, job);
+  StateRun r1 = RunWithState(SmallRam(), job, dir);
+  ASSERT_TRUE(r1.save.ok()) << r1.save.ToString();
+  const Sim& first = r1.sim;
   ASSERT_TRUE(first.status.ok()) << first.status.ToString();
   ASSERT_FALSE(first.run->Messages().empty());
   EXPECT_EQ(first.run->Messages()[0], "fio: ENOSPC on laying out file, stopping");
   EXPECT_EQ(first.Job(0).dir[kRead].total_ios, 0u);
   // 2: the file is at its full size (extend_file's ftruncate): no layout, no
   // error; 16 MiB read of which only what the layout wrote reaches the disk.
-  Sim second = RunOnState(dir, job);
+  StateRun r2 = RunWithState(SmallRam(), job, dir);
+  ASSERT_TRUE(r2.restored);
+  const Sim& second = r2.sim;
   ASSERT_TRUE(second.status.ok()) << second.status.ToString();
   EXPECT_TRUE(second.run->Messages().empty());
   EXPECT_EQ(second.Normal().find("Laying out"), std::string::npos);
