@@ -11,7 +11,12 @@ fio --name=cut --filename="$img" --rw=randwrite --bs=64k --size=64m --iodepth=32
   --ioengine=libaio --direct=1 --runtime=2 --time_based --continue_on_error=io \
   --output-format=terse >"$scratch/fio.out" 2>&1 &
 fio_pid=$!
-sleep 1
+# Cut once the writer has requests inside the model: fio's start takes more
+# than a second on a loaded machine, and a cut before it finds none.
+for _ in $(seq 200); do
+  (($(stat_json 'j["service"]["exports"][0]["in_flight"]') > 0)) && break
+  sleep 0.1
+done
 answer=$(control power-cut)
 wait "$fio_pid" || true
 echo "$answer"
