@@ -79,7 +79,8 @@ std::string Curve(Engine& e, LoadedStack& s, PassSpec spec, int passes, uint64_t
 TEST(SmqLearning, EmptyCacheRandomHotSetQd1) {
   Engine e;
   auto s = MustLoadText(Stack(), e);
-  EXPECT_EQ(Curve(e, s, PassSpec{}, 4, 10), "hits 0.825 queued 63 promoted 63 demoted 0 ticks 400 promotable 4\n"
+  EXPECT_EQ(Curve(e, s, PassSpec{}, 4, 10),
+            "hits 0.825 queued 63 promoted 63 demoted 0 ticks 400 promotable 4\n"
             "hits 0.995 queued 1 promoted 1 demoted 0 ticks 400 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 400 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 400 promotable 4\n");
@@ -95,7 +96,8 @@ TEST(SmqLearning, EmptyCacheRandomHotSetQd32) {
   PassSpec p;
   p.qd = 32;
   p.ios = 4000;
-  EXPECT_EQ(Curve(e, s, p, 4, 10), "hits 0.936 queued 64 promoted 64 demoted 0 ticks 122 promotable 4\n"
+  EXPECT_EQ(Curve(e, s, p, 4, 10),
+            "hits 0.936 queued 64 promoted 64 demoted 0 ticks 122 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 125 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 125 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 125 promotable 4\n");
@@ -111,7 +113,8 @@ TEST(SmqLearning, FullCacheRandomHotSetQd1) {
   Engine e;
   auto s = MustLoadText(Stack("prefill = \"100%\"\n"), e);
   EXPECT_EQ(CoreOf(s).cached_blocks(), 191u);
-  EXPECT_EQ(Curve(e, s, PassSpec{}, 4, 10), "hits 0.682 queued 61 promoted 61 demoted 62 ticks 400 promotable 4\n"
+  EXPECT_EQ(Curve(e, s, PassSpec{}, 4, 10),
+            "hits 0.682 queued 61 promoted 61 demoted 62 ticks 400 promotable 4\n"
             "hits 0.985 queued 3 promoted 3 demoted 2 ticks 400 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 400 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 400 promotable 4\n");
@@ -125,7 +128,8 @@ TEST(SmqLearning, FullCacheRandomHotSetQd32) {
   PassSpec p;
   p.qd = 32;
   p.ios = 4000;
-  EXPECT_EQ(Curve(e, s, p, 4, 10), "hits 0.919 queued 64 promoted 64 demoted 69 ticks 130 promotable 4\n"
+  EXPECT_EQ(Curve(e, s, p, 4, 10),
+            "hits 0.919 queued 64 promoted 64 demoted 69 ticks 130 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 125 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 125 promotable 4\n"
             "hits 1.000 queued 0 promoted 0 demoted 0 ticks 125 promotable 4\n");
@@ -147,7 +151,8 @@ TEST(SmqLearning, EmptyCacheSequentialPassQd1) {
   p.span = 64 << 20;
   p.block = 64 << 10;
   p.ios = 1024;
-  EXPECT_EQ(Curve(e, s, p, 2, 1), "hits 0.000 queued 191 promoted 191 demoted 0 ticks 1028 promotable 64\n"
+  EXPECT_EQ(Curve(e, s, p, 2, 1),
+            "hits 0.000 queued 191 promoted 191 demoted 0 ticks 1028 promotable 64\n"
             "hits 0.187 queued 0 promoted 0 demoted 0 ticks 1027 promotable 32\n");
 }
 
@@ -166,7 +171,8 @@ TEST(SmqLearning, EmptyCacheSequentialPassQd32) {
   p.block = 64 << 10;
   p.ios = 1024;
   p.qd = 32;
-  EXPECT_EQ(Curve(e, s, p, 2, 1), "hits 0.000 queued 0 promoted 0 demoted 0 ticks 32 promotable 2\n"
+  EXPECT_EQ(Curve(e, s, p, 2, 1),
+            "hits 0.000 queued 0 promoted 0 demoted 0 ticks 32 promotable 2\n"
             "hits 0.000 queued 32 promoted 32 demoted 0 ticks 32 promotable 2\n");
 }
 
@@ -181,7 +187,8 @@ TEST(SmqLearning, FullCacheSequentialPassQd1) {
   p.span = 64 << 20;
   p.block = 64 << 10;
   p.ios = 1024;
-  EXPECT_EQ(Curve(e, s, p, 2, 1), "hits 0.004 queued 96 promoted 96 demoted 96 ticks 1028 promotable 64\n"
+  EXPECT_EQ(Curve(e, s, p, 2, 1),
+            "hits 0.004 queued 96 promoted 96 demoted 96 ticks 1028 promotable 64\n"
             "hits 0.098 queued 0 promoted 0 demoted 0 ticks 1027 promotable 64\n");
 }
 
@@ -198,7 +205,8 @@ TEST(SmqLearning, FullCacheSequentialPassQd32) {
   p.block = 64 << 10;
   p.ios = 1024;
   p.qd = 32;
-  EXPECT_EQ(Curve(e, s, p, 2, 1), "hits 0.013 queued 0 promoted 0 demoted 0 ticks 32 promotable 2\n"
+  EXPECT_EQ(Curve(e, s, p, 2, 1),
+            "hits 0.013 queued 0 promoted 0 demoted 0 ticks 32 promotable 2\n"
             "hits 0.010 queued 0 promoted 0 demoted 32 ticks 32 promotable 2\n");
 }
 

@@ -54,8 +54,8 @@ class LevelQueue {
   void Requeue(uint64_t key, uint32_t extra_levels);
   // The oldest entry of the lowest populated level below `max_level` for
   // which `pred` is true, looking at no more than `max_scan` entries.
-  std::optional<uint64_t> FindColdest(const std::function<bool(uint64_t)>& pred,
-                                      size_t max_scan, uint32_t max_level = ~0u) const;
+  std::optional<uint64_t> FindColdest(const std::function<bool(uint64_t)>& pred, size_t max_scan,
+                                      uint32_t max_level = ~0u) const;
   // Removes and returns the coldest entry; *level: the level it was in.
   // REQUIRES: size() > 0.
   uint64_t PopColdest(uint32_t* level = nullptr);

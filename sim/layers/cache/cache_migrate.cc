@@ -27,7 +27,7 @@
 
 namespace storlab {
 namespace {
-constexpr uint32_t kMaxMigrations = 10240;  // smq_create: btracker_create(10240)
+constexpr uint32_t kMaxMigrations = 10240;   // smq_create: btracker_create(10240)
 constexpr uint64_t kFreeTargetPercent = 25;  // dm-cache-policy-smq.c FREE_TARGET
 constexpr size_t kMaxDemotionScan = 64;
 }  // namespace

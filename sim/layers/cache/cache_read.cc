@@ -11,7 +11,6 @@ namespace {
 constexpr size_t kMaxVictimScan = 64;
 }  // namespace
 
-
 struct CacheCore::ReadOp {
   struct OriginRead {
     uint64_t off, len;
