@@ -135,7 +135,8 @@ Result<std::unique_ptr<Node>> MakeCache(Params& params, BuildContext& ctx) {
   ReadCacheParams(params, "", &cfg);
   params.Fraction({"prefill",
                    "share of the cache holding other data at the start (clean, cold to this run, "
-                   "origin blocks drawn from the seed: a cache shared with other VMs)"},
+                   "origin blocks drawn from the seed: a cache shared with other VMs; storlab's, "
+                   "default 0 = empty, as lvcreate leaves a new cache pool)"},
                   &cfg.prefill);
   cfg.seed = ctx.seed;
   RETURN_IF_ERROR(ResolveCacheConfig(params, "", fast, origin, &cfg));
