@@ -30,6 +30,7 @@ enum class NodeKind : uint8_t {
   kConcat,
   kFaults,
   kVm,
+  kVirtualDisk,
   kQcow2,
   kIscsi,
   kOracle,

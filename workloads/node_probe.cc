@@ -66,7 +66,7 @@ ProbeResult RunProbe(Engine& engine, Node& node, const ProbeSpec& spec, const St
       }
     };
     node.Submit(Request{.op = spec.op,
-                        .flags = spec.fua ? kFua : 0,
+                        .flags = (spec.fua ? kFua : 0U) | (spec.direct ? kDirect : 0U),
                         .offset = spec.offset + blk * bs,
                         .length = bs,
                         .done = std::move(on_done)});

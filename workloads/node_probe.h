@@ -27,6 +27,7 @@ struct ProbeSpec {
   Nanos duration = Nanos(2'000'000'000);  // simulated time to run
   uint64_t max_ios = 0;                   // stop after this many I/Os (0: no limit)
   bool fua = false;
+  bool direct = false;      // O_DIRECT (kDirect): past a page cache, e.g. a vm node's guest cache
   bool flush_each = false;  // a FLUSH after each write (fsync per write)
   uint64_t seed = 1;
 };

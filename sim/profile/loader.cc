@@ -200,9 +200,16 @@ class Builder {
         return Status::InvalidArgument(n.where + ": node " + Quoted(n.name) + " would be named " +
                                        Quoted(name) + ", which another node already has");
       }
-      BuildContext ctx{engine_, options_.seed, options_.data_mode, name, kids};
+      BuildContext ctx{engine_, options_.seed, options_.data_mode, name, kids, {}};
       auto made = type->make(params, ctx);
       if (!made.ok()) return made.status();
+      for (auto& part : ctx.parts) {
+        if (stack_->Find(part->name())) {
+          return Status::InvalidArgument(n.where + ": node " + Quoted(n.name) + " builds " +
+                                         Quoted(part->name()) + ", which another node is named");
+        }
+        stack_->Adopt(std::move(part));
+      }
       Node* node = &stack_->Adopt(std::move(made).value());
       Describe(*node, n.type, kids, params);
       out.push_back(node);
@@ -293,6 +300,12 @@ Result<LoadedStack> Build(const Source& src, Engine& engine, const BuildOptions&
   b.stack_ = out.stack.get();
   ASSIGN_OR_RETURN(Node * root, b.BuildFile(spec, "", nullptr, 0));
   out.stack->set_root(root);
+  if (spec.has_host && root->kind() == NodeKind::kVm) {
+    return Status::InvalidArgument(
+        spec.host_where + ": [host] describes the machine the workload runs on, which under a " +
+        "vm node is the guest: set the vm node's guest_mem, vcpus and guest_dirty_* keys " +
+        "(the host's page cache is a page_cache node below the vm)");
+  }
   ASSIGN_OR_RETURN(out.exports, ResolveExports(spec, *out.stack));
   std::string head = "# " + spec.name + " (" + src.label +
                      "), resolved: every parameter with "

@@ -23,13 +23,13 @@ Result<std::vector<Params::Described>> DescribeWith(const NodeType& type, int n)
   for (int i = 0; i < n; ++i) {
     const std::string name = "child" + std::to_string(i);
     Params defaults(name, "", {});
-    BuildContext kid{engine, 1, none, name, {}};
+    BuildContext kid{engine, 1, none, name, {}, {}};
     ASSIGN_OR_RETURN(auto made, MakeRamDisk(defaults, kid));
     children.push_back(made.get());
     kids.push_back(std::move(made));
   }
   Params p = Params::Describing(std::string(type.name));
-  BuildContext ctx{engine, 1, none, std::string(type.name), children};
+  BuildContext ctx{engine, 1, none, std::string(type.name), children, {}};
   (void)type.make(p, ctx);  // stops at its first Finish(), every key read
   return p.described();
 }

@@ -35,6 +35,10 @@ struct BuildContext {
   DataMode data_mode;           // how durable stores keep data
   std::string node_name;        // the node being built (unique within the stack)
   std::vector<Node*> children;  // already built, in the order the file lists them
+  // Nodes a factory builds inside the one it returns (the vm node's guest
+  // page cache and virtual disk), children first; the stack adopts them
+  // before it. Their names must start with node_name and a dot.
+  std::vector<std::unique_ptr<Node>> parts;
 
   // The durable store for this node (RAM, sparse file or none, by data_mode).
   Result<std::unique_ptr<Store>> MakeStore(uint64_t capacity) const {

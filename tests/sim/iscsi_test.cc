@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/layers/link/ethernet_frame.h"
+#include "sim/layers/vm/vm_node.h"
 #include "sim/profile/loader.h"
 #include "tests/sim/test_util.h"
 
@@ -204,7 +205,9 @@ TEST(IscsiTest, EsxiMakesEveryWriteStableOnAnNfsDatastore) {
   auto* nfs = s.stack->Find("nfs");
   EXPECT_EQ(nfs->stats().op(Op::kWrite).ops, 1u);
   EXPECT_TRUE(s.stack->root().caps().honors_flush);
-  EXPECT_FALSE(s.stack->root().caps().volatile_cache);
+  // The virtual disk shows the guest no volatile cache (the guest's own
+  // page cache above it is volatile, as any guest's is).
+  EXPECT_FALSE(NodeAs<VmNode>(&s.stack->root())->vdisk().caps().volatile_cache);
 }
 
 TEST(IscsiTest, EsxiHasNoCacheModes) {

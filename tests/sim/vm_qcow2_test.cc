@@ -35,7 +35,7 @@ struct Phases {
 Phases RandomWrites(const std::string& cache) {
   Engine e;
   auto s = testing::MustLoadText(Stack(cache), e);
-  ProbeSpec spec{.op = Op::kWrite, .queue_depth = 32, .span = uint64_t{2} << 30};
+  ProbeSpec spec{.op = Op::kWrite, .queue_depth = 32, .span = uint64_t{2} << 30, .direct = true};
   // First, a few writes allocate the four L2 tables of the span
   // (l2_allocate: three synchronous writes, each flushed to the disks).
   spec.max_ios = 100;

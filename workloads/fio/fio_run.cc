@@ -295,6 +295,7 @@ Status FioRun::Run(const std::function<void(Nanos)>& progress) {
       },
       watchdog);
   end_ = engine.now();
+  phases_.End(host_.stack(), end_);
   RETURN_IF_ERROR(cut);
   RETURN_IF_ERROR(st);
   // The cuts after the last job: the stack goes on with what it holds.

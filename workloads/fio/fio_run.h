@@ -27,6 +27,7 @@
 #include "workloads/fio/flow.h"
 #include "workloads/fio/job_runner.h"
 #include "workloads/fio/job_spec.h"
+#include "workloads/fio/phase_stats.h"
 #include "workloads/fio/steadystate.h"
 #include "workloads/fio/thread_stat.h"
 #include "workloads/host/sim_host.h"
@@ -97,6 +98,9 @@ class FioRun {
   Nanos layout_start() const { return layout_start_; }
   uint64_t layout_bytes() const { return layout_bytes_; }
   Nanos end_time() const { return end_; }
+  // Stonewall segments, and the stack's figures in each (phase_stats.h).
+  int segments() const { return segments_; }
+  const PhaseStats& phases() const { return phases_; }
 
  private:
   Status LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size);
@@ -125,6 +129,7 @@ class FioRun {
   int current_segment_ = 0;
   Nanos segment_start_;
   std::vector<JobRunner*> waiting_;  // this segment's jobs not started yet (wait_for)
+  PhaseStats phases_;
   // Cuts and faults, in the order they run (sorted by Run()).
   struct Timed {
     Nanos at;

@@ -9,6 +9,7 @@ namespace storlab::fio {
 void FioRun::StartSegment(int segment) {
   current_segment_ = segment;
   segment_start_ = host_.engine().now();
+  phases_.Begin(segment, host_.stack(), segment_start_);
   bool any = false;
   for (auto& r : runners_) {
     if (r->spec().segment != segment) continue;

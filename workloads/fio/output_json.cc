@@ -261,6 +261,13 @@ Json StorlabJson(const FioRun& run) {
   }
   j["jobs"] = jobs;
   j["nodes"] = StackStatsJson(host.stack())["nodes"];
+  if (run.segments() > 1) {  // stonewalled: each segment's own figures
+    std::vector<std::vector<std::string>> names(static_cast<size_t>(run.segments()));
+    for (const auto& r : run.runners()) {
+      names[static_cast<size_t>(r->spec().segment)].push_back(r->spec().name);
+    }
+    j["phases"] = run.phases().Json(host.stack(), host.engine().now(), names);
+  }
   return j;
 }
 

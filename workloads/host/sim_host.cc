@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "sim/join.h"
+#include "sim/layers/vm/vm_node.h"
 #include "sim/profile/host.h"
 #include "sim/profile/loader.h"
+#include "sim/quoted.h"
 
 namespace storlab {
 
@@ -40,7 +42,20 @@ Result<std::unique_ptr<SimHost>> SimHost::Create(const HostOptions& options) {
         OverrideHost("cores", std::to_string(*options.cores), "--host-cores", &h->host_));
   }
   Node& top = h->stack_->root();
-  if (PageCache* pc = NodeAs<PageCache>(&top)) {
+  if (VmNode* vm = NodeAs<VmNode>(&top)) {
+    // The workload runs in the guest: its page cache takes buffered I/O,
+    // O_DIRECT goes to the virtual disk, and its RAM and vCPUs are the
+    // machine (the stack file has no [host] table then: the loader says so).
+    if (options.mem_bytes || options.cores) {
+      return Status::InvalidArgument(
+          "--host-mem and --host-cores describe the machine the workload runs on, which under "
+          "the vm node " +
+          Quoted(vm->name()) + " is the guest: set its guest_mem and vcpus");
+    }
+    h->page_cache_ = &vm->guest();
+    h->root_ = &vm->vdisk();
+    h->host_ = vm->guest().config().host;
+  } else if (PageCache* pc = NodeAs<PageCache>(&top)) {
     // The stack brings its own host page cache.
     h->page_cache_ = pc;
     h->root_ = top.children()[0];

@@ -93,6 +93,15 @@ bool CacheCore::IsCached(uint64_t offset) const {
   return e && e->valid.AllSet(static_cast<uint32_t>((offset % bs_) / sector_), 1);
 }
 
+uint64_t CacheCore::DirtyBytesIn(uint64_t offset, uint64_t length) const {
+  uint64_t n = 0;
+  for (const Span& s : Spans(offset, length)) {
+    const CacheEntry* e = table_.Find(s.block);
+    if (e) n += uint64_t{e->dirty.Count(s.first, s.count)} * sector_;
+  }
+  return n;
+}
+
 void CacheCore::Submit(Request req) {
   if (kick_pending_) {
     kick_pending_ = false;

@@ -123,6 +123,8 @@ class CacheCore final : private CacheDestager::Owner {
   uint64_t dirty_bytes() const { return table_.dirty_bytes(); }
   uint64_t cached_blocks() const { return table_.size(); }
   bool IsCached(uint64_t offset) const;
+  // Bytes of [offset, offset+length) that are dirty now (sector-granular).
+  uint64_t DirtyBytesIn(uint64_t offset, uint64_t length) const;
   const CachePolicy& policy() const { return *policy_; }
   void AppendStats(StatList& out, const std::string& prefix) const;
   const TimeSeries& dirty_series() const { return dirty_series_; }

@@ -18,6 +18,11 @@ Nfs::Nfs(Engine& engine, const std::string& name, const Config& cfg, Node& backi
   if (cfg_.server_cache) {
     cache_ = std::make_unique<CacheCore>(engine, name + "/server_cache", cfg_.cache, nullptr,
                                          backing, keeps_data);
+    server_dirty_ = std::make_unique<NfsServerDirty>(cfg_.cache.size, cfg_.cache.dirty_background,
+                                                     cfg_.cache.dirty_limit);
+    cache_->set_on_destaged([this](uint64_t, uint64_t len) {
+      server_dirty_->OnDestaged(engine_.now(), len, cache_->dirty_bytes());
+    });
   }
   geometry_ = backing.geometry();
   const Capabilities server = cache_ ? cache_->caps() : backing.caps();
@@ -95,11 +100,31 @@ void Nfs::Serve(std::unique_ptr<Rpc> rpc) {
               .offset = p->offset,
               .length = p->length,
               .data = p->data,
-              .done = [this, r = std::move(r)](Status st) mutable {
-                Served(std::move(r), std::move(st));
-              }};
+              .done = {}};
+    const bool cached_write =
+        cache_ && (q.op == Op::kWrite || q.op == Op::kWriteZeroes) && !(q.flags & kFua);
+    if (cached_write) return ServerWrite(std::move(r), std::move(q));
+    q.done = [this, r = std::move(r)](Status st) mutable { Served(std::move(r), std::move(st)); };
     ServerSubmit(std::move(q));
   });
+}
+
+void Nfs::ServerWrite(std::unique_ptr<Rpc> rpc, Request q) {
+  // nfsd_vfs_write() → vfs_iter_write(): the pages that were clean become
+  // dirty (current->nr_dirtied counts only those: folio_account_dirtied),
+  // then balance_dirty_pages_ratelimited() may put the thread to sleep.
+  const uint64_t fresh = q.length - cache_->DirtyBytesIn(q.offset, q.length);
+  server_dirty_->OnWrite(engine_.now(), cache_->dirty_bytes());
+  const uint64_t epoch = epoch_;
+  q.done = [this, fresh, epoch, r = std::move(rpc)](Status st) mutable {
+    const Nanos now = engine_.now();
+    const Nanos at = st.ok() ? server_dirty_->ReplyAt(now, cache_->dirty_bytes(), fresh) : now;
+    if (at == now) return Served(std::move(r), std::move(st));
+    engine_.At(at, [this, epoch, r = std::move(r), st = std::move(st)]() mutable {
+      if (epoch == epoch_) Served(std::move(r), std::move(st));
+    });
+  };
+  cache_->Submit(std::move(q));
 }
 
 void Nfs::ServerSubmit(Request r) {
@@ -149,7 +174,10 @@ void Nfs::OnPowerCut() {
   slot_waiters_.clear();
   thread_waiters_.clear();
   link_.Reset(engine_.now());
-  if (cache_) cache_->PowerCut();
+  if (cache_) {
+    cache_->PowerCut();
+    server_dirty_->Reset();
+  }
 }
 
 void Nfs::AppendStats(StatList& out) const {
@@ -175,7 +203,18 @@ void Nfs::AppendStats(StatList& out) const {
        [](const Nfs& n) { return n.link_.payload_bytes_per_s(); }},
   };
   AppendStatTable(*this, kStats, out);
-  if (cache_) cache_->AppendStats(out, "server_");
+  if (cache_) {
+    static constexpr StatField<Nfs> kServer[] = {
+        {"server_dirty_paused_writes", kCount,
+         [](const Nfs& n) { return StatNumber(n.server_dirty_->paused_writes()); }},
+        {"server_dirty_paused_ns", kNanos,
+         [](const Nfs& n) { return StatNumber(n.server_dirty_->paused_time()); }},
+        {"server_write_bandwidth_bytes_per_s", kBytesPerSecond,
+         [](const Nfs& n) { return n.server_dirty_->write_bandwidth(); }},
+    };
+    AppendStatTable(*this, kServer, out);
+    cache_->AppendStats(out, "server_");
+  }
 }
 
 std::vector<const TimeSeries*> Nfs::Series() const {

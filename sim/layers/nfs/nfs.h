@@ -8,7 +8,10 @@
 // that direction, then half the RTT), waits for one of the server's nfsd
 // threads, is served by the server's page cache and backing stack, and its
 // reply crosses back. Writes are UNSTABLE (the server caches them); FUA
-// writes are FILE_SYNC; FLUSH is COMMIT.
+// writes are FILE_SYNC; FLUSH is COMMIT. A write into the server's page
+// cache holds its nfsd thread through the server's own balance_dirty_pages()
+// pause (NfsServerDirty), so a server over its dirty limits answers WRITEs
+// at the rate its disks drain the cache.
 //
 // Exports (exports(5)): `sync` (the default) makes FILE_SYNC and COMMIT
 // wait until the data is on stable storage, flushing the server cache and
@@ -29,6 +32,7 @@
 #include "sim/layers/cache/cache_core.h"
 #include "sim/layers/nfs/nfs_client.h"
 #include "sim/layers/nfs/nfs_link.h"
+#include "sim/layers/nfs/nfs_server_dirty.h"
 #include "sim/node.h"
 
 namespace storlab {
@@ -93,6 +97,8 @@ class Nfs : public Node {
   const NfsLink& link() const { return link_; }
   // The server's page cache, or nullptr.
   const CacheCore* server_cache() const { return cache_.get(); }
+  // The nfsd threads' dirty throttle (with a server cache), or nullptr.
+  const NfsServerDirty* server_dirty() const { return server_dirty_.get(); }
   const NfsClientConfig& client_config() const { return cfg_.client; }
   uint64_t wsize() const { return cfg_.wsize; }
   uint32_t max_in_flight() const { return cfg_.nconnect * cfg_.slots; }
@@ -128,10 +134,14 @@ class Nfs : public Node {
   void Served(std::unique_ptr<Rpc> rpc, Status st);
   void Replied(std::unique_ptr<Rpc> rpc, Status st);
   void ServerSubmit(Request r);
+  // A WRITE into the server's page cache: the nfsd thread replies after
+  // its balance_dirty_pages() pause (NfsServerDirty).
+  void ServerWrite(std::unique_ptr<Rpc> rpc, Request q);
 
   Config cfg_;
   Node& backing_;
   std::unique_ptr<CacheCore> cache_;
+  std::unique_ptr<NfsServerDirty> server_dirty_;  // with cache_
   NfsLink link_;
   uint32_t in_flight_ = 0;    // RPCs holding a client slot
   uint32_t slots_allocated_;  // the slot tables' size now

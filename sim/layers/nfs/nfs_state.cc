@@ -2,7 +2,8 @@
 // link's two timelines and its jitter generators, and the server's page
 // cache (CacheCore::SaveState: blocks, their data when kept, the policy's
 // order). Saved once idle: no RPC in flight or waiting for a slot or an
-// nfsd thread. The server's cache is kept as the host's page cache is: the
+// nfsd thread. The server's dirty throttle (NfsServerDirty: its bandwidth
+// estimate) follows its cache. The server's cache is kept as the host's page cache is: the
 // run ends without dropping it (the server keeps running); --reboot
 // power-cycles the server too, and its cache starts empty. Counters are
 // per run.
@@ -13,6 +14,17 @@
 #include "sim/state_coding.h"
 
 namespace storlab {
+
+void NfsServerDirty::SaveState(StateWriter& w) const {
+  throttle_.SaveState(w);
+  w.Bool(writing_back_);
+}
+
+Status NfsServerDirty::RestoreState(StateReader& r) {
+  RETURN_IF_ERROR(throttle_.RestoreState(r));
+  writing_back_ = r.Bool();
+  return r.status();
+}
 
 void NfsLink::SaveState(StateWriter& w) const {
   for (const auto& s : jitter_.state()) w.Words(s);
@@ -40,7 +52,10 @@ Status Nfs::SaveState(StateWriter& w) const {
   }
   link_.SaveState(w);
   w.Bool(cache_ != nullptr);
-  if (cache_) RETURN_IF_ERROR(cache_->SaveState(w));
+  if (cache_) {
+    RETURN_IF_ERROR(cache_->SaveState(w));
+    server_dirty_->SaveState(w);
+  }
   return Status();
 }
 
@@ -48,7 +63,10 @@ Status Nfs::RestoreState(StateReader& r) {
   RETURN_IF_ERROR(link_.RestoreState(r));
   if (r.Bool() != (cache_ != nullptr) && r.ok()) r.Fail("saved with(out) a server cache");
   RETURN_IF_ERROR(r.status());
-  if (cache_) RETURN_IF_ERROR(cache_->RestoreState(r));
+  if (cache_) {
+    RETURN_IF_ERROR(cache_->RestoreState(r));
+    RETURN_IF_ERROR(server_dirty_->RestoreState(r));
+  }
   return r.status();
 }
 

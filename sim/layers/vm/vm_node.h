@@ -1,85 +1,62 @@
-// VmNode: the "vm" node type (first step of issue 16 §1): a QEMU virtual
-// disk between a guest's requests and the image's home (the child).
+// VmNode: the "vm" node type (issue 16 §1): a virtual machine between a
+// workload and the image's home. The workload runs in the guest; the node
+// is the guest's view of its disk, three nodes deep:
 //
-// Modelled so far: the virtual disk's per-request cost (a fixed added
-// latency and one iothread's IOPS ceiling: requests leave the iothread no
-// closer together than 1/iops) and the host cache mode with qemu's three
-// flags (qemu-options.hx, "-drive cache="):
-//   mode          cache.writeback cache.direct cache.no-flush
-//   none          on              on           off
-//   writeback     on              off          off
-//   writethrough  off             off          off
-//   directsync    off             on           off
-//   unsafe        on              off          on
-// cache.direct sends requests with kDirect (O_DIRECT: a page_cache child
-// passes them through); cache.writeback=off follows every write with a
-// flush of the child (block/block-backend.c sets BDRV_REQ_FUA when the
-// write cache is off; block/io.c bdrv_driver_pwritev emulates FUA with
-// bdrv_co_flush) and shows the guest no volatile cache; cache.no-flush drops
-// the guest's flushes (block/io.c bdrv_co_flush: BDRV_O_NO_FLUSH), so the
-// node declares honors_flush/honors_fua false for the oracle.
-// discard=ignore completes trims without passing them on.
-// An ESXi host (`esxi`) has no host cache modes: VMFS reaches its datastore
-// without a host page cache, and ESXi treats the datastore as write-through
-// storage — it completes the guest's cache flushes itself and sends plain
-// writes to a block datastore (iSCSI, FC), but makes every write stable on
-// an NFS datastore (its NFS client sends each WRITE FILE_SYNC). So a ZFS
-// iSCSI target with sync=standard holds acknowledged writes in RAM until
-// its txg commits, and an NFS datastore is slow ("Sync writes, or: Why is
-// my ESXi NFS so slow, and why is iSCSI faster?", TrueNAS community
-// resource; the power-loss table in "ESXi 5.5 and ZFS - sync, async NFS +
-// iSCSI powerloss data security", ServeTheHome forums, 2014). Declared to
-// the oracle: on a block datastore with a volatile cache the node honours
-// neither flush nor FUA.
-// The image format is a node of its own below (qcow2_node.h); raw is none.
-// NOT modelled yet: the virtio-scsi/sata/ide differences beyond their
-// figures. Not thread-safe.
+//   vm            this node: what the guest's programs call (forwards)
+//   vm.guest      the guest kernel's page cache (PageCache, the same model
+//                 as the host's: dirty_background_ratio / dirty_ratio of the
+//                 guest's RAM, writeback, read-ahead, throttling)
+//   vm.vdisk      the virtual disk (VirtualDisk, virtual_disk.h): the bus's
+//                 per-request cost and queue depth, the host cache mode
+//   <child>       the image's home (a qcow2 node, a host page cache over a
+//                 file's device, a zvol, an iSCSI LUN ...)
+//
+// Buffered requests are absorbed by the guest's page cache up to the guest's
+// dirty limit; a guest's O_DIRECT (kDirect) passes the guest's cache (kept
+// coherent, as Linux does) and reaches the virtual disk, where the host
+// cache mode alone decides whether the host's page cache takes it.
+// The factory builds the two inner nodes as parts of the stack (named
+// "<name>.guest" and "<name>.vdisk"), so their stats, power cuts, traces
+// and saved state are every node's. A power cut is the host's: the guest's
+// dirty pages are lost with it. The guest's RAM and vCPUs are the machine a
+// workload runs on (workloads/host/sim_host.h takes them from guest()).
+// Not thread-safe.
 #ifndef STORLAB_SIM_LAYERS_VM_VM_NODE_H_
 #define STORLAB_SIM_LAYERS_VM_VM_NODE_H_
 
 #include <string>
 
+#include "sim/layers/page_cache/page_cache.h"
+#include "sim/layers/vm/virtual_disk.h"
 #include "sim/node.h"
 
 namespace storlab {
 
 class VmNode : public NodeWrapper {
  public:
-  struct Config {
-    bool writeback = true;       // cache.writeback
-    bool direct = true;          // cache.direct
-    bool no_flush = false;       // cache.no-flush
-    bool discard = false;        // discard=unmap (true) or ignore
-    Nanos latency = Nanos(0);    // added per request (virtqueue kick, vmexit, completion irq)
-    double iops = 0;             // the iothread's ceiling; 0: none
-    uint32_t queue_depth = 256;  // hw/block/virtio-blk.c "queue-size" default
-    bool esxi = false;           // an ESXi host instead of QEMU (the three flags unused)
-  };
-  VmNode(Engine& engine, std::string name, Node& child, const Config& config);
+  // REQUIRES: guest's child is vdisk; both outlive this node.
+  VmNode(Engine& engine, std::string name, PageCache& guest, VirtualDisk& vdisk);
   static constexpr NodeKind kKind = NodeKind::kVm;
   NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "vm"; }
-  void AppendStats(StatList& out) const override;
-  // An idle virtual disk holds nothing a later run depends on (the
-  // iothread's next slot is in the past once the stack is idle).
+
+  // The guest's page cache (its HostSpec: the guest's RAM, vCPUs and dirty
+  // limits) and the virtual disk below it.
+  PageCache& guest() const { return guest_; }
+  VirtualDisk& vdisk() const { return vdisk_; }
+
+  // Holds nothing of its own: the guest's page cache saves its pages.
   bool CanSaveState() const override { return true; }
   Status SaveState(StateWriter&) const override { return Status(); }
   Status RestoreState(StateReader&) override { return Status(); }
 
  protected:
-  void DoSubmit(Request req) override;
-  void OnPowerCut() override;
+  // As the guest's page cache: buffered reads and writes at any byte.
+  uint64_t Alignment(const Request& req) const override;
 
  private:
-  void Issue(Request req);
-  void FlushAfterWrite(Request req);
-
-  Config config_;
-  Nanos next_slot_ = Nanos(0);  // when the iothread can take the next request
-  uint64_t epoch_ = 0;
-  uint64_t dropped_flushes_ = 0;
-  uint64_t emulated_flushes_ = 0;
-  bool stable_writes_ = false;  // ESXi on NFS: every write FILE_SYNC
+  PageCache& guest_;
+  VirtualDisk& vdisk_;
 };
 
 }  // namespace storlab

@@ -1,0 +1,180 @@
+#include "workloads/fio/job_spec_fixup.h"
+
+#include <cstdint>
+
+#include "sim/quoted.h"
+#include "workloads/fio/fio_pattern.h"
+#include "workloads/fio/fio_units.h"
+
+namespace storlab::fio {
+namespace {
+
+EngineKind ToEngine(const std::string& s) {
+  if (s == "sync") return EngineKind::kSync;
+  if (s == "libaio") return EngineKind::kLibaio;
+  if (s == "io_uring") return EngineKind::kIoUring;
+  if (s == "posixaio") return EngineKind::kPosixaio;
+  if (s == "null" || s == "cpp_null") return EngineKind::kNull;
+  return EngineKind::kPsync;
+}
+
+RandGen ToRandGen(const std::string& s) {
+  if (s == "lfsr") return RandGen::kLfsr;
+  if (s == "tausworthe64") return RandGen::kTausworthe64;
+  return RandGen::kTausworthe;
+}
+
+// rw=write:112k (bytes skipped after each I/O, may be negative) or
+// rw=randread:8 (I/Os per random offset), options.c str_rw_cb.
+Status ApplyRwPostfix(JobSpec& j, const std::string& where) {
+  const std::string& p = j.opts.rw_postfix;
+  if (p.empty()) return Status();
+  auto bad = [&](const std::string& why) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": option 'rw': " + Quoted(j.opts.rw + ":" + p) + ": " + why);
+  };
+  if (j.random) {
+    auto n = ParseFioInt(p);
+    if (!n.ok() || *n < 1 || *n > INT32_MAX) {
+      return bad("after ':' a random rw takes the number of I/Os per random offset (e.g. 8)");
+    }
+    j.seq_nr = static_cast<uint32_t>(*n);
+    return Status();
+  }
+  bool negative = p[0] == '-';
+  auto n = ParseFioSize(negative ? std::string_view(p).substr(1) : std::string_view(p));
+  if (!n.ok() || *n > static_cast<uint64_t>(INT64_MAX)) {
+    return bad("after ':' a sequential rw takes the bytes to skip after each I/O (e.g. 64k)");
+  }
+  j.seq_add = negative ? -static_cast<int64_t>(*n) : static_cast<int64_t>(*n);
+  return Status();
+}
+
+}  // namespace
+
+Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* notes) {
+  const JobOptions& o = j.opts;
+  const std::string& rw = o.rw;
+  j.random = rw.rfind("rand", 0) == 0;
+  j.do_read = rw == "read" || rw == "randread" || rw == "rw" || rw == "readwrite" || rw == "randrw";
+  j.do_write =
+      rw == "write" || rw == "randwrite" || rw == "rw" || rw == "readwrite" || rw == "randrw";
+  j.do_trim = rw == "trim" || rw == "randtrim" || rw == "trimwrite" || rw == "randtrimwrite";
+  j.trim_write = rw == "trimwrite" || rw == "randtrimwrite";
+  j.do_write = j.do_write || j.trim_write;
+  bool mixed = j.do_read && j.do_write;
+  j.rwmixread = mixed ? static_cast<int>(o.rwmixread) : (j.do_read ? 100 : 0);
+  for (size_t d = 0; d < 3; ++d) j.sizes[d] = DirBlockSizes::Fixed(o.bs[d]);
+  if (!o.bsrange.empty()) {
+    Status st = ApplyBsrange(o.bsrange, &j.sizes);
+    if (!st.ok()) return st.WithContext(where + ": job " + Quoted(j.name) + ": option 'bsrange'");
+  }
+  if (!o.bssplit.empty()) {
+    Status st = ApplyBssplit(o.bssplit, &j.sizes);
+    if (!st.ok()) return st.WithContext(where + ": job " + Quoted(j.name) + ": option 'bssplit'");
+  }
+  // init.c fixup_options: blockalign= applies to random I/O only, and turns
+  // the random map off.
+  for (size_t d = 0; d < 3; ++d) j.ba[d] = j.random && o.ba[d] ? o.ba[d] : j.sizes[d].min;
+  if (j.random && !o.norandommap &&
+      (j.ba[0] != j.sizes[0].min || j.ba[1] != j.sizes[1].min ||
+       (j.do_trim && j.ba[2] != j.sizes[2].min))) {
+    notes->push_back("fio: Any use of blockalign= turns off randommap");
+    j.opts.norandommap = true;
+  }
+  RETURN_IF_ERROR(ApplyRwPostfix(j, where));
+  j.engine = ToEngine(o.ioengine);
+  j.direct = o.direct;
+  j.iodepth = static_cast<uint32_t>(o.iodepth);
+  // io_submit_mode=offload (rate-submit.c): iodepth workers, each doing
+  // one I/O at a time; io_uring refuses (ioengines.c: FIO_NO_OFFLOAD).
+  j.offload = o.io_submit_mode == "offload";
+  if (j.offload && j.engine == EngineKind::kIoUring) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": io_uring: can't be used with offloaded submit "
+                                   "(io_submit_mode=offload). Use a sync engine");
+  }
+  if ((j.engine == EngineKind::kSync || j.engine == EngineKind::kPsync) && j.iodepth > 1) {
+    // backend.c prints the note in either mode; inline, a synchronous
+    // engine completes each I/O before the next.
+    notes->push_back(
+        "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be "
+        "capped at 1");
+    if (!j.offload) j.iodepth = 1;
+  }
+  // init.c fixup_options(): the io_u queueing's defaults and bounds. They
+  // matter to engines that queue (ioengines.c td_io_queue(): FIO_Q_QUEUED);
+  // a synchronous engine completes each I/O in its queue call.
+  {
+    const int64_t depth = o.iodepth;
+    int64_t low = o.iodepth_low, batch = o.iodepth_batch;
+    int64_t cmin = o.iodepth_batch_complete_min, cmax = o.iodepth_batch_complete_max;
+    if (low > depth || !low) low = depth;
+    if (batch > depth || !batch) batch = depth;
+    if (cmin > cmax) cmax = cmin;
+    JobSpec::Queueing& q = j.queueing;
+    q.batch = static_cast<uint32_t>(batch);
+    q.complete_min = static_cast<uint32_t>(cmin);
+    q.complete_max = static_cast<uint32_t>(cmax);
+    q.low = static_cast<uint32_t>(low);
+    const bool queues = j.engine != EngineKind::kSync && j.engine != EngineKind::kPsync;
+    q.batching = queues && !j.offload && (batch != 1 || cmin != 1 || cmax != 1 || low != depth);
+    q.polling = q.batching && !cmin && !cmax;
+  }
+  // init.c fixup_options(): zonesize needs zonemode=strided and the other
+  // way round; zonerange defaults to zonesize; strided zones work with one
+  // file only (the runner ignores them with more, silently, as fio).
+  if (o.zonemode == "strided" && !o.zonesize) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": zonesize= must be given with zonemode=strided");
+  }
+  if (o.zonemode == "none" && o.zonesize) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": zonemode=none and zonesize= are not compatible (fio's "
+                                   "zones need zonemode=strided)");
+  }
+  if (o.zonemode == "strided") {
+    j.zones = {
+        .size = o.zonesize, .range = o.zonerange ? o.zonerange : o.zonesize, .skip = o.zoneskip};
+  }
+  if (!o.buffer_pattern.empty()) {
+    auto pat = ParseFioPattern(o.buffer_pattern);
+    if (!pat.ok()) {
+      return pat.status().WithContext(where + ": job " + Quoted(j.name) +
+                                      ": option 'buffer_pattern'");
+    }
+    j.buffer_pattern = std::move(*pat);
+  }
+  // gtod_reduce=1 (options.c str_gtod_reduce_cb) and what each disable_*
+  // does to the percentiles (init.c fixup_options).
+  if (o.gtod_reduce) {
+    j.opts.disable_lat = j.opts.disable_clat = j.opts.disable_slat = j.opts.disable_bw = true;
+  }
+  if (j.opts.disable_lat) j.opts.lat_percentiles = false;
+  if (j.opts.disable_clat) j.opts.clat_percentiles = false;
+  if (j.opts.disable_slat) j.opts.slat_percentiles = false;
+  j.rand_gen = ToRandGen(o.random_generator);
+  auto dist = ParseRandDist(o.random_distribution);
+  if (!dist.ok()) return dist.status().WithContext(where + ": job " + Quoted(j.name));
+  j.rand_dist = *dist;
+  // init.c fixup_options: a distribution other than uniform has no random
+  // map (its hot blocks repeat).
+  if (j.rand_dist.kind != RandDist::Kind::kRandom) j.opts.norandommap = true;
+  // init.c fixup_options(): time_based without a runtime is a warning
+  // (fatal only with warnings_fatal) and time_based is turned off.
+  if (o.time_based && o.runtime == Nanos(0)) {
+    notes->push_back("fio: time_based requires a runtime/timeout setting");
+    j.opts.time_based = false;
+  }
+  if (o.fsync_blocks && o.fdatasync_blocks) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": fsync= and fdatasync= cannot both be set");
+  }
+  if (o.rate[0] && o.rate_iops[0]) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": rate= and rate_iops= cannot both be set");
+  }
+  return Status();
+}
+
+}  // namespace storlab::fio

@@ -1,0 +1,22 @@
+// A job's options resolved into what the runner reads (JobSpec's derived
+// fields): directions, block sizes, the rw postfix, the engine, buffers,
+// rates and the random generator, as fio's init.c fixup_options() and
+// options.c's callbacks do. Internal to BuildJobs (job_spec.cc).
+#ifndef STORLAB_WORKLOADS_FIO_JOB_SPEC_FIXUP_H_
+#define STORLAB_WORKLOADS_FIO_JOB_SPEC_FIXUP_H_
+
+#include <string>
+#include <vector>
+
+#include "sim/status.h"
+#include "workloads/fio/job_spec.h"
+
+namespace storlab::fio {
+
+// Fills j's derived fields from j.opts; `where` names the job file section
+// in errors; fio's warnings go to `notes`. Errors name the job and option.
+Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* notes);
+
+}  // namespace storlab::fio
+
+#endif  // STORLAB_WORKLOADS_FIO_JOB_SPEC_FIXUP_H_
