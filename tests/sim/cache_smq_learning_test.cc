@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/layers/cache/cache_smq.h"
+#include "sim/virtual_driver.h"
 #include "tests/sim/cache_test_util.h"
 #include "workloads/node_probe.h"
 
@@ -208,6 +209,33 @@ TEST(SmqLearning, FullCacheSequentialPassQd32) {
   EXPECT_EQ(Curve(e, s, p, 2, 1),
             "hits 0.013 queued 0 promoted 0 demoted 0 ticks 32 promotable 2\n"
             "hits 0.010 queued 0 promoted 0 demoted 32 ticks 32 promotable 2\n");
+}
+
+// A sequential 4 KiB writer at QD4 in writethrough mode: three other
+// writes to the same block are in flight at the origin whenever one ends.
+// The promotion its miss queues does not wait for a moment with none (there
+// may be none before the writer leaves the block): it locks the block at
+// once, so later writes wait, and copies it when those in flight have
+// ended (mg_lock_writes, quiesce). Once the hotspots are hot, a block's
+// first writes miss and the rest hit.
+TEST(SmqLearning, WritesInFlightDoNotStopAPromotion) {
+  Engine e;
+  auto s = MustLoadText(Stack(), e);
+  ProbeSpec p;
+  p.op = Op::kWrite;
+  p.queue_depth = 4;
+  p.random = false;
+  p.span = 4 << 20;  // 64 blocks
+  p.max_ios = 1024;
+  p.duration = Nanos(3'600'000'000'000);
+  const ProbeResult r = RunProbe(e, s.stack->root(), p);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  VirtualDriver(e).RunUntilIdle();
+  const CacheCounters c = CoreOf(s).counters();
+  EXPECT_EQ(c.write_hits + c.write_misses, 1024u);
+  EXPECT_EQ(c.promotions, c.promotions_queued);
+  EXPECT_GT(c.write_hits, 2 * c.write_misses) << c.write_misses << " misses";
+  EXPECT_GE(c.promotions, 60u);
 }
 
 TEST(SmqLearning, PrefillIsDrawnFromTheSeed) {

@@ -179,7 +179,14 @@ void CacheCore::Unpin(uint64_t block) {
 
 void CacheCore::Unbusy(uint64_t block) {
   auto it = busy_writes_.find(block);
-  if (it != busy_writes_.end() && --it->second == 0) busy_writes_.erase(it);
+  if (it == busy_writes_.end() || --it->second > 0) return;
+  busy_writes_.erase(it);
+  // A promotion of the block waited for its last write at the origin.
+  auto q = quiescing_.find(block);
+  if (q == quiescing_.end()) return;
+  std::shared_ptr<Promotion> p = std::move(q->second);
+  quiescing_.erase(q);
+  CopyPromotion(p);
 }
 
 bool CacheCore::Evictable(uint64_t block) const {
@@ -287,6 +294,7 @@ void CacheCore::PowerCut() {
   block_waiters_.clear();
   space_waiters_.clear();
   busy_writes_.clear();
+  quiescing_.clear();
   destager_.PowerCut();
   if (committer_) committer_->PowerCut();
   dirty_reserved_ = 0;

@@ -174,6 +174,10 @@ class CacheCore final : private CacheDestager::Owner {
   // Background migrations (cache_migrate.cc): dm-cache's queue_promotion
   // and queue_demotion; the tick bio; the prefill.
   void QueuePromotion(uint64_t block, Promote how);
+  // The copy of a queued promotion: the whole block from the origin, then
+  // to its slot (mg_copy). Starts once no write to the block is in flight
+  // at the origin (Unbusy).
+  void CopyPromotion(const std::shared_ptr<Promotion>& p);
   void QueueDemotion();
   // Tags this request as the tick bio if one is wanted
   // (check_if_tick_bio_needed); TickBioDone at its end (cache_end_io).
@@ -242,11 +246,14 @@ class CacheCore final : private CacheDestager::Owner {
   std::unordered_map<uint64_t, std::vector<Callback<void()>>> block_waiters_;
   std::deque<Callback<void()>> space_waiters_;
   std::unordered_map<uint64_t, uint32_t> busy_writes_;  // unmapped blocks being written
-  uint64_t dirty_reserved_ = 0;                         // bytes in-flight writes will dirty
-  uint64_t write_seq_ = 0;                              // completed writes into the cache
-  bool kick_pending_ = false;  // destage after a restart, on the next request
-  bool need_tick_bio_ = true;  // cache->need_tick_bio
-  uint32_t migrations_ = 0;    // background promotions in flight
+  // Promotions locked and waiting for their block's writes at the origin
+  // to end before they copy it (mg_lock_writes -> quiesce).
+  std::unordered_map<uint64_t, std::shared_ptr<Promotion>> quiescing_;
+  uint64_t dirty_reserved_ = 0;  // bytes in-flight writes will dirty
+  uint64_t write_seq_ = 0;       // completed writes into the cache
+  bool kick_pending_ = false;    // destage after a restart, on the next request
+  bool need_tick_bio_ = true;    // cache->need_tick_bio
+  uint32_t migrations_ = 0;      // background promotions in flight
   Callback<void(uint64_t, uint64_t)> on_destaged_;
   CacheDestager destager_;
   std::unique_ptr<CacheCommitter> committer_;  // with a cache device

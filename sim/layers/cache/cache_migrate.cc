@@ -33,9 +33,12 @@ constexpr size_t kMaxDemotionScan = 64;
 }  // namespace
 
 void CacheCore::QueuePromotion(uint64_t block, Promote how) {
-  // Cached or being promoted already (btracker_promotion_already_present),
-  // or being written at the origin.
-  if (!Cacheable(block) || table_.Find(block) || busy_writes_.count(block)) return;
+  // Cached or being promoted already (btracker_promotion_already_present).
+  // Writes in flight to the block at the origin do not stop a promotion:
+  // it takes the block's write lock at once (new writes wait for it) and
+  // copies the block once they have ended (mg_lock_writes: dm_cell_lock_v2
+  // at WRITE_LOCK_LEVEL, then quiesce -> mg_copy).
+  if (!Cacheable(block) || table_.Find(block)) return;
   if (!table_.has_free_slot()) {
     // free_target_met: free blocks plus queued demotions (here: blocks
     // neither mapped nor free, waiting for their commit).
@@ -56,10 +59,18 @@ void CacheCore::QueuePromotion(uint64_t block, Promote how) {
   p->block = block;
   p->slot = slot;
   p->background = true;
+  if (busy_writes_.count(block)) {
+    quiescing_.emplace(block, std::move(p));
+    return;
+  }
+  CopyPromotion(p);
+}
+
+void CacheCore::CopyPromotion(const std::shared_ptr<Promotion>& p) {
   if (keeps_data_) p->data.resize(bs_);
   Request r{.op = Op::kRead,
             .flags = kBackground,
-            .offset = BlockOffset(block),
+            .offset = BlockOffset(p->block),
             .length = bs_,
             .data = p->data.empty() ? nullptr : p->data.data(),
             .done = [this, p](Status st) {

@@ -1,5 +1,6 @@
 // CacheCore: the write path (by mode), write-zeroes and trim.
 #include <algorithm>
+#include <vector>
 
 #include "sim/join.h"
 #include "sim/layers/cache/cache_core.h"
@@ -221,8 +222,13 @@ void CacheCore::Discard(Request req) {
   // The origin zeroes or discards the range first; only then does the cache
   // drop what it holds of it (dirty data included). Dropping it earlier
   // could let a commit send reads to older data at the origin.
+  // Which blocks were mapped when it started: a promotion may map one of
+  // the others meanwhile, and waits for this to end (Unbusy).
+  std::vector<bool> mapped;
   for (const Span& s : spans) {
-    if (CacheEntry* e = table_.Find(s.block)) {
+    CacheEntry* e = table_.Find(s.block);
+    mapped.push_back(e != nullptr);
+    if (e) {
       ++e->io;
     } else {
       ++busy_writes_[s.block];
@@ -232,13 +238,14 @@ void CacheCore::Discard(Request req) {
             .flags = req.flags,
             .offset = req.offset,
             .length = req.length,
-            .done = [this, spans, req = std::move(req)](Status st) mutable {
-              for (const Span& s : spans) {
-                CacheEntry* e = table_.Find(s.block);
-                if (!e) {
+            .done = [this, spans, mapped, req = std::move(req)](Status st) mutable {
+              for (size_t i = 0; i < spans.size(); ++i) {
+                const Span& s = spans[i];
+                if (!mapped[i]) {
                   Unbusy(s.block);
                   continue;
                 }
+                CacheEntry* e = table_.Find(s.block);
                 if (st.ok()) {
                   bool was_dirty = e->dirty.any();
                   table_.Invalidate(*e, s.first, s.count);
