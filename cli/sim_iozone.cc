@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/iozone_cycle.h"
 #include "cli/progress.h"
 #include "sim/stats_json.h"
 #include "workloads/fio/fio_json_print.h"
@@ -32,7 +33,10 @@ int RunIozoneCommand(const HostOptions& host_options, const std::string& command
   (*host)->set_direct_bypasses_cache(spec->direct);
   iozone::IozoneRun run(**host, *spec);
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  // With --repeat, what each cycle did (the "storlab" object sums them).
+  nlohmann::ordered_json cycles = nlohmann::ordered_json::array();
   for (int r = 0; r < repeat; ++r) {
+    const StackSnapshot start = TakeSnapshot((*host)->stack());
     if (!json) {
       if (repeat > 1) std::printf("%s\tRun %d of %d\n", r ? "\n" : "", r + 1, repeat);
       std::fputs(iozone::IozoneHeader(*spec, host_options.stack).c_str(), stdout);
@@ -60,12 +64,21 @@ int RunIozoneCommand(const HostOptions& host_options, const std::string& command
       jr.push_back(jp);
     }
     runs.push_back(jr);
+    if (repeat > 1) {
+      const StackSnapshot end = TakeSnapshot((*host)->stack());
+      if (json) {
+        cycles.push_back(CycleJson(r + 1, (*host)->engine().now(), start, end));
+      } else {
+        std::fputs(CycleReport(r + 1, repeat, start, end).c_str(), stdout);
+      }
+    }
     if (!json) std::printf("\n");
   }
   if (json) {
     nlohmann::ordered_json root;
     root["iozone"] = spec->command;
     root["runs"] = runs;
+    if (repeat > 1) root["cycles"] = cycles;
     root["storlab"] = StackStatsJson((*host)->stack());
     std::fputs(fio::FioJsonDump(root).c_str(), stdout);
   }

@@ -1,6 +1,6 @@
 // Promotion policies and the sequential cutoff, in virtual time: smq learns
-// a hot set over a few ticks (and re-learns when it moves), LRU promotes at
-// once, large sequential streams bypass the cache.
+// a hot set within its first ticks (and re-learns when it moves), LRU
+// promotes at once, large sequential streams bypass the cache.
 #include <gtest/gtest.h>
 
 #include "sim/layers/cache/cache_smq.h"
@@ -41,13 +41,13 @@ TEST(CachePolicy, SmqLearnsTheHotSetOverRepeatedPasses) {
   for (int pass = 0; pass < 6; ++pass) {
     rate.push_back(Pass(e, s, 0, 4 << 20, 200, 10 + pass));
   }
-  // The first pass (0.8 s at 4 ms a miss) ends before the first tick: smq
-  // promotes nothing until it has seen a tick's worth of accesses.
-  EXPECT_EQ(rate[0], 0.0);
-  // Then the hit rate climbs over a few passes and stays up.
-  EXPECT_GT(rate[1], 0.1);
-  EXPECT_LT(rate[1], 0.9);
-  EXPECT_GT(rate[5], 0.95);
+  // At QD1 every read is a tick bio: after the first one the promote level
+  // is set and the few hotspots in use are redistributed into the top
+  // levels, so the first pass already hits part of the time; the second
+  // hits almost always (cache_smq_learning_test.cc has the exact curves).
+  EXPECT_GT(rate[0], 0.5);
+  EXPECT_LT(rate[0], 0.9);
+  EXPECT_GT(rate[1], 0.95);
   for (size_t i = 1; i < rate.size(); ++i) EXPECT_GE(rate[i] + 0.02, rate[i - 1]) << i;
   // LRU in the same first pass would already hit most of the time.
   Engine e2;
@@ -65,7 +65,7 @@ TEST(CachePolicy, SmqRelearnsWhenTheHotSetMoves) {
   std::vector<double> rate;
   for (int pass = 0; pass < 8; ++pass)
     rate.push_back(Pass(e, s, 512 << 20, 4 << 20, 200, 40 + pass));
-  EXPECT_LT(rate[0], 0.5);
+  EXPECT_LT(rate[0], 0.8);
   EXPECT_GT(rate[7], 0.9);
 }
 

@@ -83,6 +83,10 @@ class CacheCommitter {
   // restart.
   void PowerCut();
 
+  // `block` was in the committed mapping before the run (a prefilled cache).
+  void Preload(uint64_t block, uint32_t slot, const BlockMask& valid) {
+    committed_.insert_or_assign(block, Mapping{slot, valid});
+  }
   const std::unordered_map<uint64_t, Mapping>& committed() const { return committed_; }
   bool has_changes() const { return !changes_.empty(); }
   bool running() const { return running_; }

@@ -61,7 +61,9 @@ CacheCore::CacheCore(Engine& engine, std::string name, const CacheConfig& cfg, N
       committer_(fast ? std::make_unique<CacheCommitter>(
                             engine_, CacheCommitter::Config{cfg.metadata_size, cfg.commit_period},
                             table_, *fast, origin_, [this] { WakeSpace(); })
-                      : nullptr) {}
+                      : nullptr) {
+  if (cfg_.prefill > 0) Prefill();
+}
 
 CacheCore::~CacheCore() = default;
 
@@ -177,7 +179,14 @@ void CacheCore::Unpin(uint64_t block) {
 
 void CacheCore::Unbusy(uint64_t block) {
   auto it = busy_writes_.find(block);
-  if (it != busy_writes_.end() && --it->second == 0) busy_writes_.erase(it);
+  if (it == busy_writes_.end() || --it->second > 0) return;
+  busy_writes_.erase(it);
+  // A promotion of the block waited for its last write at the origin.
+  auto q = quiescing_.find(block);
+  if (q == quiescing_.end()) return;
+  std::shared_ptr<Promotion> p = std::move(q->second);
+  quiescing_.erase(q);
+  CopyPromotion(p);
 }
 
 bool CacheCore::Evictable(uint64_t block) const {
@@ -265,8 +274,13 @@ void CacheCore::AppendStats(StatList& out, const std::string& prefix) const {
        [](const CacheCore& x) { return StatNumber(x.table_.size() * x.bs_); }},
       {"cache_size_bytes", kBytes, [](const CacheCore& x) { return StatNumber(x.cfg_.size); }},
   };
+  static constexpr StatField<CacheCounters> kMigrations[] = {
+      Field<&CacheCounters::promotions_queued>("promotions_queued", kCount),
+      Field<&CacheCounters::promotions_dropped>("promotions_dropped", kCount),
+  };
   AppendStatTable(counters(), kCounters, out, prefix);
   AppendStatTable(*this, kTable, out, prefix);
+  if (policy_->background_migrations()) AppendStatTable(counters(), kMigrations, out, prefix);
   StatList p;
   policy_->AppendStats(p);
   for (auto& s : p) out.push_back({prefix + s.name, s.value, s.unit});
@@ -280,9 +294,12 @@ void CacheCore::PowerCut() {
   block_waiters_.clear();
   space_waiters_.clear();
   busy_writes_.clear();
+  quiescing_.clear();
   destager_.PowerCut();
   if (committer_) committer_->PowerCut();
   dirty_reserved_ = 0;
+  need_tick_bio_ = true;
+  migrations_ = 0;
   seq_.Clear();
   policy_ = MakeCachePolicy(cfg_.policy, cfg_.size / bs_, capacity_ / bs_);
   table_.Clear();
@@ -312,7 +329,7 @@ void CacheCore::Restore() {
     used[c.slot] = true;
     const uint64_t seq = ++write_seq_;
     for (auto [f, n] : c.valid.Runs()) table_.MarkDirty(e, f, n, seq, now);
-    policy_->Insert(b, true, Promote::kPermanent);
+    policy_->Load(b, c.slot, true);
   }
   table_.SetUsedSlots(used);
   kick_pending_ = table_.dirty_blocks() > 0;

@@ -11,7 +11,10 @@
 //
 // Data plane. Reads take valid sectors from the cache and the rest from the
 // origin; a missed block the policy wants is promoted from the origin read
-// (copied to the cache in the background). Writes, by mode:
+// (copied to the cache in the background) — or, with a policy of
+// background migrations (smq, cache_migrate.cc), by a job of its own after
+// the miss was served: dm-cache's migration (origin read of the whole
+// block, cache write), queued at most 10240 deep. Writes, by mode:
 //   write-back    cached (or newly promoted whole) blocks are written to the
 //                 cache and marked dirty; the rest go to the origin.
 //   write-through the cache and the origin are both written; the write
@@ -74,6 +77,11 @@ struct CacheConfig {
   // RAM only:
   Nanos ram_latency = Nanos(1000);
   double ram_bytes_per_s = 5.4e9;
+  // The share of the cache's blocks holding other data at the start
+  // (clean, cold to this run: a cache shared with other VMs), which origin
+  // blocks drawn from `seed`.
+  double prefill = 0;
+  uint64_t seed = 0;
 };
 
 // Counters a cache reports (AppendStats): the core's own, the destager's and
@@ -82,6 +90,9 @@ struct CacheCounters {
   uint64_t read_hits = 0, read_misses = 0;  // blocks
   uint64_t write_hits = 0, write_misses = 0;
   uint64_t promotions = 0, demotions = 0, invalidations = 0;
+  // Background migrations (smq): promotion jobs queued, and promotions not
+  // queued because the job queue was full.
+  uint64_t promotions_queued = 0, promotions_dropped = 0;
   uint64_t bypassed_ios = 0, throttled_writes = 0;
   uint64_t destage_ops = 0, destaged_bytes = 0, destage_errors = 0;
   uint64_t flushes = 0, commits = 0;
@@ -136,7 +147,13 @@ class CacheCore final : private CacheDestager::Owner {
   using Piece = CachePiece;
   struct ReadOp;
   struct WriteOp;
-  struct Promotion;
+  struct Promotion {
+    uint64_t block = 0;
+    uint32_t slot = 0;
+    bool after_commit = false;  // the slot was just demoted: write it after a commit
+    bool background = false;    // a migration of its own (cache_migrate.cc)
+    std::vector<uint8_t> data;
+  };
 
   // Geometry helpers.
   std::vector<Span> Spans(uint64_t off, uint64_t len) const;
@@ -153,6 +170,20 @@ class CacheCore final : private CacheDestager::Owner {
   std::optional<uint32_t> SlotForPromotion(bool* after_commit);
   void WritePromotion(const std::shared_ptr<Promotion>& p);
   void EndPromotion(const Promotion& p, Status st);
+
+  // Background migrations (cache_migrate.cc): dm-cache's queue_promotion
+  // and queue_demotion; the tick bio; the prefill.
+  void QueuePromotion(uint64_t block, Promote how);
+  // The copy of a queued promotion: the whole block from the origin, then
+  // to its slot (mg_copy). Starts once no write to the block is in flight
+  // at the origin (Unbusy).
+  void CopyPromotion(const std::shared_ptr<Promotion>& p);
+  void QueueDemotion();
+  // Tags this request as the tick bio if one is wanted
+  // (check_if_tick_bio_needed); TickBioDone at its end (cache_end_io).
+  bool TakeTickBio();
+  void TickBioDone();
+  void Prefill();
 
   // Writes, write-zeroes and trims (cache_write.cc).
   // `waited`: a retry of a request that already waited for room.
@@ -215,9 +246,14 @@ class CacheCore final : private CacheDestager::Owner {
   std::unordered_map<uint64_t, std::vector<Callback<void()>>> block_waiters_;
   std::deque<Callback<void()>> space_waiters_;
   std::unordered_map<uint64_t, uint32_t> busy_writes_;  // unmapped blocks being written
-  uint64_t dirty_reserved_ = 0;                         // bytes in-flight writes will dirty
-  uint64_t write_seq_ = 0;                              // completed writes into the cache
-  bool kick_pending_ = false;  // destage after a restart, on the next request
+  // Promotions locked and waiting for their block's writes at the origin
+  // to end before they copy it (mg_lock_writes -> quiesce).
+  std::unordered_map<uint64_t, std::shared_ptr<Promotion>> quiescing_;
+  uint64_t dirty_reserved_ = 0;  // bytes in-flight writes will dirty
+  uint64_t write_seq_ = 0;       // completed writes into the cache
+  bool kick_pending_ = false;    // destage after a restart, on the next request
+  bool need_tick_bio_ = true;    // cache->need_tick_bio
+  uint32_t migrations_ = 0;      // background promotions in flight
   Callback<void(uint64_t, uint64_t)> on_destaged_;
   CacheDestager destager_;
   std::unique_ptr<CacheCommitter> committer_;  // with a cache device

@@ -50,9 +50,10 @@ void LevelQueue::Requeue(uint64_t key, uint32_t extra_levels) {
 }
 
 std::optional<uint64_t> LevelQueue::FindColdest(const std::function<bool(uint64_t)>& pred,
-                                                size_t max_scan) const {
+                                                size_t max_scan, uint32_t max_level) const {
   size_t n = 0;
-  for (uint32_t level = 0; level < num_levels_; ++level) {
+  const uint32_t end = std::min(max_level, num_levels_);
+  for (uint32_t level = 0; level < end; ++level) {
     for (const Pos& p : levels_[level]) {
       if (n++ >= max_scan) return std::nullopt;
       if (pred(p.key)) return p.key;
@@ -61,14 +62,21 @@ std::optional<uint64_t> LevelQueue::FindColdest(const std::function<bool(uint64_
   return std::nullopt;
 }
 
-uint64_t LevelQueue::PopColdest() {
-  for (uint32_t level = 0; level < num_levels_; ++level) {
-    if (levels_[level].empty()) continue;
-    const uint64_t k = levels_[level].Coldest()->key;
+uint64_t LevelQueue::PopColdest(uint32_t* level) {
+  for (uint32_t l = 0; l < num_levels_; ++l) {
+    if (levels_[l].empty()) continue;
+    const uint64_t k = levels_[l].Coldest()->key;
     Remove(k);
+    if (level) *level = l;
     return k;
   }
   return 0;
+}
+
+size_t LevelQueue::CountFrom(uint32_t level) const {
+  size_t n = 0;
+  for (uint32_t l = level; l < num_levels_; ++l) n += levels_[l].size();
+  return n;
 }
 
 void LevelQueue::SetTopLevels(uint32_t top_levels, uint32_t in_top) {
@@ -108,9 +116,10 @@ void LevelQueue::Redistribute() {
       if (src == nl) break;
       Move(*levels_[src].Coldest(), level, false);
     }
-    // Push the newest entries of this level up into the next.
+    // Push the newest entries of this level up into the next, as its
+    // newest (q_redistribute: l_pop_tail, then l_add_tail above).
     while (l.size() > target_[level]) {
-      Move(*l.Hottest(), level + 1, true);
+      Move(*l.Hottest(), level + 1, false);
     }
   }
 }

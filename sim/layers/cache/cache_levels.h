@@ -8,7 +8,13 @@
 // their target sizes (optionally with fewer entries in the top levels, which
 // makes "the top levels" a sharp notion of hotness). Within a level the front
 // is the oldest entry. Modelled on the queue of Linux
-// drivers/md/dm-cache-policy-smq.c (without its sentinels). Not thread-safe.
+// drivers/md/dm-cache-policy-smq.c (q_requeue, q_redistribute, q_peek,
+// q_pop), without its sentinels: in current kernels the demote sentinels
+// are crossed by every q_peek that uses the clean queue (queue_demotion
+// passes can_cross_sentinel = true) and the hotspot queue has none, so
+// only the dirty queue's writeback sentinels would matter, and the
+// cache's own destager writes dirty blocks back (cache_smq.h). Not
+// thread-safe.
 #ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_LEVELS_H_
 #define STORLAB_SIM_LAYERS_CACHE_CACHE_LEVELS_H_
 
@@ -46,12 +52,15 @@ class LevelQueue {
   // Makes `key` the newest entry of its level, after moving it up
   // `extra_levels` (swapping with the oldest entry of the level it enters).
   void Requeue(uint64_t key, uint32_t extra_levels);
-  // The oldest entry of the lowest populated level for which `pred` is true,
-  // looking at no more than `max_scan` entries.
-  std::optional<uint64_t> FindColdest(const std::function<bool(uint64_t)>& pred,
-                                      size_t max_scan) const;
-  // Removes and returns the coldest entry. REQUIRES: size() > 0.
-  uint64_t PopColdest();
+  // The oldest entry of the lowest populated level below `max_level` for
+  // which `pred` is true, looking at no more than `max_scan` entries.
+  std::optional<uint64_t> FindColdest(const std::function<bool(uint64_t)>& pred, size_t max_scan,
+                                      uint32_t max_level = ~0u) const;
+  // Removes and returns the coldest entry; *level: the level it was in.
+  // REQUIRES: size() > 0.
+  uint64_t PopColdest(uint32_t* level = nullptr);
+  // Entries in levels >= `level`.
+  size_t CountFrom(uint32_t level) const;
 
   // The top `top_levels` levels together should hold `in_top` entries.
   void SetTopLevels(uint32_t top_levels, uint32_t in_top);

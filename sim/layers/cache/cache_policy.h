@@ -59,6 +59,27 @@ class CachePolicy {
   // no more than `max_scan` candidates; nullopt if none. Does not remove it.
   virtual std::optional<uint64_t> Victim(const std::function<bool(uint64_t)>& evictable,
                                          size_t max_scan) = 0;
+  // The cache holds `block` in `slot` from before this run (a restart's
+  // reload, a prefilled cache): no access history, so a policy with levels
+  // picks one (smq_load_mapping).
+  virtual void Load(uint64_t block, uint32_t slot, bool dirty) {
+    Insert(block, dirty, Promote::kPermanent);
+  }
+  // One tick of the policy's clock (dm-cache's policy_tick: the completion
+  // of a "tick bio", cache_end_io). Clock ticks that need no I/O (the
+  // one-second waker) the policy counts itself from `now`.
+  virtual void Tick(Nanos now) {}
+  // Whether promotions and demotions are background jobs (dm-cache's
+  // migrations, since Linux 4.12: a miss is served from the origin, and a
+  // promotion copies the whole block afterwards) rather than part of the
+  // miss that asked for them.
+  virtual bool background_migrations() const { return false; }
+  // A clean block to demote for room (smq's queue_demotion); nullopt if
+  // none qualifies.
+  virtual std::optional<uint64_t> DemotionVictim(const std::function<bool(uint64_t)>& evictable,
+                                                 size_t max_scan) {
+    return Victim(evictable, max_scan);
+  }
   // Policy-specific figures ("smq_read_promote_level", ...).
   virtual void AppendStats(StatList& out) const {}
   // storlab sim --state (cache_policy_state.cc): everything later

@@ -11,13 +11,6 @@ namespace {
 constexpr size_t kMaxVictimScan = 64;
 }  // namespace
 
-struct CacheCore::Promotion {
-  uint64_t block = 0;
-  uint32_t slot = 0;
-  bool after_commit = false;  // the slot was just demoted: write it after a commit
-  std::vector<uint8_t> data;
-};
-
 struct CacheCore::ReadOp {
   struct OriginRead {
     uint64_t off, len;
@@ -26,11 +19,15 @@ struct CacheCore::ReadOp {
   Request req;
   std::vector<uint64_t> pinned;
   std::vector<std::shared_ptr<Promotion>> promos;
+  std::vector<uint64_t> to_promote;  // background migrations, once served
   std::vector<OriginRead> origin;
+  bool tick = false;  // the tick bio
 };
 
 void CacheCore::Read(Request req) {
   auto op = std::make_shared<ReadOp>();
+  op->tick = TakeTickBio();
+  const bool background = policy_->background_migrations();
   const bool bypass = seq_.Observe(req.offset, req.length);
   if (bypass) ++c_.bypassed_ios;
   const Nanos now = engine_.now();
@@ -61,7 +58,11 @@ void CacheCore::Read(Request req) {
       continue;
     }
     ++c_.read_misses;
-    if (Cacheable(s.block) && !bypass) {
+    if (Cacheable(s.block) && !bypass && background) {
+      // map_bio: the miss goes to the origin; a promotion is a job of its
+      // own, which takes the block's lock after this read released it.
+      if (policy_->Miss(a) != Promote::kNo) op->to_promote.push_back(s.block);
+    } else if (Cacheable(s.block) && !bypass) {
       Promote p = policy_->Miss(a);
       bool after_commit = false;
       std::optional<uint32_t> slot;
@@ -132,7 +133,9 @@ void CacheCore::ReadDone(const std::shared_ptr<ReadOp>& op, Status st) {
       WritePromotion(p);
     }
   }
+  for (uint64_t b : op->to_promote) QueuePromotion(b, Promote::kPermanent);
   destager_.Kick();
+  if (op->tick) TickBioDone();
   Completion done = std::move(req.done);
   done(std::move(st));
 }
@@ -161,6 +164,7 @@ void CacheCore::WritePromotion(const std::shared_ptr<Promotion>& p) {
 }
 
 void CacheCore::EndPromotion(const Promotion& p, Status st) {
+  if (p.background) --migrations_;
   CacheEntry* e = table_.Find(p.block);
   if (!e) return;
   e->locked = false;

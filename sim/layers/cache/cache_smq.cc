@@ -30,48 +30,51 @@ int SmqPolicy::Confidence::Assess() const {
 void SmqPolicy::CatchUpTicks(Nanos now) {
   int64_t t = now / kTick;
   if (t == tick_) return;
-  // Every tick after the second with no access in between changes nothing
-  // more, so only the last two are replayed.
+  // Every waker tick after the second with no access in between changes
+  // nothing more, so only the last two are replayed.
   int64_t first = std::max(tick_ + 1, t - 1);
   for (int64_t k = first; k <= t; ++k) EndPeriod(kTick * k);
   tick_ = t;
 }
 
+void SmqPolicy::Tick(Nanos now) {
+  CatchUpTicks(now);
+  EndPeriod(now);
+}
+
 void SmqPolicy::EndPeriod(Nanos at) {
+  // smq_tick: end_hotspot_period, then end_cache_period.
+  ++ticks_;
   hotspot_hit_.clear();
   UpdatePromoteLevels();
   if (at >= next_hotspot_period_) {
     int a = hotspot_conf_.Assess();
-    level_jump_ = a == 0 ? 4 : a == 1 ? 2 : 1;  // move faster while the queue predicts badly
+    level_jump_ = a == 0 ? 4 : a == 1 ? 2 : 1;  // update_level_jump
     hotspot_.Redistribute();
     hotspot_conf_.Reset();
     next_hotspot_period_ = at + kHotspotPeriod;
   }
   if (at >= next_cache_period_) {
     cache_hit_.clear();
-    clean_.Redistribute();
     dirty_.Redistribute();
+    clean_.Redistribute();
     cache_conf_.Reset();
     next_cache_period_ = at + kCachePeriod;
   }
 }
 
-uint32_t SmqPolicy::DefaultPromoteLevel() const {
-  // Promote little when the cache does badly (it cannot afford it) or well
-  // (no need); most when it is middling.
-  static constexpr uint32_t kTable[] = {1, 1, 1, 2, 4, 6, 7, 8, 7, 6, 4, 4, 3, 3, 2, 2, 1};
-  uint64_t total = cache_conf_.hits + cache_conf_.misses;
-  uint64_t index = total ? (cache_conf_.hits << 4) / total : 0;
-  return kTable[index];
-}
-
 void SmqPolicy::UpdatePromoteLevels() {
-  uint32_t threshold = cached_ < cache_blocks_ ? kLevels / 2 : DefaultPromoteLevel();
+  // update_promote_levels: the threshold would be default_promote_level()
+  // (from the cache's hit ratio) with a full cache and NR_HOTSPOT_LEVELS / 2
+  // with free blocks, but the kernel then takes
+  // max(threshold_level, NR_HOTSPOT_LEVELS): always 64. Only the hotspot
+  // queue's confidence cuts it down, and reads and writes share the level.
+  uint32_t threshold = kLevels;
   int a = hotspot_conf_.Assess();
   if (a == 0) threshold /= 4;
   if (a == 1) threshold /= 2;
   read_promote_level_ = kLevels - threshold;
-  write_promote_level_ = kLevels - threshold + 2;
+  write_promote_level_ = kLevels - threshold;
 }
 
 uint32_t SmqPolicy::UpdateHotspot(uint64_t block) {
@@ -84,17 +87,21 @@ uint32_t SmqPolicy::UpdateHotspot(uint64_t block) {
     return hotspot_.Level(hb);
   }
   ++hotspot_conf_.misses;
+  uint32_t level = 0;
   if (hotspot_.size() >= nr_hotspots_) {
-    uint64_t old = hotspot_.PopColdest();
+    // The coldest entry is reused as it is: the new hotspot takes its
+    // level (alloc_entry fails, q_pop, q_push without init_entry).
+    uint64_t old = hotspot_.PopColdest(&level);
     hotspot_hit_.erase(old);
   }
-  hotspot_.Push(hb, 0);
-  return 0;
+  hotspot_.Push(hb, level);
+  return level;
 }
 
 void SmqPolicy::Hit(const Access& a) {
+  // __lookup: a hit requeues the block (once per cache period); the
+  // hotspot queue only sees misses.
   CatchUpTicks(a.now);
-  UpdateHotspot(a.block);
   bool dirty = dirty_set_.count(a.block) != 0;
   LevelQueue& q = queue(dirty);
   if (!q.Contains(a.block)) return;
@@ -104,11 +111,11 @@ void SmqPolicy::Hit(const Access& a) {
 
 Promote SmqPolicy::Miss(const Access& a) {
   CatchUpTicks(a.now);
-  uint32_t level = UpdateHotspot(a.block);
   ++cache_conf_.misses;
+  uint32_t level = UpdateHotspot(a.block);
+  // should_promote.
   bool has_free = cached_ < cache_blocks_;
   if (a.is_write) {
-    // A write of a whole block needs no copy: promote it while there is room.
     if (has_free && a.full_block) return Promote::kTemporary;
     return level >= write_promote_level_ ? Promote::kPermanent : Promote::kNo;
   }
@@ -117,7 +124,20 @@ Promote SmqPolicy::Miss(const Access& a) {
 
 void SmqPolicy::Insert(uint64_t block, bool dirty, Promote how) {
   if (clean_.Contains(block) || dirty_.Contains(block)) return;
-  queue(dirty).Push(block, 0, how == Promote::kTemporary);
+  // A promotion enters at the top level (__complete_background_work:
+  // e->level = NR_CACHE_LEVELS - 1), fast or not.
+  queue(dirty).Push(block, kLevels - 1);
+  if (dirty) dirty_set_.insert(block);
+  ++cached_;
+}
+
+void SmqPolicy::Load(uint64_t block, uint32_t slot, bool dirty) {
+  if (clean_.Contains(block) || dirty_.Contains(block)) return;
+  // smq_load_mapping without a hint: random_level(cblock) =
+  // hash_32(cblock, 9) & 63 (include/linux/hash.h: GOLDEN_RATIO_32), ahead
+  // of the level's other entries (push_front).
+  const uint32_t level = ((slot * 0x61C88647u) >> (32 - 9)) & (kLevels - 1);
+  queue(dirty).Push(block, level, /*oldest=*/true);
   if (dirty) dirty_set_.insert(block);
   ++cached_;
 }
@@ -149,6 +169,18 @@ std::optional<uint64_t> SmqPolicy::Victim(const std::function<bool(uint64_t)>& e
   return clean_.FindColdest(evictable, max_scan);
 }
 
+std::optional<uint64_t> SmqPolicy::DemotionVictim(const std::function<bool(uint64_t)>& evictable,
+                                                  size_t max_scan) {
+  // queue_demotion: q_peek(&mq->clean, mq->clean.nr_levels / 2, true).
+  return clean_.FindColdest(evictable, max_scan, kLevels / 2);
+}
+
+std::optional<uint32_t> SmqPolicy::CacheLevel(uint64_t block) const {
+  if (clean_.Contains(block)) return clean_.Level(block);
+  if (dirty_.Contains(block)) return dirty_.Level(block);
+  return std::nullopt;
+}
+
 void SmqPolicy::AppendStats(StatList& out) const {
   static constexpr StatField<SmqPolicy> kStats[] = {
       {"smq_read_promote_level", kCount,
@@ -159,6 +191,10 @@ void SmqPolicy::AppendStats(StatList& out) const {
        [](const SmqPolicy& x) { return StatNumber(x.level_jump_); }},
       {"smq_blocks_per_hotspot", kCount,
        [](const SmqPolicy& x) { return StatNumber(x.blocks_per_hotspot_); }},
+      {"smq_hotspots", kCount, [](const SmqPolicy& x) { return StatNumber(x.hotspots()); }},
+      {"smq_hotspots_promotable", kCount,
+       [](const SmqPolicy& x) { return StatNumber(x.hotspots_promotable()); }},
+      {"smq_ticks", kCount, [](const SmqPolicy& x) { return StatNumber(x.ticks_); }},
   };
   AppendStatTable(*this, kStats, out);
 }

@@ -1,5 +1,6 @@
 // CacheCore: the write path (by mode), write-zeroes and trim.
 #include <algorithm>
+#include <vector>
 
 #include "sim/join.h"
 #include "sim/layers/cache/cache_core.h"
@@ -17,7 +18,9 @@ struct CacheCore::WriteOp {
   };
   Request req;
   std::vector<Item> items;
-  uint64_t reserved = 0;  // dirty bytes reserved against the limit
+  uint64_t reserved = 0;             // dirty bytes reserved against the limit
+  std::vector<uint64_t> to_promote;  // background migrations, once written
+  bool tick = false;                 // the tick bio
 };
 
 void CacheCore::Write(Request req, bool bypass, bool waited) {
@@ -59,9 +62,13 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
   // Phase 2: decide each block's destination and start.
   auto op = std::make_shared<WriteOp>();
   const Nanos now = engine_.now();
+  const bool background = policy_->background_migrations();
+  bool tick_bio = !(mode == CacheMode::kWriteThrough && background);
   for (const Span& s : spans) {
     const bool full = s.count * sector_ == bs_;
-    const Access a{s.block, true, full, now};
+    // With background migrations a whole-block write promotes at once
+    // only in writeback mode (optimisable_bio).
+    const Access a{s.block, true, full && (back || !background), now};
     CacheEntry* e = table_.Find(s.block);
     Dest dest = Dest::kOrigin;
     if (e) {
@@ -76,7 +83,20 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
       }
     } else {
       ++c_.write_misses;
-      if (mode != CacheMode::kWriteAround && Cacheable(s.block)) {
+      tick_bio = true;  // a write hit in writethrough mode is no tick bio
+      if (mode != CacheMode::kWriteAround && Cacheable(s.block) && background) {
+        // map_bio: a fast promotion (the write itself fills a free block),
+        // or the write goes to the origin and a promotion may follow it.
+        Promote p = policy_->Miss(a);
+        if (p == Promote::kTemporary && !busy_writes_.count(s.block)) {
+          if (auto slot = table_.TakeFreeSlot()) {
+            e = &table_.Insert(s.block, *slot);
+            policy_->Insert(s.block, false, p);
+            dest = back && !through ? Dest::kCache : Dest::kBoth;
+          }
+        }
+        if (!e && p != Promote::kNo) op->to_promote.push_back(s.block);
+      } else if (mode != CacheMode::kWriteAround && Cacheable(s.block)) {
         Promote p = policy_->Miss(a);
         std::optional<uint32_t> slot;
         // A whole block needs no copy from the origin; a part would, so
@@ -117,6 +137,7 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
     op->items.push_back({s, dest});
   }
   dirty_reserved_ += op->reserved;
+  if (tick_bio) op->tick = TakeTickBio();
 
   std::vector<Piece> to_cache, to_origin;
   for (const auto& it : op->items) {
@@ -172,8 +193,10 @@ void CacheCore::WriteDone(const std::shared_ptr<WriteOp>& op, Status st) {
   }
   dirty_reserved_ -= op->reserved;
   RecordDirty();
+  for (uint64_t b : op->to_promote) QueuePromotion(b, Promote::kPermanent);
   destager_.Kick();
   WakeSpace();
+  if (op->tick) TickBioDone();
   Request& req = op->req;
   if (fast_ && req.fua() && st.ok()) {
     // dm-cache commits its metadata for every FUA write, so that no older
@@ -199,8 +222,13 @@ void CacheCore::Discard(Request req) {
   // The origin zeroes or discards the range first; only then does the cache
   // drop what it holds of it (dirty data included). Dropping it earlier
   // could let a commit send reads to older data at the origin.
+  // Which blocks were mapped when it started: a promotion may map one of
+  // the others meanwhile, and waits for this to end (Unbusy).
+  std::vector<bool> mapped;
   for (const Span& s : spans) {
-    if (CacheEntry* e = table_.Find(s.block)) {
+    CacheEntry* e = table_.Find(s.block);
+    mapped.push_back(e != nullptr);
+    if (e) {
       ++e->io;
     } else {
       ++busy_writes_[s.block];
@@ -210,13 +238,14 @@ void CacheCore::Discard(Request req) {
             .flags = req.flags,
             .offset = req.offset,
             .length = req.length,
-            .done = [this, spans, req = std::move(req)](Status st) mutable {
-              for (const Span& s : spans) {
-                CacheEntry* e = table_.Find(s.block);
-                if (!e) {
+            .done = [this, spans, mapped, req = std::move(req)](Status st) mutable {
+              for (size_t i = 0; i < spans.size(); ++i) {
+                const Span& s = spans[i];
+                if (!mapped[i]) {
                   Unbusy(s.block);
                   continue;
                 }
+                CacheEntry* e = table_.Find(s.block);
                 if (st.ok()) {
                   bool was_dirty = e->dirty.any();
                   table_.Invalidate(*e, s.first, s.count);

@@ -133,6 +133,12 @@ Result<std::unique_ptr<Node>> MakeCache(Params& params, BuildContext& ctx) {
   Node& origin = *ctx.children.back();
   CacheConfig cfg = DefaultCacheConfig(fast == nullptr);
   ReadCacheParams(params, "", &cfg);
+  params.Fraction({"prefill",
+                   "share of the cache holding other data at the start (clean, cold to this run, "
+                   "origin blocks drawn from the seed: a cache shared with other VMs; storlab's, "
+                   "default 0 = empty, as lvcreate leaves a new cache pool)"},
+                  &cfg.prefill);
+  cfg.seed = ctx.seed;
   RETURN_IF_ERROR(ResolveCacheConfig(params, "", fast, origin, &cfg));
   return std::unique_ptr<Node>(
       new Cache(ctx.engine, ctx.node_name, cfg, fast, origin, ctx.keeps_data()));
