@@ -7,7 +7,9 @@
 //   storlab mount --stack STACK MOUNTPOINT / storlab umount MOUNTPOINT
 //
 // Each subcommand parses its own options (Boost.Program_options) and has
-// --help.
+// --help. A build configured with STORLAB_CLI_MOUNT_ONLY (the TSan step of
+// .ci/run) has only mount and umount: the threaded part, without the
+// virtual-time workloads it would otherwise compile again.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -29,10 +31,12 @@ void Usage(FILE* out) {
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> kCommands = {
+#ifndef STORLAB_CLI_MOUNT_ONLY
       {"stacks", "list the catalog, show or validate a stack", &StacksCommand},
       {"sim", "run fio jobs (or iozone) in virtual time on a stack", &SimCommand},
       {"demo", "the seed table: published vs simulated, and where the bytes went", &DemoCommand},
       {"trace", "summarize a trace of storlab sim --trace: each write's life", &TraceCommand},
+#endif
 #ifdef STORLAB_HAVE_FUSE
       {"mount", "a stack as image files or a file tree, in real time, through FUSE", &MountCommand},
       {"umount", "flush a storlab mount's model, then unmount it", &UmountCommand},
