@@ -4,7 +4,6 @@
 // quick, and quoting nothing but a short printable prefix.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -84,7 +83,6 @@ TEST(StackBadInputTest, TwentyThousandNodesFailFastAtNode2049) {
   for (int i = 0; i < 20000; ++i) {
     text += "[node.d" + std::to_string(i) + "]\ntype = \"ram\"\ncapacity = \"1MiB\"\n";
   }
-  auto t0 = std::chrono::steady_clock::now();
   ExpectMessage(LoadError(text), {"bad.toml:6145", "node 'd2048'", "2048 nodes"});
   ExpectMessage(LoadError("[node.top]\ntype = \"concat\"\nchildren = [" + Repeat("\"x\", ", 20000) +
                           "\"x\"]\n"),
@@ -97,8 +95,9 @@ TEST(StackBadInputTest, TwentyThousandNodesFailFastAtNode2049) {
   Status st = LoadError(roots);
   ExpectMessage(st, {"several nodes have no parent ('r0', 'r1',", "and 1994 more)"});
   EXPECT_LT(st.message().size(), 300u) << st.message();
-  // Generous for a slow, shared machine: these took 10-30 s before.
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  // No wall-clock limit here (docs/developing.md: timing goals are measured
+  // in benchmarks): the errors above name node 2049 and item 4097, so the
+  // reading stopped there.
 }
 
 // Every rate of every node type must be > 0 (nfs link_rate = "0MB/s" made
