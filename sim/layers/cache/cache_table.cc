@@ -15,7 +15,7 @@ void CacheTable::Clear() {
   entries_.clear();
   free_.clear();
   pending_.clear();
-  by_block_.clear();
+  by_block_ = GroupSet();
   by_seq_.clear();
   dirty_sectors_ = 0;
   failed_ = 0;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "sim/layers/cache/cache_mask.h"
+#include "sim/layers/page_cache/page_group_set.h"
 #include "sim/status.h"
 #include "sim/time.h"
 
@@ -91,7 +92,7 @@ class CacheTable {
   uint64_t failed_blocks() const { return failed_; }
   uint64_t dirty_bytes() const { return dirty_sectors_ * sector_bytes_; }
   uint64_t dirty_blocks() const { return by_block_.size(); }
-  const std::set<uint64_t>& dirty_by_block() const { return by_block_; }
+  const GroupSet& dirty_by_block() const { return by_block_; }
   const std::set<std::pair<uint64_t, uint64_t>>& dirty_by_seq() const { return by_seq_; }
 
   // storlab sim --state (cache_state.cc): every entry in block order (slot,
@@ -113,7 +114,9 @@ class CacheTable {
   std::vector<uint32_t> free_;  // a stack: the lowest slot is taken first
   std::vector<bool> is_free_;
   std::vector<uint32_t> pending_;  // freed, not yet reusable
-  std::set<uint64_t> by_block_;
+  // In block order, as a bitmap (the page cache's GroupSet): no tree node
+  // allocated and freed each time a block goes dirty and clean.
+  GroupSet by_block_;
   std::set<std::pair<uint64_t, uint64_t>> by_seq_;  // (dirty_seq, block)
   uint64_t dirty_sectors_ = 0;
   uint64_t failed_ = 0;

@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/layers/page_cache/page_group_map.h"
+#include "sim/key_map.h"
 #include "sim/layers/page_cache/page_group_set.h"
 #include "sim/lru_list.h"
 #include "sim/status.h"
@@ -148,7 +148,7 @@ class PageTable {
   // Drops per-page owners when no page is dirty or under writeback, and
   // the group itself when it holds nothing.
   void Normalize(Group& grp);
-  GroupMap<Group> groups_;  // stable addresses: lru_ links them
+  KeyMap<Group> groups_;  // stable addresses: lru_ links them
   std::map<uint32_t, File> files_;
   LruList<Group, &Group::lru> lru_;
   uint64_t cached_ = 0, dirty_ = 0, writeback_ = 0, dirty_or_wb_ = 0;

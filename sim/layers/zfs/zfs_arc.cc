@@ -3,24 +3,24 @@
 namespace storlab {
 
 void ZfsArc::Insert(uint64_t record) {
-  auto [it, inserted] = records_.try_emplace(record, Entry{record, {}});
-  lru_.PushHot(it->second);
+  auto [entry, inserted] = records_.TryEmplace(record);
+  entry->record = record;
+  lru_.PushHot(*entry);
   if (!inserted) return;
   while (used_bytes() > capacity_bytes_ && !lru_.empty()) {
     Entry& victim = *lru_.Coldest();
     lru_.Unlink(victim);
-    records_.erase(victim.record);
+    records_.Erase(victim.record);
   }
 }
 
 void ZfsArc::Touch(uint64_t record) {
-  auto it = records_.find(record);
-  if (it != records_.end()) lru_.PushHot(it->second);
+  if (Entry* entry = records_.Find(record)) lru_.PushHot(*entry);
 }
 
 void ZfsArc::Clear() {
   lru_.Clear();
-  records_.clear();
+  records_.Clear();
 }
 
 }  // namespace storlab

@@ -12,8 +12,8 @@
 #define STORLAB_SIM_LAYERS_ZFS_ZFS_ARC_H_
 
 #include <cstdint>
-#include <unordered_map>
 
+#include "sim/key_map.h"
 #include "sim/lru_list.h"
 #include "sim/status.h"
 
@@ -30,7 +30,7 @@ class ZfsArc {
   ZfsArc(const ZfsArc&) = delete;
   ZfsArc& operator=(const ZfsArc&) = delete;
 
-  bool Contains(uint64_t record) const { return records_.count(record) != 0; }
+  bool Contains(uint64_t record) const { return records_.Find(record) != nullptr; }
   uint64_t used_bytes() const { return lru_.size() * record_bytes_; }
 
   // Holds `record` as the most recently used, evicting the least recently
@@ -48,13 +48,13 @@ class ZfsArc {
 
  private:
   struct Entry {
-    uint64_t record;
+    uint64_t record = 0;
     LruHook<Entry> hook;
   };
 
   uint64_t capacity_bytes_;
   uint64_t record_bytes_;
-  std::unordered_map<uint64_t, Entry> records_;  // stable nodes, linked in lru_
+  KeyMap<Entry> records_;  // stable addresses, linked in lru_
   LruList<Entry, &Entry::hook> lru_;
 };
 

@@ -33,11 +33,21 @@ bool ExtentAllocator::Allocate(uint64_t size, uint64_t* offset) {
       uint64_t off = std::max(it->first, pass == 0 ? cursor_ : it->first);
       const uint64_t ext_end = it->first + it->second;
       if (ext_end - off < size || off >= ext_end) continue;
-      // Carve [off, off+size) out of the extent.
+      // Carve [off, off+size) out of the extent, reusing its map node for
+      // what is left (no allocation for the usual cut from the front).
       const uint64_t ext_start = it->first;
-      free_.erase(it);
-      if (off > ext_start) free_[ext_start] = off - ext_start;
-      if (off + size < ext_end) free_[off + size] = ext_end - off - size;
+      if (off > ext_start) {
+        it->second = off - ext_start;
+        if (off + size < ext_end) free_[off + size] = ext_end - off - size;
+      } else if (off + size < ext_end) {
+        auto node = free_.extract(it);
+        node.key() = off + size;
+        node.mapped() = ext_end - off - size;
+        auto placed = free_.insert(std::move(node));
+        if (!placed.inserted) placed.position->second = ext_end - off - size;
+      } else {
+        free_.erase(it);
+      }
       free_bytes_ -= size;
       cursor_ = off + size;
       *offset = off;
@@ -49,21 +59,21 @@ bool ExtentAllocator::Allocate(uint64_t size, uint64_t* offset) {
 
 void ExtentAllocator::Free(uint64_t offset, uint64_t size) {
   if (size == 0) return;
-  uint64_t start = offset, end = offset + size;
-  auto next = free_.lower_bound(start);
-  if (next != free_.begin()) {
-    auto prev = std::prev(next);
-    if (prev->first + prev->second == start) {
-      start = prev->first;
-      free_.erase(prev);
-    }
-  }
-  next = free_.lower_bound(end);
+  uint64_t end = offset + size;
+  auto after = free_.lower_bound(offset);
+  // The free extent ending at `offset` grows in place.
+  auto prev = after == free_.begin() ? free_.end() : std::prev(after);
+  const bool joins_prev = prev != free_.end() && prev->first + prev->second == offset;
+  auto next = free_.lower_bound(end);
   if (next != free_.end() && next->first == end) {
     end += next->second;
     free_.erase(next);
   }
-  free_[start] = end - start;
+  if (joins_prev) {
+    prev->second = end - prev->first;
+  } else {
+    free_[offset] = end - offset;
+  }
   free_bytes_ += size;
 }
 
@@ -161,7 +171,13 @@ void ZfsVdevs::Dispatch(uint32_t member) {
       Request r = std::move(m.queued[c].front());
       m.queued[c].pop_front();
       ++m.active[c];
-      r.done = [this, member, c, done = std::move(r.done)](Status st) mutable {
+      // The caller's completion waits in a slot, so the one wrapping it
+      // fits Completion's inline storage (no allocation per member I/O).
+      const uint32_t slot = waiting_.Acquire();
+      waiting_[slot] = std::move(r.done);
+      r.done = [this, member, c, slot](Status st) {
+        Completion done = std::move(waiting_[slot]);
+        waiting_.Release(slot);
         --members_[member].active[c];
         Dispatch(member);
         done(std::move(st));
@@ -269,6 +285,7 @@ void ZfsVdevs::Reset(
     for (auto& q : m.queued) q.clear();
     m.active.fill(0);
   }
+  waiting_.Clear();  // their requests are gone with the power
   // Take the referenced blocks out of the free space again.
   std::vector<ZfsBp> used;
   for_each_used([&](const ZfsBp& bp) { used.push_back(bp); });

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "sim/node.h"
+#include "sim/slot_pool.h"
 #include "sim/status.h"
 
 namespace storlab {
@@ -146,8 +147,9 @@ class ZfsVdevs {
   Node* slog_;
   uint64_t member_capacity_;  // the smallest member
   std::vector<ExtentAllocator> allocs_;
-  uint32_t rotor_ = 0;        // stripe: member taking allocations
-  uint64_t rotor_bytes_ = 0;  // allocated there since it took over
+  SlotPool<Completion> waiting_;  // the completions of member requests in flight
+  uint32_t rotor_ = 0;            // stripe: member taking allocations
+  uint64_t rotor_bytes_ = 0;      // allocated there since it took over
   uint64_t slog_cursor_ = 0;
   uint32_t async_write_limit_;
   uint64_t member_writes_ = 0;

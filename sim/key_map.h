@@ -1,12 +1,13 @@
-// GroupMap<T>: the page table's index from a group number to its entry — an
-// open-addressing hash table (linear probing, Fibonacci hashing, power-of-two
-// size, at most half full, backward-shift deletion) over entries allocated
-// one by one, so their addresses stay put while they live (the LRU list
-// links them) and freed entries are reused. A lookup is a multiply, a shift
-// and usually one probe, where std::unordered_map pays a 64-bit division and
-// a pointer chase. Not thread-safe.
-#ifndef STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_GROUP_MAP_H_
-#define STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_GROUP_MAP_H_
+// KeyMap<T>: an index from a 64-bit key to an entry (the page table's
+// groups, the ZFS ARC's records) as an open-addressing hash table (linear
+// probing, Fibonacci hashing, power-of-two size, at most half full,
+// backward-shift deletion) over entries allocated one by one, so their
+// addresses stay put while they live (an LRU list links them) and freed
+// entries are reused. A lookup is a multiply, a shift and usually one
+// probe, where std::unordered_map pays a 64-bit division and a pointer
+// chase. Not thread-safe.
+#ifndef STORLAB_SIM_KEY_MAP_H_
+#define STORLAB_SIM_KEY_MAP_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -17,11 +18,11 @@
 namespace storlab {
 
 template <typename T>
-class GroupMap {
+class KeyMap {
  public:
-  GroupMap() { Rehash(kMinSlots); }
-  GroupMap(const GroupMap&) = delete;
-  GroupMap& operator=(const GroupMap&) = delete;
+  KeyMap() { Rehash(kMinSlots); }
+  KeyMap(const KeyMap&) = delete;
+  KeyMap& operator=(const KeyMap&) = delete;
 
   size_t size() const { return size_; }
 
@@ -114,4 +115,4 @@ class GroupMap {
 
 }  // namespace storlab
 
-#endif  // STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_GROUP_MAP_H_
+#endif  // STORLAB_SIM_KEY_MAP_H_
