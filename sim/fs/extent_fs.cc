@@ -172,6 +172,16 @@ Status ExtentFs::Allocate(uint32_t id, uint64_t size) {
   return st;
 }
 
+Status ExtentFs::AllocateRange(uint32_t id, uint64_t begin, uint64_t end, bool keep_size) {
+  File& f = files_[id];
+  if (begin >= end) return Status();
+  RETURN_IF_ERROR(AllocateRange(f, begin, end));
+  // fs/ext4/extents.c ext4_fallocate(): the size moves only when the whole
+  // range was allocated.
+  if (!keep_size) f.size = std::max(f.size, end);
+  return Status();
+}
+
 void ExtentFs::Truncate(uint32_t id, uint64_t size) {
   File& f = files_[id];
   uint64_t keep = RoundUp(size, block_);

@@ -76,6 +76,11 @@ class ExtentFs {
   // The same without changing the size (fallocate's FALLOC_FL_KEEP_SIZE):
   // the blocks wait past the end for the writes that will grow the file.
   Status AllocateKeepSize(uint32_t id, uint64_t size);
+  // Allocates blocks for [begin, end) of a file (fallocate(2) of a range,
+  // fio's falloc engine): mode 0 extends the size to at least `end`,
+  // `keep_size` (FALLOC_FL_KEEP_SIZE) leaves it. On kNoSpace the blocks that
+  // could be allocated are kept and the size is not changed.
+  Status AllocateRange(uint32_t id, uint64_t begin, uint64_t end, bool keep_size);
   // A write ending at `end` grows the size to it (blocks allocated with
   // AllocateKeepSize are past the size until then).
   void GrowSize(uint32_t id, uint64_t end);

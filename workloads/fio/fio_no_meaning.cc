@@ -43,19 +43,6 @@ constexpr Why kEngines[] = {
     {"mtd", "raw flash through a Linux MTD character device, no block device"},
     {"e4defrag", "ext4's EXT4_IOC_MOVE_EXT ioctl: the simulated file system is not ext4"},
     {"windowsaio", "Windows overlapped I/O, not Linux"},
-    // Local-file engines that time a file system call without block I/O:
-    // the simulated file system (sim/fs/extent_fs.h) creates, stats,
-    // unlinks, allocates and truncates instantly, with no metadata I/O and
-    // no cost model for it, so they would time nothing.
-    {"filecreate", "times open(O_CREAT): the simulated file system has no metadata I/O to time"},
-    {"filestat", "times stat(): the simulated file system has no metadata I/O to time"},
-    {"filedelete", "times unlink(): the simulated file system has no metadata I/O to time"},
-    {"falloc",
-     "fallocate() and punch holes: block allocation in the simulated file system does no I/O "
-     "and has no cost model, nothing to time"},
-    {"ftruncate",
-     "ftruncate() to each offset: a size change in the simulated file system does no I/O and "
-     "has no cost model, nothing to time"},
     {"solarisaio", "Solaris asynchronous I/O, not Linux"},
 };
 

@@ -6,6 +6,7 @@
 
 #include "sim/quoted.h"
 #include "sim/virtual_driver.h"
+#include "workloads/fio/engines.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_read.h"
 
@@ -102,7 +103,7 @@ Status FioRun::Prepare() {
   // Direct I/O skips the page cache unless some job also uses buffered I/O
   // (then it goes through it, coherently).
   bool buffered = false;
-  for (const JobSpec& j : jobs_.jobs) buffered |= !j.direct && j.engine != EngineKind::kNull;
+  for (const JobSpec& j : jobs_.jobs) buffered |= !j.direct && !GetEngineModel(j.engine).no_io;
   host_.set_direct_bypasses_cache(!buffered);
   for (const std::string& note : jobs_.notes) messages_.push_back(note);
   for (const JobSpec& j : jobs_.jobs) exitall_ |= j.opts.exitall;
@@ -156,7 +157,12 @@ Status FioRun::Prepare() {
     // 1, thread_main() exits with td->error set).
     std::string layout_error;
     int layout_errno = ENOSPC;
-    if (extend_files && o.create_on_open) {
+    if (extend_files && GetEngineModel(spec.engine).file_op == FileOp::kCreate) {
+      // filesetup.c setup_files(): no extend for an FIO_DISKLESSIO engine;
+      // filecreate creates each file when the job opens it. (The null
+      // engine's files are still made here: storlab's iolog and reports
+      // name them.)
+    } else if (extend_files && o.create_on_open) {
       // filesetup.c setup_files(): create_on_open skips the extend; the
       // file is created (empty, costing no simulated time) when the job
       // opens it, its writes allocate as they go, its reads find nothing.

@@ -21,6 +21,16 @@
 // yet a buffer reused 32 times is 32 near-copies of itself, which a block
 // compressor finds (fio's HOWTO: scrambling "is not enough to defeat more
 // clever block compression attempts").
+// dedupe_percentage=P (io_u.c get_buf_state(), save_buf_state(); dedupe.c):
+// the buffers are refilled before every write in chunks as above (P of
+// buffer_compress_percentage, 0 when not given) and P % of them are drawn
+// again from a generator state used before: with dedupe_mode=repeat the
+// state the next fresh buffer starts from (so that buffer and the next
+// fresh one are the same), with working_set one of the first
+// size × dedupe_working_set_percentage % / bs buffers the job's generator
+// makes (with dedupe_global=1 those pages are taken in turns from every
+// job's generator, init_dedupe_working_set_seeds()); P=100 writes the same
+// buffer over and over. A dedup layer or compressor then finds the copies.
 // The random bytes are storlab's (sim/random.h), not fio's hash chains:
 // the same kind of content, not the same bytes.
 // Not thread-safe.
@@ -48,6 +58,15 @@ struct BufferFill {
   uint64_t compress_chunk = 512;  // kCompress: 0 = min_write
   uint64_t min_write = 4096;      // the smallest write (fio's min_bs[DDIR_WRITE])
   std::vector<uint8_t> pattern;   // kPattern; kCompress's fixed part (empty: zeros)
+  // dedupe_percentage: this percent of buffers repeat an earlier one (1..100;
+  // 0: off). Turns kind into kCompress (fill_io_buffer()).
+  uint32_t dedupe_percent = 0;
+  bool dedupe_working_set = false;  // dedupe_mode=working_set (else repeat)
+  uint64_t dedupe_pages = 0;        // the working set's buffers (fio's num_unique_pages)
+  // dedupe_global: every job's buffer seed in thread order, and this
+  // job's place in it (empty: the working set is the job's own).
+  std::vector<uint64_t> dedupe_seeds;
+  size_t dedupe_index = 0;
 };
 
 class IoBuffers {
@@ -68,11 +87,21 @@ class IoBuffers {
   void Fill(uint8_t* buf, uint64_t len);
 
  private:
-  void FillRandom(uint8_t* buf, uint64_t len);
+  void FillRandom(Random& rng, uint8_t* buf, uint64_t len);
+  void FillChunks(Random& rng, uint8_t* buf, uint64_t len);
+  void FillDedupe(uint8_t* buf, uint64_t len);
+  void MakeWorkingSet();
 
   uint64_t size_ = 0;
   BufferFill fill_;
   Random rng_{0};
+  // dedupe: the state a repeated buffer starts from (fio's buf_state_prev),
+  // the draws of which buffers repeat (dedupe_state) and which working set
+  // page (dedupe_working_set_index_state), and the working set's states.
+  Random prev_{0};
+  Random dedupe_rng_{0};
+  Random ws_index_rng_{0};
+  std::vector<Random> ws_;
   std::vector<std::unique_ptr<uint8_t[]>> bufs_;
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/quoted.h"
+#include "workloads/fio/engines.h"
 #include "workloads/fio/iolog_read.h"
 
 namespace storlab::fio {
@@ -53,7 +54,7 @@ Status ApplyReplay(JobSpec* j, const std::string& where, std::vector<std::string
   if (t->blktrace && !Given(o, "iodepth")) {
     // read_blktrace(): the probed depth unless iodepth= was set.
     j->iodepth = t->depth;
-    if (j->engine == EngineKind::kSync || j->engine == EngineKind::kPsync) j->iodepth = 1;
+    if (!GetEngineModel(j->engine).async) j->iodepth = 1;
   }
   uint64_t extent = 0;
   size_t far = 0;

@@ -73,9 +73,10 @@ JobLogs::~JobLogs() = default;
 
 // fio's add_log_sample(): a line per sample, or the window's mean (max)
 // once the window has passed.
-void JobLogs::Add(Log* log, uint64_t ms, uint64_t val, int dir, uint64_t bs, uint64_t offset) {
+void JobLogs::Add(Log* log, uint64_t ms, uint64_t val, int dir, uint64_t bs, uint64_t offset,
+                  uint32_t prio) {
   if (!avg_msec_) {
-    log->samples.push_back({ms, val, dir, bs, offset});
+    log->samples.push_back({ms, val, dir, bs, offset, prio});
     return;
   }
   log->window[static_cast<size_t>(dir)].Add(val);
@@ -94,17 +95,19 @@ void JobLogs::Flush(Log* log, int dir, uint64_t ms) {
   IoStat& w = log->window[static_cast<size_t>(dir)];
   if (w.samples) {
     uint64_t v = log_max_ ? w.max : static_cast<uint64_t>(std::llround(w.mean));  // mean >= 0
-    log->samples.push_back({ms, v, dir, 0, 0});
+    log->samples.push_back({ms, v, dir, 0, 0, 0});  // no priority for a window
   }
   w = IoStat();
 }
 
 void JobLogs::OnIo(const Io& io, const LatencyHistogram& clat) {
-  if (lat_ && io.has_lat) Add(lat_.get(), io.ms, io.lat_ns, io.dir, io.bs, io.offset);
-  if (slat_ && io.has_slat) Add(slat_.get(), io.slat_ms, io.slat_ns, io.dir, io.bs, io.offset);
-  if (clat_ && io.has_clat) Add(clat_.get(), io.ms, io.clat_ns, io.dir, io.bs, io.offset);
-  if (bw_per_io() && io.has_bw) Add(bw_.get(), io.ms, io.bw_rate, io.dir, io.bs, io.offset);
-  if (iops_per_io() && io.has_iops) Add(iops_.get(), io.ms, 1, io.dir, io.bs, io.offset);
+  if (lat_ && io.has_lat) Add(lat_.get(), io.ms, io.lat_ns, io.dir, io.bs, io.offset, io.prio);
+  if (slat_ && io.has_slat)
+    Add(slat_.get(), io.slat_ms, io.slat_ns, io.dir, io.bs, io.offset, io.prio);
+  if (clat_ && io.has_clat) Add(clat_.get(), io.ms, io.clat_ns, io.dir, io.bs, io.offset, io.prio);
+  if (bw_per_io() && io.has_bw)
+    Add(bw_.get(), io.ms, io.bw_rate, io.dir, io.bs, io.offset, io.prio);
+  if (iops_per_io() && io.has_iops) Add(iops_.get(), io.ms, 1, io.dir, io.bs, io.offset, io.prio);
   if (hist_ && hist_msec_ && io.has_clat) {
     // fio's add_clat_sample(): a snapshot of the histogram every log_hist_msec.
     uint64_t& last = hist_last_[static_cast<size_t>(io.dir)];
@@ -138,16 +141,20 @@ void JobLogs::Finish(uint64_t ms) {
   }
 }
 
-// fio's flush_samples(); prio is 0 (no ioprio here: td->ioprio is 0
-// without prio=/prioclass=, which storlab sim does not take), written
-// 0x0000 with log_prio=1.
+// fio's flush_samples(): the priority as 0x%04x with log_prio=1, else 1
+// for the RT class (ioprio_value_is_class_rt()) and 0 otherwise.
 Status JobLogs::WriteLog(const std::string& dir, const Log& log) const {
   const std::string path = dir.empty() ? log.file : dir + "/" + log.file;
   File out;
   out.f = std::fopen(path.c_str(), append_ ? "a" : "w");
   if (!out.f) return CannotWrite(path);
-  const char* prio = log_prio_ ? "0x0000" : "0";
+  char prio[16];
   for (const Sample& s : log.samples) {
+    if (log_prio_) {
+      std::snprintf(prio, sizeof(prio), "0x%04x", s.prio);
+    } else {
+      std::snprintf(prio, sizeof(prio), "%d", (s.prio >> 13) == 1 ? 1 : 0);
+    }
     if (log_offset_) {
       std::fprintf(out.f, "%" PRIu64 ", %" PRIu64 ", %d, %" PRIu64 ", %" PRIu64 ", %s\n", s.ms,
                    s.val, s.dir, s.bs, s.offset, prio);

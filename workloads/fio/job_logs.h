@@ -58,6 +58,7 @@ class JobLogs {
     uint64_t ms;  // completion, since the epoch
     int dir;
     uint64_t bs, offset;
+    uint32_t prio;  // io_u->ioprio
     uint64_t clat_ns, lat_ns;
     bool has_slat;
     uint64_t slat_ms, slat_ns;  // slat's time is the issue's
@@ -86,6 +87,7 @@ class JobLogs {
     uint64_t val;
     int dir;
     uint64_t bs, offset;
+    uint32_t prio;
   };
   struct Log {
     std::string file;
@@ -102,7 +104,8 @@ class JobLogs {
   };
 
   JobLogs() = default;
-  void Add(Log* log, uint64_t ms, uint64_t val, int dir, uint64_t bs, uint64_t offset);
+  void Add(Log* log, uint64_t ms, uint64_t val, int dir, uint64_t bs, uint64_t offset,
+           uint32_t prio = 0);
   void Flush(Log* log, int dir, uint64_t ms);
   Status WriteLog(const std::string& dir, const Log& log) const;
   Status WriteHist(const std::string& dir) const;

@@ -35,7 +35,8 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
       psync_(GetEngineModel(EngineKind::kPsync)),
       io_size_(io_size),
       mix_rng_(spec.rand_seed ^ 0x6d6978ULL),
-      poisson_rng_(spec.rand_seed ^ 0x706f6973ULL) {
+      poisson_rng_(spec.rand_seed ^ 0x706f6973ULL),
+      prio_rng_(spec.rand_seed ^ 0x7072696fULL) {
   // Random offsets are in units of blockalign= (by default the smallest
   // size, fio's rw_min_bs), and leave room for the largest smallest size at
   // the end.
@@ -71,9 +72,10 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
             spec.rand_dist, blocks, granule_, (spec.rand_seed + i) ^ 0x64697374ULL));
       }
     }
-    f.queue.resize(spec.iodepth + 1);
+    if (eng_.per_fd_worker || eng_.buffered_write_serial) f.queue.resize(spec.iodepth + 1);
     files_.push_back(std::move(f));
   }
+  open_limit_ = OpenLimit(spec, files_.size());
   units_.resize(spec.iodepth);
   for (auto& u : units_) {
     u.job = this;
@@ -253,31 +255,6 @@ void JobRunner::CloseIopsWindow() {
   next_iops_sample_ += iops_avg_;
 }
 
-// fio's account_io_completion() for the logs: per-I/O lines, and the bw /
-// iops figures per I/O when a log takes them so.
-void JobRunner::LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns) {
-  const JobOptions& o = spec_.opts;
-  auto ms = [this](Nanos t) { return static_cast<uint64_t>((t - epoch_).count() / 1000000); };
-  JobLogs::Io io{.ms = ms(reap),
-                 .dir = u.dir,
-                 .bs = u.length,
-                 .offset = u.offset,
-                 .clat_ns = clat_ns,
-                 .lat_ns = lat_ns,
-                 .has_slat = eng_.async && !eng_.no_io && !o.disable_slat && u.dir != kTrim,
-                 .slat_ms = u.issue > epoch_ ? ms(u.issue) : 0,
-                 .slat_ns = static_cast<uint64_t>((u.issue - u.start).count()),
-                 .bw_rate = clat_ns ? u.length * 1000000 / clat_ns : 0,
-                 .has_lat = !o.disable_lat,
-                 .has_clat = !o.disable_clat,
-                 .has_bw = !o.disable_bw,
-                 // io_u.c gtod_reduce(): no time taken, no per-I/O IOPS sample.
-                 .has_iops = !(o.disable_clat && o.disable_slat && o.disable_bw)};
-  if (!bw_windows_ && io.has_bw) ts_.dir[u.dir].bw.Add(io.bw_rate);
-  if (!iops_windows_ && io.has_iops) ts_.dir[u.dir].iops.Add(1);
-  logs_->OnIo(io, ts_.dir[u.dir].clat);
-}
-
 // backend.c __check_min_rate(): after 2 s, every ratecycle, the bytes (or
 // I/Os) done since the last check must reach rate_min (rate_iops_min);
 // otherwise the job ends with EIO (check_min_rate's td_verror).
@@ -400,6 +377,7 @@ void JobRunner::Finish(Nanos t) {
   ts_.usr_time_ms = static_cast<uint64_t>(usr_ns_.count() / 1000000);
   ts_.sys_time_ms = static_cast<uint64_t>(sys_ns_.count() / 1000000);
   extras_.end = t;
+  if (spec_.opts.unlink) UnlinkFiles();
   if (!failed_ && !spec_.opts.create_only && !ts_.total_err_count &&
       ts_.dir[kRead].io_bytes + ts_.dir[kWrite].io_bytes + ts_.dir[kTrim].io_bytes == 0) {
     messages_.push_back(NoIoReason());

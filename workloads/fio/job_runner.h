@@ -21,6 +21,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,9 +121,10 @@ class JobRunner {
     bool submit_blocks;  // libaio buffered: the I/O happens in io_submit
     uint64_t offset;
     uint64_t length;
-    Nanos start;    // fio's start_time
-    Nanos issue;    // fio's issue_time
-    Nanos arrival;  // reaches the stack (or the fd queue)
+    uint32_t ioprio = 0;  // io_u->ioprio (cmdprio.h)
+    Nanos start;          // fio's start_time
+    Nanos issue;          // fio's issue_time
+    Nanos arrival;        // reaches the stack (or the fd queue)
   };
   struct FileState {
     uint32_t id;  // ExtentFs id
@@ -131,6 +133,7 @@ class JobRunner {
     std::unique_ptr<RandomPicker> picker;
     uint64_t pos[3] = {0, 0, 0};
     bool exhausted = false;
+    bool opened = false;  // open in this pass (io_u.c get_next_file_rr(), openfiles=)
     // posixaio's helper thread for this fd, or io-wq's per-inode chain.
     std::vector<IoUnit*> queue;  // FIFO (ring)
     size_t q_head = 0, q_size = 0;
@@ -196,6 +199,13 @@ class JobRunner {
   bool TrimWritePick(IoUnit* u);
   bool CountsToSize(int dir) const;
   void SubmitTrim(IoUnit* u, Completion done);
+  // The file system engines (job_runner_fileops.cc, engines.h).
+  void SubmitFileOp(IoUnit* u, Completion done);
+  Nanos OpenFileOp(size_t idx, Nanos t);
+  bool OpenPicked(Nanos* t);
+  bool Exhaust(FileState& f);
+  static size_t OpenLimit(const JobSpec& spec, size_t files);
+  void UnlinkFiles();
   // verify= (job_runner_verify.cc, verify.h).
   bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && host_.keeps_data(); }
   void VerifyIssue(const IoUnit& u);
@@ -215,6 +225,10 @@ class JobRunner {
   bool zoned_ = false;                       // zonemode=strided over the job's one file
   uint64_t zone_bytes_ = 0;                  // fio's td->zone_bytes
   std::vector<FileState> files_;
+  size_t open_files_ = 0;           // fio's nr_open_files
+  size_t open_limit_ = 0;           // openfiles= (default: every file)
+  std::vector<size_t> opened_now_;  // files the last pick opened
+  std::set<size_t> open_set_;       // the open files, when openfiles= limits them
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_;
   IoBuffers bufs_;  // one per unit, when writes carry data (host.writes_carry_data())
@@ -227,6 +241,7 @@ class JobRunner {
   // (fio's last_usec, µs after the epoch), and its generator (poisson_state).
   uint64_t poisson_usec_[3] = {0, 0, 0};
   Taus88 poisson_rng_;
+  Taus88 prio_rng_;                            // cmdprio: fio's prio_state
   std::unique_ptr<LatencyTarget> lat_target_;  // null without latency_target
   bool quiescing_ = false;                     // no new I/O until nothing is in flight
   bool reset_after_quiesce_ = false;           // then the statistics start over

@@ -69,9 +69,11 @@ void JobRunner::RecordError(const IoUnit& u, const Status& st) {
 
 // create_on_open=1: a file the job reads was created empty when opened, and
 // a read past its end returns nothing — backend.c do_io()'s "full resid",
-// an EIO (fio's td_verror(td, EIO, "full resid")).
+// an EIO (fio's td_verror(td, EIO, "full resid")). An engine that does no
+// I/O (null, filecreate & co.: FIO_FAKEIO) leaves no residual.
 bool JobRunner::EmptyRead(const IoUnit& u) {
-  if (!spec_.opts.create_on_open || u.offset < host_.fs().file(files_[u.file].id).size)
+  if (!spec_.opts.create_on_open || eng_.no_io ||
+      u.offset < host_.fs().file(files_[u.file].id).size)
     return false;
   RecordError(u, Status::IoError(std::string(kFullResid)));
   return true;

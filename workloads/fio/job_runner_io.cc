@@ -3,7 +3,6 @@
 // helper threads included), and reaping its completion. Offsets and sizes
 // are in job_runner_offset.cc.
 #include <algorithm>
-#include <cmath>
 
 #include "workloads/fio/job_runner.h"
 
@@ -148,30 +147,6 @@ void JobRunner::Pump() {
   if (spec_.queueing.batching) AfterPump();
 }
 
-// backend.c usec_for_io(), rate_process=poisson: the next I/O of `dir` may
-// start (1e6 / iops) * -ln(U) µs after this one, U uniform in (0, 1]
-// (__rand_0_1), iops the rate in I/Os of the smallest size.
-void JobRunner::PoissonNext(int dir) {
-  const JobOptions& o = spec_.opts;
-  const uint64_t min_bs = spec_.sizes[static_cast<size_t>(dir)].min;
-  const uint64_t iops = o.rate[dir] ? o.rate[dir] / min_bs : o.rate_iops[dir];
-  if (!iops) return;
-  const double u = (static_cast<double>(poisson_rng_.Next()) + 1.0) / 4294967296.0;
-  const auto mean_us = static_cast<int64_t>(1000000 / iops);
-  poisson_usec_[dir] +=
-      static_cast<uint64_t>(static_cast<float>(mean_us) * -std::log(static_cast<float>(u)));
-}
-
-void JobRunner::SleepUntil(Nanos t) {
-  sleeping_ = true;
-  ++ts_.ctx;
-  host_.engine().At(t, [this] {
-    sleeping_ = false;
-    thread_free_ = Max(thread_free_, host_.engine().now());
-    Pump();
-  });
-}
-
 void JobRunner::Issue(int dir, Nanos t) {
   flow_passed_ = false;  // the next I/O asks its flow again
   IoUnit* u = free_.back();
@@ -202,23 +177,27 @@ void JobRunner::Issue(int dir, Nanos t) {
       return;
     }
   }
+  if (!opened_now_.empty() && !OpenPicked(&t)) return;
   free_.pop_back();
   pending_dir_ = -1;
+  u->ioprio = spec_.cmdprio.Pick(dir, u->length, prio_rng_);  // io_u.c, fio_cmdprio_set_ioprio()
   const bool direct = spec_.direct || eng_.no_io;
   u->submit_blocks =
       eng_.buffered_sync_submit && !direct && dir != kSync && dir != kTrim && !spec_.offload;
   // io_submit_mode=offload: a worker thread makes the call, not the job's.
-  u->blocks_thread =
-      !spec_.offload &&
-      (!eng_.async || u->submit_blocks || dir == kTrim ||
-       (dir == kSync && eng_.kind != EngineKind::kPosixaio && eng_.kind != EngineKind::kIoUring));
-  // One CPU burst: fio's own work, then the submitting call.
-  Nanos end = Book(t, eng_.prep + eng_.submit);
+  u->blocks_thread = !spec_.offload &&
+                     (!eng_.async || u->submit_blocks || dir == kTrim ||
+                      (dir == kSync && eng_.kind != EngineKind::kPosixaio &&
+                       eng_.kind != EngineKind::kIoUring && eng_.kind != EngineKind::kIoUringCmd));
+  // One CPU burst: fio's own work, then the submitting call (with
+  // sqthread_poll, the kernel's SQ thread makes it, on a core of its own).
+  const Nanos submit = spec_.sqthread_poll ? Nanos(0) : eng_.submit;
+  Nanos end = Book(t, eng_.prep + submit);
   usr_ns_ += eng_.prep;
-  sys_ns_ += eng_.submit;
-  u->start = end - eng_.submit;
+  sys_ns_ += submit;
+  u->start = end - submit;
   u->issue = u->blocks_thread && !u->submit_blocks ? u->start : end;
-  u->arrival = end;
+  u->arrival = spec_.sqthread_poll ? Book(end, eng_.submit) : end;
   thread_free_ = end;
   if (u->blocks_thread) blocked_io_ = true;
   ++cur_depth_;
@@ -295,7 +274,9 @@ void JobRunner::StartWorker(FileState& f, Nanos t) {
 void JobRunner::SubmitNow(IoUnit* u) {
   const FileState& f = files_[u->file];
   Completion done = [u](Status st) { u->job->OnStackDone(u, std::move(st)); };
-  if (u->dir == kSync) {
+  if (eng_.file_op == FileOp::kFalloc || eng_.file_op == FileOp::kFtruncate) {
+    SubmitFileOp(u, std::move(done));
+  } else if (u->dir == kSync) {
     host_.Fsync(f.id, spec_.direct, std::move(done));
   } else if (u->dir == kTrim) {
     SubmitTrim(u, std::move(done));
@@ -342,8 +323,10 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   // call that returns within kSleepThreshold (a page-cache copy) does not switch.
   if (visible - (u->blocks_thread ? u->arrival : thread_free_) > kSleepThreshold) ++ts_.ctx;
   Nanos t0 = u->blocks_thread ? visible : Max(visible, thread_free_);
-  Nanos reap = Book(t0, eng_.complete);
-  sys_ns_ += eng_.complete;
+  // sqthread_poll: fio_ioring_getevents() reaps the ring without io_uring_enter().
+  const Nanos complete = spec_.sqthread_poll ? Nanos(0) : eng_.complete;
+  Nanos reap = spec_.sqthread_poll ? t0 : Book(t0, complete);
+  sys_ns_ += complete;
   thread_free_ = Max(thread_free_, reap);
   if (u->blocks_thread) blocked_io_ = false;
   if (u->submit_blocks) u->issue = visible;
@@ -358,22 +341,25 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
     // disable_slat (and gtod_reduce, all three) leave their figures out.
     DirStat& d = ts_.dir[u->dir];
     uint64_t clat = static_cast<uint64_t>((reap - u->issue).count());
+    // FIO_NOSTATS (filecreate & co.): account_io_completion() takes no
+    // latency samples; the bytes and I/Os count.
+    const bool samples = !eng_.no_stats;
     // A trim is done inside the engine's queue call (FIO_Q_COMPLETED):
     // io_u_queued() never takes its slat.
     if (eng_.async && !eng_.no_io && !o.disable_slat && u->dir != kTrim) {
       d.slat.Add(static_cast<uint64_t>((u->issue - u->start).count()));
     }
-    if (!o.disable_clat) {
+    if (!o.disable_clat && samples) {
       d.clat.Add(clat);
       ts_.MarkLatency(clat);
     }
-    if (!o.disable_lat) d.lat.Add(static_cast<uint64_t>((reap - u->start).count()));
-    if (lat_target_ && !o.disable_lat) {
+    if (!o.disable_lat && samples) d.lat.Add(static_cast<uint64_t>((reap - u->start).count()));
+    if (lat_target_ && !o.disable_lat && samples) {
       LatencyTargetHit(*u, static_cast<uint64_t>((reap - u->start).count()), reap);
     }
     if (ramp_over_) {
       Account(u->dir, u->length, reap);
-      if (logs_) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
+      if (logs_ && samples) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
     }
     d.io_bytes += u->length;
     ++completed_blocks_;

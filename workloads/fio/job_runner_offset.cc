@@ -3,17 +3,33 @@
 // rw=randread:8's sequential runs) and the sizes of bsrange=/bssplit=
 // (block_sizes.h), and the restart of the files for the next pass.
 #include <algorithm>
+#include <set>
 
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
+
+// A file whose pass is done is closed (io_u.c: fio_file_done(), then
+// td_io_close_file()), freeing its openfiles= slot. Returns true.
+bool JobRunner::Exhaust(FileState& f) {
+  f.exhausted = true;
+  if (f.opened) {
+    f.opened = false;
+    --open_files_;
+    open_set_.erase(static_cast<size_t>(&f - files_.data()));
+  }
+  return true;
+}
 
 void JobRunner::RestartFiles() {
   for (auto& f : files_) {
     if (f.picker) f.picker->Restart();
     f.pos[0] = f.pos[1] = f.zone_start;  // 0 without zones
     f.exhausted = false;
+    f.opened = false;  // backend.c: each loop ends with close_files()
   }
+  open_files_ = 0;
+  open_set_.clear();
   ++extras_.passes;
 }
 
@@ -54,18 +70,42 @@ bool JobRunner::PickOffset(int dir, IoUnit* u) {
     random_offset = false;
   }
   const size_t n = files_.size();
-  for (size_t tries = 0; tries < n; ++tries) {
+  // With openfiles= below the files, a file closed in this scan lets a
+  // skipped one open: scan twice (fio's do_io() retries after -EBUSY).
+  const size_t scan = open_limit_ < n ? 2 * n : n;
+  for (size_t tries = 0; tries < scan; ++tries) {
     size_t idx = next_file_;
-    next_file_ = (next_file_ + 1) % n;
+    if (open_files_ >= open_limit_ && !files_[idx].opened && !open_set_.empty()) {
+      // Every file up to the next open one would be skipped (closed at
+      // the limit, or done): go straight there, counting the tries.
+      auto it = open_set_.lower_bound(idx);
+      const size_t to = it != open_set_.end() ? *it : *open_set_.begin();
+      const size_t skip = (to + n - idx) % n;
+      if (skip >= scan - tries) {
+        next_file_ = (idx + (scan - tries)) % n;
+        break;
+      }
+      tries += skip;
+      idx = to;
+    }
+    next_file_ = (idx + 1) % n;
     FileState& f = files_[idx];
     if (f.exhausted) continue;
+    if (!f.opened) {
+      // get_next_file_rr(): with openfiles= files open, the next closed
+      // one is -EBUSY and the next file is tried.
+      if (open_files_ >= open_limit_) continue;
+      f.opened = true;
+      ++open_files_;
+      if (open_limit_ < n) open_set_.insert(idx);
+      opened_now_.push_back(idx);
+    }
     uint64_t off;
     bool from_map = false;
     uint64_t b = 0;
     if (f.picker && (random_offset || f.pos[dir] + min_len > f.size)) {
       if (!f.picker->Next(&b)) {
-        f.exhausted = true;
-        continue;
+        if (Exhaust(f)) continue;
       }
       off = f.zone_start + b * granule_;
       from_map = true;
@@ -73,8 +113,7 @@ bool JobRunner::PickOffset(int dir, IoUnit* u) {
       // get_next_seq_offset(): rw=write:112k skips that much after each
       // I/O, wrapping to the start (or, going backwards, to the end).
       if (f.pos[dir] >= f.size) {
-        f.exhausted = true;
-        continue;
+        if (Exhaust(f)) continue;
       }
       off = f.pos[dir];
       if (off != f.zone_start && spec_.seq_add) {
@@ -83,16 +122,14 @@ bool JobRunner::PickOffset(int dir, IoUnit* u) {
           off = spec_.seq_add > 0 ? f.zone_start : f.size + static_cast<uint64_t>(spec_.seq_add);
       }
       if (off + min_len > f.size) {
-        f.exhausted = true;
-        continue;
+        if (Exhaust(f)) continue;
       }
     }
     uint64_t len = min_len;
     if (buflen_[dir]) {
       len = buflen_[dir]->Next(f.size - off);
       if (len == 0) {
-        f.exhausted = true;
-        continue;
+        if (Exhaust(f)) continue;
       }
       // mark_random_map(): the I/O ends where the map is already used.
       if (from_map)

@@ -1,5 +1,6 @@
 #include "workloads/fio/job_spec.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -111,6 +112,21 @@ BufferFill ResolveBufferFill(const JobSpec& j) {
   if (!j.buffer_pattern.empty()) f.refill = f.refill || compress || j.do_read;
   f.scramble = o.scramble_buffers && !o.zero_buffers && !compress && j.buffer_pattern.empty() &&
                j.verify == VerifyKind::kNone;
+  // dedupe_percentage (str_dedupe_cb(): TD_F_COMPRESS, refill_buffers):
+  // fill_io_buffer()'s chunked fill, with buffer_compress_percentage's P
+  // or none.
+  if (o.dedupe_percentage > 0) {
+    f.kind = BufferFill::Kind::kCompress;
+    f.compress_percent = static_cast<uint32_t>(std::max<int64_t>(o.buffer_compress_percentage, 0));
+    f.refill = true;
+    f.scramble = false;
+    f.dedupe_percent = static_cast<uint32_t>(o.dedupe_percentage);
+    f.dedupe_working_set = o.dedupe_mode == "working_set";
+    if (f.min_write) {
+      f.dedupe_pages =
+          o.size * static_cast<uint64_t>(o.dedupe_working_set_percentage) / 100 / f.min_write;
+    }
+  }
   return f;
 }
 
@@ -128,6 +144,18 @@ const char* EngineName(EngineKind e) {
       return "posixaio";
     case EngineKind::kNull:
       return "null";
+    case EngineKind::kIoUringCmd:
+      return "io_uring_cmd";
+    case EngineKind::kFalloc:
+      return "falloc";
+    case EngineKind::kFtruncate:
+      return "ftruncate";
+    case EngineKind::kFileCreate:
+      return "filecreate";
+    case EngineKind::kFileStat:
+      return "filestat";
+    case EngineKind::kFileDelete:
+      return "filedelete";
   }
   return "?";
 }
@@ -220,6 +248,15 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
         }
       }
       uint64_t nfiles = j.files.size();
+      // fio_ioring_cmd_open_file(): io_uring_cmd needs an NVMe generic char device.
+      for (const std::string& f : j.files) {
+        if (j.engine == EngineKind::kIoUringCmd && f.rfind("/dev/ng", 0) != 0) {
+          return Status::InvalidArgument(s.where + ": job " + Quoted(j.name) + ": file " +
+                                         Quoted(f) +
+                                         ": ioengine=io_uring_cmd works on NVMe generic char "
+                                         "devices (/dev/ngXnY) only");
+        }
+      }
       if (o.filesize) {
         j.file_size = o.filesize;
         j.io_size = o.size ? o.size : o.filesize * nfiles;
@@ -248,6 +285,16 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       ++prev_group_jobs;
     }
     ++section_index;
+  }
+  // backend.c init_global_dedupe_working_set_seeds(): dedupe_global jobs
+  // take their working set from every job's buffers in turn.
+  std::vector<uint64_t> seeds;
+  for (const JobSpec& j : set.jobs) seeds.push_back(j.rand_seed);
+  for (size_t i = 0; i < set.jobs.size(); ++i) {
+    BufferFill& f = set.jobs[i].fill;
+    if (!set.jobs[i].opts.dedupe_global || !f.dedupe_working_set) continue;
+    f.dedupe_seeds = seeds;
+    f.dedupe_index = i;
   }
   set.global_echo = global.echo;
   if (set.jobs.empty())

@@ -15,6 +15,7 @@
 #include "sim/status.h"
 #include "sim/time.h"
 #include "workloads/fio/block_sizes.h"
+#include "workloads/fio/cmdprio.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
@@ -25,7 +26,20 @@ namespace storlab::fio {
 
 struct ReplayTrace;  // iolog_read.h
 
-enum class EngineKind { kSync, kPsync, kLibaio, kIoUring, kPosixaio, kNull };
+enum class EngineKind {
+  kSync,
+  kPsync,
+  kLibaio,
+  kIoUring,
+  kPosixaio,
+  kNull,
+  kIoUringCmd,
+  kFalloc,
+  kFtruncate,
+  kFileCreate,
+  kFileStat,
+  kFileDelete,
+};
 enum class RandGen { kTausworthe, kLfsr, kTausworthe64 };
 
 struct JobSpec {
@@ -84,6 +98,11 @@ struct JobSpec {
   // What write buffers hold, from buffer_pattern, zero_buffers,
   // refill_buffers, scramble_buffers, buffer_compress_* (io_buffers.h).
   BufferFill fill;
+  // sqthread_poll (io_uring, io_uring_cmd): the kernel's SQ thread submits,
+  // on a core of its own, and the job reaps from the ring without a call.
+  bool sqthread_poll = false;
+  // prio=, prioclass=, cmdprio_*: each I/O's priority (cmdprio.h).
+  CmdPrio cmdprio;
   // io_submit_mode=offload: iodepth worker threads do the I/O (a
   // synchronous engine keeps its iodepth); the job's thread never waits.
   bool offload = false;

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "sim/quoted.h"
+#include "workloads/fio/engines.h"
 #include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/fio_units.h"
 
@@ -15,6 +16,12 @@ EngineKind ToEngine(const std::string& s) {
   if (s == "io_uring") return EngineKind::kIoUring;
   if (s == "posixaio") return EngineKind::kPosixaio;
   if (s == "null" || s == "cpp_null") return EngineKind::kNull;
+  if (s == "io_uring_cmd") return EngineKind::kIoUringCmd;
+  if (s == "falloc") return EngineKind::kFalloc;
+  if (s == "ftruncate") return EngineKind::kFtruncate;
+  if (s == "filecreate") return EngineKind::kFileCreate;
+  if (s == "filestat") return EngineKind::kFileStat;
+  if (s == "filedelete") return EngineKind::kFileDelete;
   return EngineKind::kPsync;
 }
 
@@ -89,12 +96,29 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   // io_submit_mode=offload (rate-submit.c): iodepth workers, each doing
   // one I/O at a time; io_uring refuses (ioengines.c: FIO_NO_OFFLOAD).
   j.offload = o.io_submit_mode == "offload";
-  if (j.offload && j.engine == EngineKind::kIoUring) {
-    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
-                                   ": io_uring: can't be used with offloaded submit "
+  const bool uring = j.engine == EngineKind::kIoUring || j.engine == EngineKind::kIoUringCmd;
+  if (j.offload && uring) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) + ": " + o.ioengine +
+                                   ": can't be used with offloaded submit "
                                    "(io_submit_mode=offload). Use a sync engine");
   }
-  if ((j.engine == EngineKind::kSync || j.engine == EngineKind::kPsync) && j.iodepth > 1) {
+  // io_uring_cmd (engines/io_uring.c): NVMe passthrough to a namespace's
+  // generic char device, past any page cache (its files: job_spec.cc).
+  if (j.engine == EngineKind::kIoUringCmd) j.direct = true;
+  // io_uring and io_uring_cmd's options (engines/io_uring.c).
+  const bool uring_opts = o.sqthread_poll || o.registerfiles || o.fixedbufs ||
+                          o.sqthread_poll_cpu >= 0 || o.nonvectored >= 0;
+  if (uring_opts && !uring) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": sqthread_poll, sqthread_poll_cpu, registerfiles, fixedbufs "
+                                   "and nonvectored are options of ioengine=io_uring and "
+                                   "io_uring_cmd, not of ioengine=" +
+                                   o.ioengine);
+  }
+  j.sqthread_poll = uring && o.sqthread_poll;
+  // FIO_SYNCIO engines: sync, psync and the file system engines (engines.h).
+  const bool sync_engine = !GetEngineModel(j.engine).async;
+  if (sync_engine && j.iodepth > 1) {
     // backend.c prints the note in either mode; inline, a synchronous
     // engine completes each I/O before the next.
     notes->push_back(
@@ -117,9 +141,38 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
     q.complete_min = static_cast<uint32_t>(cmin);
     q.complete_max = static_cast<uint32_t>(cmax);
     q.low = static_cast<uint32_t>(low);
-    const bool queues = j.engine != EngineKind::kSync && j.engine != EngineKind::kPsync;
+    const bool queues = !sync_engine;
     q.batching = queues && !j.offload && (batch != 1 || cmin != 1 || cmax != 1 || low != depth);
     q.polling = q.batching && !cmin && !cmax;
+  }
+  // cmdprio_*: options of the libaio and io_uring engines
+  // (engines/cmdprio.c); fio knows them only with one of those.
+  const bool cmdprio = !o.cmdprio_percentage.empty() || !o.cmdprio_class.empty() ||
+                       !o.cmdprio.empty() || !o.cmdprio_bssplit.empty();
+  if (cmdprio && j.engine != EngineKind::kLibaio && !uring) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": cmdprio_percentage, cmdprio_class, cmdprio and "
+                                   "cmdprio_bssplit are options of ioengine=libaio and io_uring, "
+                                   "not of ioengine=" +
+                                   o.ioengine);
+  }
+  ASSIGN_OR_RETURN(j.cmdprio, CmdPrio::Make(o, j.do_read, j.do_write, where));
+  // init.c fixup_options(): the dedupe working set's checks.
+  if (o.dedupe_percentage && o.dedupe_mode == "working_set") {
+    const std::string job = where + ": job " + Quoted(j.name) + ": dedupe_mode=working_set: ";
+    if (!o.size && !o.size_percent) {
+      return Status::InvalidArgument(job + "the pregenerated working set needs size=");
+    }
+    if (o.nrfiles != 1) {
+      return Status::InvalidArgument(
+          job + "works with a single file per job, not nrfiles=" + std::to_string(o.nrfiles));
+    }
+    if (o.dedupe_working_set_percentage + o.dedupe_percentage > 100) {
+      return Status::InvalidArgument(
+          job + "dedupe_percentage=" + std::to_string(o.dedupe_percentage) +
+          " cannot be reached with dedupe_working_set_percentage=" +
+          std::to_string(o.dedupe_working_set_percentage) + " (unique pages): more than 100");
+    }
   }
   // init.c fixup_options(): zonesize needs zonemode=strided and the other
   // way round; zonerange defaults to zonesize; strided zones work with one

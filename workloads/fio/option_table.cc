@@ -154,12 +154,12 @@ std::vector<OptionDef> MakeTable() {
                   {"mmap", "Memory mapped IO", false},
                   {"splice", "splice/vmsplice based IO", false},
                   {"sg", "SCSI generic v3 IO", false},
-                  {"falloc", "fallocate() specified range", false},
-                  {"ftruncate", "ftruncate() the file to each offset", false},
-                  {"filecreate", "Create empty files (time the open)", false},
-                  {"filestat", "stat() files (time the call)", false},
-                  {"filedelete", "Delete files (time the unlink)", false},
-                  {"io_uring_cmd", "Pass-through NVMe commands over io_uring", false},
+                  {"falloc", "fallocate() specified range"},
+                  {"ftruncate", "ftruncate() the file to each offset"},
+                  {"filecreate", "Create empty files (time the open)"},
+                  {"filestat", "stat() files (time the call)"},
+                  {"filedelete", "Delete files (time the unlink)"},
+                  {"io_uring_cmd", "Pass-through NVMe commands over io_uring"},
                   {"libzbc", "Zoned block device through libzbc", false},
                   {"xnvme", "NVMe through xNVMe", false},
                   {"libblkio", "Block device through libblkio", false}},
@@ -374,6 +374,7 @@ std::vector<OptionDef> MakeTable() {
   AddBufferOptions(&t);
   AddErrorOptions(&t);
   AddFlowOptions(&t);
+  AddPrioOptions(&t);
   return t;
 }
 

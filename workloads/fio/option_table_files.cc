@@ -1,6 +1,7 @@
 // The option table's entries for when a job starts and what its files are
-// called and how they are allocated (options.h): wait_for, filename_format
-// and fallocate. Help texts are fio 3.33's own (options.c).
+// called and how they are allocated (options.h): wait_for, filename_format,
+// fallocate, openfiles, unlink and the filestat engine's stat_type. Help
+// texts are fio 3.33's own (options.c, engines/fileoperations.c).
 #include "workloads/fio/options.h"
 
 // The table below uses designated initializers and relies on member defaults.
@@ -41,6 +42,32 @@ void AddFileOptions(std::vector<OptionDef>* t) {
                   {"0", "Alias for 'none'"},
                   {"1", "Alias for 'posix'"}},
        .help = "Whether pre-allocation is performed when laying out files"});
+  // io_u.c get_next_file_rr(): at most this many files open at once; a
+  // file is closed when its pass is done (job_runner_offset.cc). init.c
+  // fixup_options(): 0 or more than nrfiles means nrfiles.
+  add({.name = "openfiles",
+       .type = OptType::kInt,
+       .target = &O::openfiles,
+       .min = 0,
+       .max = INT32_MAX,
+       .help = "Number of files to keep open at the same time"});
+  // filesetup.c close_and_free_files(): the job's regular files are
+  // unlinked when it has completed (job_runner.cc Finish()).
+  add({.name = "unlink",
+       .type = OptType::kBool,
+       .target = &O::unlink,
+       .def = "0",
+       .help = "Unlink created files after job has completed"});
+  // engines/fileoperations.c: which call filestat makes (all three cost
+  // the same in the simulated file system).
+  add({.name = "stat_type",
+       .type = OptType::kEnum,
+       .target = &O::stat_type,
+       .def = "stat",
+       .values = {{"stat", "Use stat(2)"},
+                  {"lstat", "Use lstat(2)"},
+                  {"statx", "Use statx(2) if exists"}},
+       .help = "Specify stat system call type to measure lookup/getattr performance"});
 }
 
 }  // namespace storlab::fio

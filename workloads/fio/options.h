@@ -143,6 +143,9 @@ struct JobOptions {
   // Files and submission (option_table_io.cc), data (option_table_verify.cc).
   bool create_on_open = false;            // files created when opened: no layout
   std::string fallocate = "native";       // none | native | posix | keep | truncate | 0 | 1
+  int64_t openfiles = 0;                  // files open at once (0: nrfiles)
+  bool unlink = false;                    // unlink the files when the job is done
+  std::string stat_type = "stat";         // filestat: stat | lstat | statx
   std::string io_submit_mode = "inline";  // inline | offload (worker threads)
   std::string buffer_pattern;             // fio_pattern.h; "": fio's random data
   // What writes carry (option_table_buffers.cc, io_buffers.h).
@@ -151,6 +154,17 @@ struct JobOptions {
   bool zero_buffers = false;
   int64_t buffer_compress_percentage = -1;  // -1: not given
   uint64_t buffer_compress_chunk = 512;
+  int64_t dedupe_percentage = 0;       // percent of buffers repeating an earlier one
+  bool dedupe_global = false;          // working set shared by the jobs
+  std::string dedupe_mode = "repeat";  // repeat | working_set
+  int64_t dedupe_working_set_percentage = 5;
+  // io_uring / io_uring_cmd engine options (option_table_prio.cc).
+  std::string cmd_type = "nvme";
+  bool sqthread_poll = false, registerfiles = false, fixedbufs = false;
+  int64_t sqthread_poll_cpu = -1, nonvectored = -1;  // -1: not given
+  // I/O priorities (option_table_prio.cc, cmdprio.h): -1 / "" not given.
+  int64_t prio = -1, prioclass = -1;
+  std::string cmdprio_percentage, cmdprio_class, cmdprio, cmdprio_bssplit;
   // zonemode=strided (option_table_io.cc): zonesize bytes of I/O in each
   // zonerange, then zoneskip bytes skipped.
   std::string zonemode = "none";
@@ -225,7 +239,10 @@ void AddBufferOptions(std::vector<OptionDef>* table);
 void AddErrorOptions(std::vector<OptionDef>* table);
 // flow_id, flow, flow_sleep (option_table_flow.cc).
 void AddFlowOptions(std::vector<OptionDef>* table);
-// wait_for, filename_format, fallocate (option_table_files.cc).
+// prio, prioclass and the cmdprio_* options (option_table_prio.cc).
+void AddPrioOptions(std::vector<OptionDef>* table);
+// wait_for, filename_format, fallocate, openfiles, unlink, stat_type
+// (option_table_files.cc).
 void AddFileOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its
 // value (a flag, or a log whose file name is optional).

@@ -2,6 +2,7 @@
 #include <ctime>
 
 #include "sim/stats_json.h"
+#include "workloads/fio/engines.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/steadystate.h"
@@ -289,7 +290,7 @@ Json FioJson(const FioRun& run, const OutputOptions& options) {
   }
   root["jobs"] = jobs;
   bool any_io = false;
-  for (const auto& r : run.runners()) any_io |= r->spec().engine != EngineKind::kNull;
+  for (const auto& r : run.runners()) any_io |= !GetEngineModel(r->spec().engine).diskless;
   if (any_io) root["disk_util"] = DiskUtilJson(run);
   root["storlab"] = StorlabJson(run);
   return root;

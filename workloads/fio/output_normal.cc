@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "workloads/fio/append_printf.h"
+#include "workloads/fio/engines.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/steadystate.h"
 
@@ -293,7 +294,7 @@ std::string FioNormalReport(const FioRun& run, const OutputOptions& options) {
   }
   for (const auto& g : groups) GroupStatus(&s, g);
   bool any_io = false;
-  for (const auto& r : run.runners()) any_io |= r->spec().engine != EngineKind::kNull;
+  for (const auto& r : run.runners()) any_io |= !GetEngineModel(r->spec().engine).diskless;
   if (any_io) {
     auto du = DiskUtilJson(run)[0];
     AppendPrintf(&s, "\nDisk stats (read/write):\n");

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "workloads/fio/append_printf.h"
+#include "workloads/fio/engines.h"
 #include "workloads/fio/fio_known_options.h"
 #include "workloads/fio/output.h"
 
@@ -134,7 +135,7 @@ std::string FioTerseReport(const FioRun& run, int version) {
   auto reports = run.Reports();
   auto groups = run.Groups(reports);
   bool any_io = false;
-  for (const auto& r : run.runners()) any_io |= r->spec().engine != EngineKind::kNull;
+  for (const auto& r : run.runners()) any_io |= !GetEngineModel(r->spec().engine).diskless;
   std::string s;
   for (const auto& rep : reports) {
     s += JobTerse(run, rep, groups[static_cast<size_t>(rep.ts.groupid)], version, any_io);

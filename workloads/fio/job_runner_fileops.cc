@@ -1,0 +1,142 @@
+// JobRunner's file system engines (job_runner.h, engines.h): falloc and
+// ftruncate, whose every I/O is one call on the simulated file system, and
+// filecreate, filestat and filedelete, whose call is made when the job opens
+// a file. Each call costs the engine's measured time on the job's thread and
+// does no device I/O (the simulated file system writes no metadata).
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "sim/round.h"
+#include "workloads/fio/job_runner.h"
+
+namespace storlab::fio {
+namespace {
+
+// fileoperations.c stat_file()'s error text: "type=%u", FIO_FILESTAT_*.
+std::string StatType(const std::string& t) {
+  return t == "lstat" ? " type=2" : t == "statx" ? " type=3" : " type=1";
+}
+
+}  // namespace
+
+// init.c fixup_options(): openfiles= 0 or more than the job's files is all
+// of them.
+size_t JobRunner::OpenLimit(const JobSpec& spec, size_t files) {
+  const auto want = static_cast<uint64_t>(spec.opts.openfiles);
+  return want == 0 || want > files ? files : static_cast<size_t>(want);
+}
+
+// unlink=1: filesetup.c close_and_free_files() unlinks the job's regular
+// files (td_io_unlink_file()) when it has completed; devices stay.
+void JobRunner::UnlinkFiles() {
+  ExtentFs& fs = host_.fs();
+  for (const std::string& name : spec_.files) {
+    if (name.rfind("/dev/", 0) == 0) continue;
+    if (uint32_t id = fs.Lookup(name)) fs.Remove(id);
+  }
+}
+
+// engines/falloc.c fio_fallocate_queue(): a read is fallocate(KEEP_SIZE), a
+// write fallocate(0), a trim fallocate(PUNCH_HOLE | KEEP_SIZE), each over
+// [offset, offset + buflen). engines/ftruncate.c fio_ftruncate_queue(): a
+// write is ftruncate(fd, offset), anything else EINVAL. Both complete inside
+// the queue call (FIO_SYNCIO, FIO_Q_COMPLETED).
+void JobRunner::SubmitFileOp(IoUnit* u, Completion done) {
+  ExtentFs& fs = host_.fs();
+  const uint32_t id = files_[u->file].id;
+  const uint64_t end = u->offset + u->length;
+  Status st;
+  Nanos cost = eng_.op;
+  if (eng_.file_op == FileOp::kFtruncate) {
+    if (u->dir == kWrite) {
+      fs.Truncate(id, u->offset);
+    } else {
+      st = Status::InvalidArgument("ftruncate: not a write");
+    }
+  } else if (u->dir == kRead || u->dir == kWrite) {
+    st = fs.AllocateRange(id, u->offset, end, /*keep_size=*/u->dir == kRead);
+  } else if (u->dir == kTrim) {
+    // The whole blocks inside the range are freed (partial ones are zeroed
+    // in place: no allocation changes). Without the discard mount option
+    // the freed blocks are not discarded on the device.
+    const uint64_t bs = fs.block_size();
+    const uint64_t b0 = RoundUp(u->offset, bs), b1 = RoundDown(end, bs);
+    if (b0 < b1) {
+      std::vector<std::pair<uint64_t, uint64_t>> freed;
+      fs.Punch(id, b0, b1, &freed);
+    }
+    cost = eng_.op_trim;
+  } else {
+    st = Status::InvalidArgument("fallocate: empty range");  // DDIR_SYNC: buflen 0
+  }
+  const Nanos at = Book(host_.engine().now(), cost);
+  sys_ns_ += cost;
+  host_.engine().At(at, [done = std::move(done), st = std::move(st)]() mutable { done(st); });
+}
+
+// The files the last pick opened (td_io_open_file() in get_next_file()):
+// filecreate, filestat and filedelete make their call, moving `*t` on.
+// False when one failed: the job stops.
+bool JobRunner::OpenPicked(Nanos* t) {
+  if (eng_.op_on_open()) {
+    for (size_t idx : opened_now_) *t = OpenFileOp(idx, *t);
+  }
+  opened_now_.clear();
+  if (!failed_) return true;
+  StopIssuing();
+  return false;
+}
+
+// engines/fileoperations.c open_file() (filecreate: open(O_CREAT | O_RDWR)),
+// stat_file() (filestat: stat(), lstat() or statx()) and delete_file()
+// (filedelete: unlink()), called by td_io_open_file() when the job opens a
+// file: the call's time is a clat sample of the job's direction
+// (add_clat_sample(), data->stat_ddir: read if the job reads, else write),
+// unless disable_lat. A failure is the job's error (td_verror). Returns when
+// the thread is free again.
+Nanos JobRunner::OpenFileOp(size_t idx, Nanos t) {
+  ExtentFs& fs = host_.fs();
+  FileState& f = files_[idx];
+  const std::string& name = spec_.files[idx];
+  const uint32_t id = fs.Lookup(name);
+  const Nanos end = Book(t, eng_.op);
+  sys_ns_ += eng_.op;
+  const char* func = "open";
+  int line = 91;
+  bool missing = false;
+  switch (eng_.file_op) {
+    case FileOp::kCreate:
+      f.id = id ? id : fs.Create(name);
+      break;
+    case FileOp::kStat:
+      func = "stat";
+      line = 162;
+      missing = id == 0;
+      break;
+    case FileOp::kDelete:
+      func = "delete";
+      line = 205;
+      missing = id == 0;
+      if (id) fs.Remove(id);
+      break;
+    default:
+      break;
+  }
+  if (missing) {
+    failed_ = true;
+    ts_.error = ENOENT;
+    ts_.verror = "file:engines/fileoperations.c:" + std::to_string(line) + ", func=" + func + "(" +
+                 name + ")" +
+                 (eng_.file_op == FileOp::kStat ? StatType(spec_.opts.stat_type) : "") +
+                 ", error=" + std::strerror(ENOENT);
+    messages_.push_back("fio: pid=0, err=" + std::to_string(ENOENT) + "/" + ts_.verror);
+    return end;
+  }
+  if (!spec_.opts.disable_lat) {
+    ts_.dir[spec_.do_read ? kRead : kWrite].clat.Add(static_cast<uint64_t>(eng_.op.count()));
+  }
+  return end;
+}
+
+}  // namespace storlab::fio

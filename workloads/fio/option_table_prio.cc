@@ -1,0 +1,91 @@
+// The option table's I/O priority entries (options.h, cmdprio.h): the job's
+// prio= and prioclass= (options.c) and the libaio and io_uring engines'
+// cmdprio_percentage=, cmdprio_class=, cmdprio= and cmdprio_bssplit=
+// (engines/libaio.c, engines/io_uring.c), and io_uring's own engine
+// options. Help texts are fio 3.33's own.
+#include "workloads/fio/cmdprio.h"
+#include "workloads/fio/options.h"
+
+// The table below uses designated initializers and relies on member defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace storlab::fio {
+
+void AddPrioOptions(std::vector<OptionDef>* t) {
+  using O = JobOptions;
+  auto add = [&](OptionDef d) { t->push_back(std::move(d)); };
+  // IOPRIO_MIN_PRIO .. IOPRIO_MAX_PRIO, IOPRIO_MIN_PRIO_CLASS ..
+  // IOPRIO_MAX_PRIO_CLASS (os/os-linux.h).
+  add({.name = "prio",
+       .type = OptType::kInt,
+       .target = &O::prio,
+       .min = 0,
+       .max = 7,
+       .help = "Set job IO priority value"});
+  add({.name = "prioclass",
+       .type = OptType::kInt,
+       .target = &O::prioclass,
+       .min = 0,
+       .max = 3,
+       .help = "Set job IO priority class"});
+  // FIO_OPT_INT with off1 (reads) and off2 (writes): "N" or "N,M".
+  add({.name = "cmdprio_percentage",
+       .type = OptType::kString,
+       .target = &O::cmdprio_percentage,
+       .help = "Send high priority I/O this percentage of the time",
+       .check = CmdPrio::CheckPercentage});
+  add({.name = "cmdprio_class",
+       .type = OptType::kString,
+       .target = &O::cmdprio_class,
+       .help = "Set asynchronous IO priority class",
+       .check = CmdPrio::CheckClass});
+  add({.name = "cmdprio",
+       .type = OptType::kString,
+       .target = &O::cmdprio,
+       .help = "Set asynchronous IO priority level",
+       .check = CmdPrio::CheckLevel});
+  add({.name = "cmdprio_bssplit",
+       .type = OptType::kString,
+       .target = &O::cmdprio_bssplit,
+       .help = "Set priority percentages for different block sizes",
+       .check = CmdPrio::CheckBssplit});
+  // engines/io_uring.c's options. registerfiles (fixed files), fixedbufs
+  // (registered buffers), nonvectored (IORING_OP_READ rather than READV) and
+  // sqthread_poll_cpu (the SQ thread's CPU) save tens of nanoseconds a call
+  // or pin a thread: below what the engine model resolves, they change no
+  // timing. sqthread_poll moves the submission to a kernel thread
+  // (job_runner_io.cc).
+  add({.name = "cmd_type",
+       .type = OptType::kEnum,
+       .target = &O::cmd_type,
+       .def = "nvme",
+       .values = {{"nvme", "Issue nvme-uring-cmd"}},
+       .help = "Specify uring-cmd type"});
+  add({.name = "sqthread_poll",
+       .type = OptType::kSet,
+       .target = &O::sqthread_poll,
+       .help = "Offload submission/completion to kernel thread"});
+  add({.name = "sqthread_poll_cpu",
+       .type = OptType::kInt,
+       .target = &O::sqthread_poll_cpu,
+       .min = 0,
+       .max = 4095,
+       .help = "What CPU to run SQ thread polling on"});
+  add({.name = "registerfiles",
+       .type = OptType::kSet,
+       .target = &O::registerfiles,
+       .help = "Pre-open/register files"});
+  add({.name = "fixedbufs",
+       .type = OptType::kSet,
+       .target = &O::fixedbufs,
+       .help = "Pre map IO buffers"});
+  add({.name = "nonvectored",
+       .type = OptType::kInt,
+       .target = &O::nonvectored,
+       .def = "-1",
+       .min = -1,
+       .max = 1,
+       .help = "Use non-vectored read/write commands"});
+}
+
+}  // namespace storlab::fio
