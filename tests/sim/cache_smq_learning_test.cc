@@ -35,6 +35,17 @@ struct PassSpec {
   uint64_t block = 4096;
 };
 
+// One sequential pass of 64 KiB reads over 64 MiB (64 hotspots, 1024 reads).
+PassSpec SequentialPass(uint32_t qd) {
+  PassSpec p;
+  p.random = false;
+  p.span = 64 << 20;
+  p.block = 64 << 10;
+  p.ios = 1024;
+  p.qd = qd;
+  return p;
+}
+
 // Runs `passes` passes and returns one line per pass.
 std::string Curve(Engine& e, LoadedStack& s, PassSpec spec, int passes, uint64_t seed) {
   std::string out;
@@ -147,11 +158,7 @@ TEST(SmqLearning, FullCacheRandomHotSetQd32) {
 TEST(SmqLearning, EmptyCacheSequentialPassQd1) {
   Engine e;
   auto s = MustLoadText(Stack(), e);
-  PassSpec p;
-  p.random = false;
-  p.span = 64 << 20;
-  p.block = 64 << 10;
-  p.ios = 1024;
+  PassSpec p = SequentialPass(1);
   EXPECT_EQ(Curve(e, s, p, 2, 1),
             "hits 0.000 queued 191 promoted 191 demoted 0 ticks 1028 promotable 64\n"
             "hits 0.187 queued 0 promoted 0 demoted 0 ticks 1027 promotable 32\n");
@@ -166,12 +173,7 @@ TEST(SmqLearning, EmptyCacheSequentialPassQd1) {
 TEST(SmqLearning, EmptyCacheSequentialPassQd32) {
   Engine e;
   auto s = MustLoadText(Stack(), e);
-  PassSpec p;
-  p.random = false;
-  p.span = 64 << 20;
-  p.block = 64 << 10;
-  p.ios = 1024;
-  p.qd = 32;
+  PassSpec p = SequentialPass(32);
   EXPECT_EQ(Curve(e, s, p, 2, 1),
             "hits 0.000 queued 0 promoted 0 demoted 0 ticks 32 promotable 2\n"
             "hits 0.000 queued 32 promoted 32 demoted 0 ticks 32 promotable 2\n");
@@ -183,11 +185,7 @@ TEST(SmqLearning, EmptyCacheSequentialPassQd32) {
 TEST(SmqLearning, FullCacheSequentialPassQd1) {
   Engine e;
   auto s = MustLoadText(Stack("prefill = \"100%\"\n"), e);
-  PassSpec p;
-  p.random = false;
-  p.span = 64 << 20;
-  p.block = 64 << 10;
-  p.ios = 1024;
+  PassSpec p = SequentialPass(1);
   EXPECT_EQ(Curve(e, s, p, 2, 1),
             "hits 0.004 queued 96 promoted 96 demoted 96 ticks 1028 promotable 64\n"
             "hits 0.098 queued 0 promoted 0 demoted 0 ticks 1027 promotable 64\n");
@@ -200,12 +198,7 @@ TEST(SmqLearning, FullCacheSequentialPassQd1) {
 TEST(SmqLearning, FullCacheSequentialPassQd32) {
   Engine e;
   auto s = MustLoadText(Stack("prefill = \"100%\"\n"), e);
-  PassSpec p;
-  p.random = false;
-  p.span = 64 << 20;
-  p.block = 64 << 10;
-  p.ios = 1024;
-  p.qd = 32;
+  PassSpec p = SequentialPass(32);
   EXPECT_EQ(Curve(e, s, p, 2, 1),
             "hits 0.013 queued 0 promoted 0 demoted 0 ticks 32 promotable 2\n"
             "hits 0.010 queued 0 promoted 0 demoted 32 ticks 32 promotable 2\n");

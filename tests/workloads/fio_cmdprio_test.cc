@@ -68,6 +68,10 @@ TEST(FioCmdprioTest, BadValuesAreErrorsNamingTheOption) {
   EXPECT_NE(e("--cmdprio_bssplit=64k/50/1").find("invalid cmdprio_bssplit format"),
             std::string::npos);
   EXPECT_NE(e("--cmdprio_bssplit=64k/60:64k/50").find("exceeds 100"), std::string::npos);
+  // A value's control bytes are escaped in the message (found by fio_fuzz).
+  const std::string esc = e("--cmdprio_bssplit=64k/50/1/\x1b[2J");
+  EXPECT_NE(esc.find("\\x1B[2J"), std::string::npos) << esc;
+  EXPECT_EQ(esc.find('\x1b'), std::string::npos) << esc;
   EXPECT_NE(e("--cmdprio_bssplit=64k/60 --cmdprio_percentage=5").find("mutually exclusive"),
             std::string::npos);
   auto psync = Build("--ioengine=psync --cmdprio_percentage=5");

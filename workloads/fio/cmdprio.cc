@@ -4,6 +4,7 @@
 #include <charconv>
 #include <string_view>
 
+#include "sim/quoted.h"
 #include "workloads/fio/fio_units.h"
 
 namespace storlab::fio {
@@ -56,8 +57,8 @@ Result<CmdPrio> CmdPrio::Make(const JobOptions& o, bool reads, bool writes,
   // fio_cmdprio_init(): one mode or the other.
   const bool has_perc = perc[0] || perc[1];
   if (has_perc && !o.cmdprio_bssplit.empty()) {
-    return Status::InvalidArgument(where + ": job '" + o.name +
-                                   "': cmdprio_percentage and cmdprio_bssplit options are "
+    return Status::InvalidArgument(where + ": job " + Quoted(o.name) +
+                                   ": cmdprio_percentage and cmdprio_bssplit options are "
                                    "mutually exclusive");
   }
   // fio_cmdprio_parse_and_gen(): the class is RT unless given.
@@ -74,8 +75,8 @@ Result<CmdPrio> CmdPrio::Make(const JobOptions& o, bool reads, bool writes,
   c.mode_ = Mode::kBssplit;
   Status st = ParseBssplit(o.cmdprio_bssplit, cls, level, c.bssplit_);
   if (!st.ok()) {
-    return Status::InvalidArgument(where + ": option 'cmdprio_bssplit': '" + o.cmdprio_bssplit +
-                                   "': " + st.message());
+    return Status::InvalidArgument(
+        where + ": option 'cmdprio_bssplit': " + Quoted(o.cmdprio_bssplit) + ": " + st.message());
   }
   for (int d = 0; d < 2; ++d) {
     if (!on[d]) c.bssplit_[d].clear();
@@ -118,14 +119,14 @@ Status CmdPrio::ParseBssplit(std::string_view all, const uint32_t cls[2], const 
       }
       auto bs = ParseFioSize(f[0]);
       if (!bs.ok()) {
-        return Status::InvalidArgument("split conversion failed for '" + std::string(f[0]) + "'");
+        return Status::InvalidArgument("split conversion failed for " + Quoted(f[0]));
       }
       uint32_t v[3] = {0, 0, 0};
       int matches = 1;
       while (matches < nf && ParseUint(f[matches], &v[matches - 1])) ++matches;
       if (matches == 3) {
-        return Status::InvalidArgument("invalid cmdprio_bssplit format in '" + std::string(item) +
-                                       "' (bs/percentage or bs/percentage/class/level)");
+        return Status::InvalidArgument("invalid cmdprio_bssplit format in " + Quoted(item) +
+                                       " (bs/percentage or bs/percentage/class/level)");
       }
       Entry e{.bs = *bs, .perc = std::min(v[0], 100u), .prio = IoprioValue(cls[d], level[d])};
       if (matches == 4) e.prio = IoprioValue(std::min(v[1], kMaxClass), std::min(v[2], kMaxLevel));

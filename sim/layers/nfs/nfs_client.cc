@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/quoted.h"
+
 namespace storlab {
 
 namespace {
@@ -22,7 +24,7 @@ Result<uint32_t> NfsClient::ParseKernel(const std::string& text) {
   if (std::sscanf(text.c_str(), "%u.%u%c", &major, &minor, &extra) != 2 || major < 2 ||
       major > 99 || minor > 99) {
     return Status::InvalidArgument(
-        "expected a kernel version MAJOR.MINOR such as 5.15 or 6.2, got '" + text + "'");
+        "expected a kernel version MAJOR.MINOR such as 5.15 or 6.2, got " + Quoted(text));
   }
   return major * 100 + minor;
 }
