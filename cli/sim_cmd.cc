@@ -28,6 +28,7 @@
 #include "cli/sim_args.h"
 #include "cli/sim_cuts.h"
 #include "cli/sim_faults.h"
+#include "cli/sim_sections.h"
 #include "cli/sim_state.h"
 #include "cli/sim_status.h"
 #include "sim/quoted.h"
@@ -39,7 +40,6 @@
 #include "workloads/fio/iolog_write.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/job_logs.h"
-#include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/run_cap.h"
 #include "workloads/report/cut_timeline.h"
@@ -53,41 +53,6 @@ namespace {
 // The events a report's power-cut timeline keeps in memory (about 60 bytes
 // each) when no --trace file is written.
 constexpr uint64_t kReportTraceLimit = 400000;
-
-// The option's name as the table knows it ("timeout" is "runtime").
-std::string Canonical(const std::string& key) {
-  const fio::OptionDef* d = fio::FindOption(key);
-  return d ? std::string(d->name) : key;
-}
-
-// fio's order — command-line globals, the job files, command-line jobs —
-// and a note for each command-line global a job file sets again (fio's
-// precedence: the file's value wins, silently in fio).
-Result<std::vector<fio::RawSection>> ReadSections(const SimArgs& a,
-                                                  std::vector<std::string>* notes) {
-  ASSIGN_OR_RETURN(auto cmd, fio::ParseCommandLine(a.fio_args));
-  std::vector<fio::RawSection> sections = {cmd.front()};
-  std::map<std::string, const fio::RawEntry*> given;
-  for (const auto& e : cmd.front().entries) given[Canonical(e.key)] = &e;
-  for (const auto& f : a.job_files) {
-    ASSIGN_OR_RETURN(auto parsed, fio::ParseJobFile(f, fio::ProcessEnv()));
-    for (auto& s : parsed) {
-      for (const auto& e : s.entries) {
-        auto it = given.find(Canonical(e.key));
-        if (it == given.end() || !it->second) continue;
-        const fio::RawEntry& c = *it->second;
-        notes->push_back("storlab sim: note: --" + c.key + (c.has_value ? "=" + c.value : "") +
-                         " is overridden by " + e.where + " (" + e.key +
-                         (e.has_value ? "=" + e.value : "") +
-                         "): job files come after the command line's global options, as in fio");
-        it->second = nullptr;  // once per option
-      }
-      sections.push_back(std::move(s));
-    }
-  }
-  for (size_t i = 1; i < cmd.size(); ++i) sections.push_back(cmd[i]);
-  return sections;
-}
 
 // Each group's bandwidth per direction in one run, for --repeat's summary.
 using GroupFigures = std::map<std::pair<int, int>, double>;  // (group, dir) -> bytes/s
