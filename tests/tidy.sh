@@ -14,10 +14,10 @@
 # --since COMMIT tidies only the files whose findings can differ from
 # COMMIT's: each .cc changed since COMMIT (committed or not), and each that
 # includes, directly or through other project headers, a header changed
-# since. Every file when .clang-tidy, a CMakeLists.txt, CMakePresets.json,
-# cmake/, this script or .ci/run changed (compile flags, checks, the
-# selection), when clang-tidy's version differs, or when COMMIT is not in
-# this clone (a shallow one). --since-base takes COMMIT from .ci/tidy-base,
+# since. Every file when what decides the findings changed: .clang-tidy,
+# the compile flags (the top CMakeLists.txt or those folders', cmake/,
+# CMakePresets.json), clang-tidy's version or its arguments here (both
+# recorded), or when COMMIT is not in this clone (a shallow one). --since-base takes COMMIT from .ci/tidy-base,
 # the last commit on which every file passed: what CI runs.
 # --record runs every file and, if all pass on a tree without uncommitted
 # changes, writes HEAD and clang-tidy's version into .ci/tidy-base (commit it).
@@ -49,13 +49,16 @@ if [[ ! -f $build/compile_commands.json ]]; then
   exit 2
 fi
 version=$("$tidy" --version | sed -n 's/^ *\(.*version [0-9.]*\).*/\1/p' | head -1)
+# How clang-tidy runs on each file (with -p BUILD); recorded with the base.
+tidy_args=(--quiet)
 base_file=.ci/tidy-base
 if [[ $since == base ]]; then
   since=$(sed -n 's/^commit //p' "$base_file" 2>/dev/null || true)
   if [[ -z $since ]]; then
     echo "tidy.sh: no commit in $base_file: every file"
-  elif [[ $(sed -n 's/^clang-tidy //p' "$base_file") != "$version" ]]; then
-    echo "tidy.sh: $base_file was recorded with another clang-tidy than '$version': every file"
+  elif [[ $(sed -n 's/^clang-tidy //p' "$base_file") != "$version" ||
+    $(sed -n 's/^args //p' "$base_file") != "${tidy_args[*]}" ]]; then
+    echo "tidy.sh: $base_file was recorded with another clang-tidy or other arguments: every file"
     since=""
   fi
 fi
@@ -78,9 +81,11 @@ files_since() {
   fi
   local changed
   changed=$({ git diff --name-only "$base" --; git ls-files --others --exclude-standard; } | sort -u)
-  if grep -qE '(^|/)CMakeLists\.txt$|^CMakePresets\.json$|^cmake/|^\.clang-tidy$|^tests/tidy\.sh$|^\.ci/run$' \
+  # The files' compile flags come from the top CMakeLists.txt, cmake/ and
+  # their own folders' (tests/ compiles only tests, which are not tidied).
+  if grep -qE '^((sim|workloads|cli|nbd|fusefs)/(.*/)?)?CMakeLists\.txt$|^CMakePresets\.json$|^cmake/|^\.clang-tidy$' \
     <<<"$changed"; then
-    echo "tidy.sh: the build, the checks or the selection changed since $base: every file" >&2
+    echo "tidy.sh: the checks or the compile flags changed since $base: every file" >&2
     all_files
     return
   fi
@@ -119,7 +124,7 @@ trap 'rm -f "$log"' EXIT
 start=$(date +%s)
 set +e
 printf '%s\0' "${files[@]}" |
-  xargs -0 -P "$jobs" -n 1 "$tidy" -p "$build" --quiet >"$log" 2>&1
+  xargs -0 -P "$jobs" -n 1 "$tidy" -p "$build" "${tidy_args[@]}" >"$log" 2>&1
 rc=$?
 set -e
 # clang-tidy prints "N warnings generated." for warnings in system headers it
@@ -139,6 +144,7 @@ if ((record)); then
     echo "# CI tidies only what can differ since (tests/tidy.sh --since-base)."
     echo "commit $(git rev-parse HEAD)"
     echo "clang-tidy $version"
+    echo "args ${tidy_args[*]}"
   } >"$base_file"
   echo "tidy.sh: recorded $(git rev-parse --short HEAD) in $base_file"
 fi
