@@ -102,10 +102,22 @@ LatencyHistogram RealtimeDriver::InboxWait() const {
   return inbox_wait_;
 }
 
+RealtimeDriver::Counters RealtimeDriver::counters() const {
+  constexpr auto r = std::memory_order_relaxed;
+  return {.events = events_.load(r),
+          .posted = posted_.load(r),
+          .run_here = run_here_.load(r),
+          .sleeps = sleeps_.load(r),
+          .woken_early = woken_early_.load(r),
+          .run_here_wakes = run_here_wakes_.load(r)};
+}
+
 void RealtimeDriver::ResetLateness() {
   std::lock_guard<std::mutex> l(stats_mu_);
   lateness_.Reset();
   inbox_wait_.Reset();
+  for (auto* c : {&events_, &posted_, &run_here_, &sleeps_, &woken_early_, &run_here_wakes_})
+    c->store(0, std::memory_order_relaxed);
 }
 
 Nanos RealtimeDriver::SimNow() const { return SimOf(options_.clock->NowNanos()); }
@@ -125,6 +137,7 @@ void RealtimeDriver::RecordLateness(Nanos due) {
   // physically arrived, so its lateness counts from that arrival.
   if (due < floor_) due = floor_;
   const int64_t late = options_.clock->NowNanos() - WallOf(due);
+  events_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> l(stats_mu_);
   lateness_.Add(late > 0 ? static_cast<uint64_t>(late) : 0);
 }
@@ -164,6 +177,7 @@ bool RealtimeDriver::RunHere(Work& fn, Nanos backdate) {
   const Nanos before = NextDue();
   Posted p{std::move(fn), options_.clock->NowNanos(), backdate};
   RunPosted(p);
+  run_here_.fetch_add(1, std::memory_order_relaxed);
   RunDueBy(SimNow());  // what it completed at once, and anything else due
   const Nanos after = NextDue();
   e.unlock();
@@ -171,7 +185,10 @@ bool RealtimeDriver::RunHere(Work& fn, Nanos backdate) {
   if (after < before) {
     std::lock_guard<std::mutex> l(mu_);
     wake_.store(true, std::memory_order_release);
-    if (waiting_ && after < sleeping_until_) cv_.notify_one();
+    if (waiting_ && after < sleeping_until_) {
+      run_here_wakes_.fetch_add(1, std::memory_order_relaxed);
+      cv_.notify_one();
+    }
   }
   return true;
 }
@@ -202,6 +219,7 @@ void RealtimeDriver::Loop() {
       // Outside requests first: they arrive at the simulated time of their
       // posting, after every event due before it. Then what is due now.
       for (auto& p : work) RunPosted(p);
+      posted_.fetch_add(work.size(), std::memory_order_relaxed);
       RunDueBy(SimNow());
       next = NextDue();
     }
@@ -222,8 +240,12 @@ void RealtimeDriver::Loop() {
     }
     waiting_ = true;
     sleeping_until_ = next;
-    options_.clock->WaitUntil(lock, cv_, deadline == kNoDeadline ? kNoDeadline : deadline - spin);
+    const int64_t until = deadline == kNoDeadline ? kNoDeadline : deadline - spin;
+    options_.clock->WaitUntil(lock, cv_, until);
     waiting_ = false;
+    sleeps_.fetch_add(1, std::memory_order_relaxed);
+    if (!inbox_.empty() || stop_ || wake_.load(std::memory_order_relaxed))
+      woken_early_.fetch_add(1, std::memory_order_relaxed);
   }
   driver_id_.store(std::thread::id());
   running_.store(false);

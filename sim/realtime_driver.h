@@ -114,7 +114,19 @@ class RealtimeDriver {
   // functions waited in the inbox, since the last reset.
   LatencyHistogram Lateness() const;
   LatencyHistogram InboxWait() const;
-  void ResetLateness();
+  // How often the driver's thread went to sleep and why it woke, and how
+  // the requests reached the engine, since the last reset: the real-time
+  // path's cost in thread wake-ups (each a context switch).
+  struct Counters {
+    uint64_t events = 0;          // events run against the wall clock
+    uint64_t posted = 0;          // functions run from the inbox
+    uint64_t run_here = 0;        // functions run on their caller's thread
+    uint64_t sleeps = 0;          // timed or untimed waits of the driver thread
+    uint64_t woken_early = 0;     // ... ended by a Post(), RunHere() or Stop()
+    uint64_t run_here_wakes = 0;  // RunHere() made an earlier event: woke the driver
+  };
+  Counters counters() const;
+  void ResetLateness();  // and the counters
 
  private:
   struct Posted {
@@ -154,6 +166,9 @@ class RealtimeDriver {
   mutable std::mutex stats_mu_;  // guards lateness_, inbox_wait_
   LatencyHistogram lateness_;
   LatencyHistogram inbox_wait_;
+  // counters(), each its own relaxed atomic.
+  std::atomic<uint64_t> events_{0}, posted_{0}, run_here_{0}, sleeps_{0}, woken_early_{0},
+      run_here_wakes_{0};
   // Under engine_mu_: the simulated time of the latest outside arrival, and
   // of the one being run.
   Nanos floor_;
