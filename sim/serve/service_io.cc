@@ -3,8 +3,10 @@
 // the transport's round trip; the model completes it through the export's
 // Port; the answer goes back to a transport thread (the waiting caller of
 // Session::Do, or a reply thread for Session::Submit).
-#include <condition_variable>
+#include <semaphore.h>
+
 #include <mutex>
+#include <thread>
 #include <utility>
 
 #include "sim/serve/service.h"
@@ -21,24 +23,29 @@ struct Session::Timing {
 
 namespace {
 
-// A blocked caller of Session::Do. The engine thread sets it and notifies
-// while holding the lock, so the caller cannot return (and destroy it) until
-// the engine thread is done touching it.
+// A blocked caller of Session::Do, woken by one semaphore post: the engine
+// thread never holds a lock the woken caller needs (with a mutex and a
+// condition variable, a caller woken on the engine's core runs into the
+// mutex the engine still holds and sleeps again: two more context switches
+// per request). A POSIX semaphore may be destroyed as soon as sem_wait has
+// returned, even while the sem_post that woke it is still returning, so the
+// caller may return (and destroy it) at once.
 struct Waiter {
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
+  Waiter() { ::sem_init(&sem, 0, 0); }
+  ~Waiter() { ::sem_destroy(&sem); }
+  Waiter(const Waiter&) = delete;
+  Waiter& operator=(const Waiter&) = delete;
+  sem_t sem;
   Status status;
   Session::Timing timing;
+  int64_t set_wall = -1;  // when the model completed it on another thread
   void Set(Status st) {
-    std::lock_guard<std::mutex> l(m);
     status = std::move(st);
-    done = true;
-    cv.notify_one();
+    ::sem_post(&sem);  // publishes status and timing
   }
   Status Wait() {
-    std::unique_lock<std::mutex> l(m);
-    cv.wait(l, [&] { return done; });
+    while (::sem_wait(&sem) != 0) {
+    }  // EINTR
     return std::move(status);
   }
 };
@@ -102,10 +109,12 @@ Status Session::Do(const ExportRequest& req) {
   const Nanos backdate = Arrive(req, w.timing);
   Service* svc = &svc_;
   const int e = export_;
-  RealtimeDriver::Work work = [svc, e, &req, &w] {
+  const std::thread::id caller = std::this_thread::get_id();
+  RealtimeDriver::Work work = [svc, e, &req, &w, caller] {
     w.timing.arrive_sim = svc->driver_.arrival_sim();
-    svc->StartIo(e, req, [svc, &w](Status st) {
+    svc->StartIo(e, req, [svc, &w, caller](Status st) {
       w.timing.done_sim = svc->engine_.now();
+      if (std::this_thread::get_id() != caller) w.set_wall = svc->options_.clock->NowNanos();
       w.Set(std::move(st));
     });
   };
@@ -114,6 +123,11 @@ Status Session::Do(const ExportRequest& req) {
   Status posted;
   if (!svc_.driver_.RunHere(work, backdate)) posted = svc_.driver_.Post(std::move(work), backdate);
   Status st = posted.ok() ? w.Wait() : posted;
+  if (w.set_wall >= 0) {
+    const int64_t woke = svc_.options_.clock->NowNanos() - w.set_wall;
+    std::lock_guard<std::mutex> l(svc_.hand_back_mu_);
+    svc_.hand_back_.Add(woke > 0 ? static_cast<uint64_t>(woke) : 0);
+  }
   Answered(req, w.timing);
   ++svc_.completed_;
   svc_.Leave();
