@@ -170,17 +170,39 @@ Nanos RealtimeDriver::NextDue() const {
   return engine_.empty() ? Nanos::Max() : engine_.next_time();
 }
 
+void RealtimeDriver::AfterRelease(Work fn) {
+  if (!in_batch_) {
+    fn();
+    return;
+  }
+  after_release_.push_back(std::move(fn));
+}
+
+void RealtimeDriver::EndBatch(std::vector<Work>& out) {
+  in_batch_ = false;
+  out.swap(after_release_);
+}
+
+void RealtimeDriver::RunAll(std::vector<Work>& fns) {
+  for (auto& f : fns) f();
+  fns.clear();
+}
+
 bool RealtimeDriver::RunHere(Work& fn, Nanos backdate) {
   if (!accepting_.load(std::memory_order_acquire)) return false;
   std::unique_lock<std::mutex> e(engine_mu_, std::try_to_lock);
   if (!e.owns_lock()) return false;  // the driver or another thread runs it: post
   const Nanos before = NextDue();
+  in_batch_ = true;
   Posted p{std::move(fn), options_.clock->NowNanos(), backdate};
   RunPosted(p);
   run_here_.fetch_add(1, std::memory_order_relaxed);
   RunDueBy(SimNow());  // what it completed at once, and anything else due
   const Nanos after = NextDue();
+  std::vector<Work> handoffs;
+  EndBatch(handoffs);
   e.unlock();
+  RunAll(handoffs);
   // The driver may be asleep until a later event than the one just made.
   if (after < before) {
     std::lock_guard<std::mutex> l(mu_);
@@ -206,6 +228,7 @@ void RealtimeDriver::Loop() {
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   driver_id_.store(std::this_thread::get_id());
   std::vector<Posted> work;
+  std::vector<Work> handoffs;
   for (;;) {
     {
       std::lock_guard<std::mutex> l(mu_);
@@ -216,14 +239,17 @@ void RealtimeDriver::Loop() {
     Nanos next;
     {
       std::lock_guard<std::mutex> e(engine_mu_);
+      in_batch_ = true;
       // Outside requests first: they arrive at the simulated time of their
       // posting, after every event due before it. Then what is due now.
       for (auto& p : work) RunPosted(p);
       posted_.fetch_add(work.size(), std::memory_order_relaxed);
       RunDueBy(SimNow());
       next = NextDue();
+      EndBatch(handoffs);
     }
     work.clear();
+    RunAll(handoffs);
     std::unique_lock<std::mutex> lock(mu_);
     // Something was posted, or another thread ran the engine and made an
     // earlier event, while the engine was being run: look again.

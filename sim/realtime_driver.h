@@ -103,6 +103,14 @@ class RealtimeDriver {
   // any backdate (so arrival_sim() - engine.now() is the backdate that took
   // effect after the clamp).
   Nanos arrival_sim() const { return arrival_sim_; }
+  // Inside a posted function, RunHere() or an event, on the thread running
+  // them: runs `fn` on that thread once it has let go of the engine, after
+  // the batch it is running (every function and event due). For handing
+  // answers back: a transport thread woken by `fn` that preempts this one
+  // then finds the engine free for its next request, instead of waiting in
+  // the inbox until this thread runs again. Outside a batch (no driver
+  // running the engine: the owner after Stop()), runs `fn` at once.
+  void AfterRelease(Work fn);
   // Runs events as fast as the CPU allows while `more()` is true and events
   // are pending — virtual time — then re-anchors the wall clock so that
   // simulated time goes on from the engine's now(). For work that should
@@ -173,6 +181,14 @@ class RealtimeDriver {
   // of the one being run.
   Nanos floor_;
   Nanos arrival_sim_;
+  // Under engine_mu_: AfterRelease()'s functions of the running batch, and
+  // whether a batch is running.
+  std::vector<Work> after_release_;
+  bool in_batch_ = false;
+  // Ends a batch: takes its AfterRelease() functions (to run once the
+  // engine is released).
+  void EndBatch(std::vector<Work>& out);
+  static void RunAll(std::vector<Work>& fns);
 };
 
 }  // namespace storlab

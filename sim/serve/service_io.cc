@@ -115,7 +115,8 @@ Status Session::Do(const ExportRequest& req) {
     svc->StartIo(e, req, [svc, &w, caller](Status st) {
       w.timing.done_sim = svc->engine_.now();
       if (std::this_thread::get_id() != caller) w.set_wall = svc->options_.clock->NowNanos();
-      w.Set(std::move(st));
+      // Woken once this batch has let go of the engine (realtime_driver.h).
+      svc->driver_.AfterRelease([&w, st = std::move(st)]() mutable { w.Set(std::move(st)); });
     });
   };
   // On this thread if the engine is free (a request the model answers at

@@ -372,5 +372,45 @@ TEST(RealtimeDriverTest, CountsEventsPostsAndItsOwnWakeUps) {
   driver.Stop();
 }
 
+TEST(RealtimeDriverTest, AfterReleaseRunsOnceTheBatchHasLetGoOfTheEngine) {
+  Engine engine;
+  FakeClock clock(0);
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
+  driver.Start();
+  bool second_ran = false, second_ran_before = false, engine_free = false;
+  Waiter done;
+  // Two events due at once: the first hands something back, which runs
+  // only after the second (the whole batch), with the engine released (so
+  // RunHere, from this very thread, gets it).
+  ASSERT_TRUE(driver
+                  .Call([&] {
+                    engine.After(1_ms, [&] {
+                      driver.AfterRelease([&] {
+                        second_ran_before = second_ran;
+                        RealtimeDriver::Work probe = [] {};
+                        engine_free = driver.RunHere(probe);
+                        done.Set();
+                      });
+                    });
+                    engine.After(1_ms, [&] { second_ran = true; });
+                  })
+                  .ok());
+  done.Wait();
+  EXPECT_TRUE(second_ran_before);
+  EXPECT_TRUE(engine_free);
+  // The same from RunHere: handed back before RunHere returns.
+  bool handed = false;
+  RealtimeDriver::Work w = [&] {
+    engine.After(Nanos(0), [&] { driver.AfterRelease([&] { handed = true; }); });
+  };
+  while (!driver.RunHere(w)) std::this_thread::yield();
+  EXPECT_TRUE(handed);
+  driver.Stop();
+  // With no driver running the engine, at once.
+  bool now = false;
+  driver.AfterRelease([&] { now = true; });
+  EXPECT_TRUE(now);
+}
+
 }  // namespace
 }  // namespace storlab
