@@ -3,8 +3,7 @@
 // the transport's round trip; the model completes it through the export's
 // Port; the answer goes back to a transport thread (the waiting caller of
 // Session::Do, or a reply thread for Session::Submit).
-#include <semaphore.h>
-
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -23,29 +22,24 @@ struct Session::Timing {
 
 namespace {
 
-// A blocked caller of Session::Do, woken by one semaphore post: the engine
-// thread never holds a lock the woken caller needs (with a mutex and a
-// condition variable, a caller woken on the engine's core runs into the
-// mutex the engine still holds and sleeps again: two more context switches
-// per request). A POSIX semaphore may be destroyed as soon as sem_wait has
-// returned, even while the sem_post that woke it is still returning, so the
-// caller may return (and destroy it) at once.
+// A blocked caller of Session::Do. Set() notifies while holding the lock,
+// so the caller cannot return (and destroy it) until it is done with it.
 struct Waiter {
-  Waiter() { ::sem_init(&sem, 0, 0); }
-  ~Waiter() { ::sem_destroy(&sem); }
-  Waiter(const Waiter&) = delete;
-  Waiter& operator=(const Waiter&) = delete;
-  sem_t sem;
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
   Status status;
   Session::Timing timing;
   int64_t set_wall = -1;  // when the model completed it on another thread
   void Set(Status st) {
+    std::lock_guard<std::mutex> l(m);
     status = std::move(st);
-    ::sem_post(&sem);  // publishes status and timing
+    done = true;
+    cv.notify_one();
   }
   Status Wait() {
-    while (::sem_wait(&sem) != 0) {
-    }  // EINTR
+    std::unique_lock<std::mutex> l(m);
+    cv.wait(l, [&] { return done; });
     return std::move(status);
   }
 };
