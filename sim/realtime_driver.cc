@@ -102,10 +102,22 @@ LatencyHistogram RealtimeDriver::InboxWait() const {
   return inbox_wait_;
 }
 
+RealtimeDriver::Counters RealtimeDriver::counters() const {
+  constexpr auto r = std::memory_order_relaxed;
+  return {.events = events_.load(r),
+          .posted = posted_.load(r),
+          .run_here = run_here_.load(r),
+          .sleeps = sleeps_.load(r),
+          .woken_early = woken_early_.load(r),
+          .run_here_wakes = run_here_wakes_.load(r)};
+}
+
 void RealtimeDriver::ResetLateness() {
   std::lock_guard<std::mutex> l(stats_mu_);
   lateness_.Reset();
   inbox_wait_.Reset();
+  for (auto* c : {&events_, &posted_, &run_here_, &sleeps_, &woken_early_, &run_here_wakes_})
+    c->store(0, std::memory_order_relaxed);
 }
 
 Nanos RealtimeDriver::SimNow() const { return SimOf(options_.clock->NowNanos()); }
@@ -125,6 +137,7 @@ void RealtimeDriver::RecordLateness(Nanos due) {
   // physically arrived, so its lateness counts from that arrival.
   if (due < floor_) due = floor_;
   const int64_t late = options_.clock->NowNanos() - WallOf(due);
+  events_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> l(stats_mu_);
   lateness_.Add(late > 0 ? static_cast<uint64_t>(late) : 0);
 }
@@ -157,21 +170,47 @@ Nanos RealtimeDriver::NextDue() const {
   return engine_.empty() ? Nanos::Max() : engine_.next_time();
 }
 
+void RealtimeDriver::AfterRelease(Work fn) {
+  if (!in_batch_) {
+    fn();
+    return;
+  }
+  after_release_.push_back(std::move(fn));
+}
+
+void RealtimeDriver::EndBatch(std::vector<Work>& out) {
+  in_batch_ = false;
+  out.swap(after_release_);
+}
+
+void RealtimeDriver::RunAll(std::vector<Work>& fns) {
+  for (auto& f : fns) f();
+  fns.clear();
+}
+
 bool RealtimeDriver::RunHere(Work& fn, Nanos backdate) {
   if (!accepting_.load(std::memory_order_acquire)) return false;
   std::unique_lock<std::mutex> e(engine_mu_, std::try_to_lock);
   if (!e.owns_lock()) return false;  // the driver or another thread runs it: post
   const Nanos before = NextDue();
+  in_batch_ = true;
   Posted p{std::move(fn), options_.clock->NowNanos(), backdate};
   RunPosted(p);
+  run_here_.fetch_add(1, std::memory_order_relaxed);
   RunDueBy(SimNow());  // what it completed at once, and anything else due
   const Nanos after = NextDue();
+  std::vector<Work> handoffs;
+  EndBatch(handoffs);
   e.unlock();
+  RunAll(handoffs);
   // The driver may be asleep until a later event than the one just made.
   if (after < before) {
     std::lock_guard<std::mutex> l(mu_);
     wake_.store(true, std::memory_order_release);
-    if (waiting_ && after < sleeping_until_) cv_.notify_one();
+    if (waiting_ && after < sleeping_until_) {
+      run_here_wakes_.fetch_add(1, std::memory_order_relaxed);
+      cv_.notify_one();
+    }
   }
   return true;
 }
@@ -189,6 +228,7 @@ void RealtimeDriver::Loop() {
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   driver_id_.store(std::this_thread::get_id());
   std::vector<Posted> work;
+  std::vector<Work> handoffs;
   for (;;) {
     {
       std::lock_guard<std::mutex> l(mu_);
@@ -199,13 +239,17 @@ void RealtimeDriver::Loop() {
     Nanos next;
     {
       std::lock_guard<std::mutex> e(engine_mu_);
+      in_batch_ = true;
       // Outside requests first: they arrive at the simulated time of their
       // posting, after every event due before it. Then what is due now.
       for (auto& p : work) RunPosted(p);
+      posted_.fetch_add(work.size(), std::memory_order_relaxed);
       RunDueBy(SimNow());
       next = NextDue();
+      EndBatch(handoffs);
     }
     work.clear();
+    RunAll(handoffs);
     std::unique_lock<std::mutex> lock(mu_);
     // Something was posted, or another thread ran the engine and made an
     // earlier event, while the engine was being run: look again.
@@ -222,8 +266,12 @@ void RealtimeDriver::Loop() {
     }
     waiting_ = true;
     sleeping_until_ = next;
-    options_.clock->WaitUntil(lock, cv_, deadline == kNoDeadline ? kNoDeadline : deadline - spin);
+    const int64_t until = deadline == kNoDeadline ? kNoDeadline : deadline - spin;
+    options_.clock->WaitUntil(lock, cv_, until);
     waiting_ = false;
+    sleeps_.fetch_add(1, std::memory_order_relaxed);
+    if (!inbox_.empty() || stop_ || wake_.load(std::memory_order_relaxed))
+      woken_early_.fetch_add(1, std::memory_order_relaxed);
   }
   driver_id_.store(std::thread::id());
   running_.store(false);

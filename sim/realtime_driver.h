@@ -103,6 +103,14 @@ class RealtimeDriver {
   // any backdate (so arrival_sim() - engine.now() is the backdate that took
   // effect after the clamp).
   Nanos arrival_sim() const { return arrival_sim_; }
+  // Inside a posted function, RunHere() or an event, on the thread running
+  // them: runs `fn` on that thread once it has let go of the engine, after
+  // the batch it is running (every function and event due). For handing
+  // answers back: a transport thread woken by `fn` that preempts this one
+  // then finds the engine free for its next request, instead of waiting in
+  // the inbox until this thread runs again. Outside a batch (no driver
+  // running the engine: the owner after Stop()), runs `fn` at once.
+  void AfterRelease(Work fn);
   // Runs events as fast as the CPU allows while `more()` is true and events
   // are pending — virtual time — then re-anchors the wall clock so that
   // simulated time goes on from the engine's now(). For work that should
@@ -114,7 +122,19 @@ class RealtimeDriver {
   // functions waited in the inbox, since the last reset.
   LatencyHistogram Lateness() const;
   LatencyHistogram InboxWait() const;
-  void ResetLateness();
+  // How often the driver's thread went to sleep and why it woke, and how
+  // the requests reached the engine, since the last reset: the real-time
+  // path's cost in thread wake-ups (each a context switch).
+  struct Counters {
+    uint64_t events = 0;          // events run against the wall clock
+    uint64_t posted = 0;          // functions run from the inbox
+    uint64_t run_here = 0;        // functions run on their caller's thread
+    uint64_t sleeps = 0;          // timed or untimed waits of the driver thread
+    uint64_t woken_early = 0;     // ... ended by a Post(), RunHere() or Stop()
+    uint64_t run_here_wakes = 0;  // RunHere() made an earlier event: woke the driver
+  };
+  Counters counters() const;
+  void ResetLateness();  // and the counters
 
  private:
   struct Posted {
@@ -154,10 +174,21 @@ class RealtimeDriver {
   mutable std::mutex stats_mu_;  // guards lateness_, inbox_wait_
   LatencyHistogram lateness_;
   LatencyHistogram inbox_wait_;
+  // counters(), each its own relaxed atomic.
+  std::atomic<uint64_t> events_{0}, posted_{0}, run_here_{0}, sleeps_{0}, woken_early_{0},
+      run_here_wakes_{0};
   // Under engine_mu_: the simulated time of the latest outside arrival, and
   // of the one being run.
   Nanos floor_;
   Nanos arrival_sim_;
+  // Under engine_mu_: AfterRelease()'s functions of the running batch, and
+  // whether a batch is running.
+  std::vector<Work> after_release_;
+  bool in_batch_ = false;
+  // Ends a batch: takes its AfterRelease() functions (to run once the
+  // engine is released).
+  void EndBatch(std::vector<Work>& out);
+  static void RunAll(std::vector<Work>& fns);
 };
 
 }  // namespace storlab

@@ -40,6 +40,7 @@
 #include "sim/callback.h"
 #include "sim/clock.h"
 #include "sim/engine.h"
+#include "sim/histogram.h"
 #include "sim/oracle.h"
 #include "sim/port.h"
 #include "sim/profile/loader.h"
@@ -204,6 +205,10 @@ class Service {
   bool started_ = false;
   // Counters (atomics: bumped on transport threads).
   std::atomic<uint64_t> submitted_{0}, completed_{0}, refused_{0};
+  // The hand-back of Session::Do: from the model's completion of a request
+  // on another thread to its caller running again (the caller's wake-up).
+  mutable std::mutex hand_back_mu_;
+  LatencyHistogram hand_back_;
   // Engine thread only.
   uint64_t aborted_ = 0;
   uint64_t power_cuts_ = 0;

@@ -163,6 +163,10 @@ void Service::ResetStatsOnEngine() {
   loaded_.stack->ResetStats();
   driver_.ResetLateness();
   comp_.Reset();
+  {
+    std::lock_guard<std::mutex> l(hand_back_mu_);
+    hand_back_.Reset();
+  }
   submitted_ = completed_ = refused_ = 0;
   aborted_ = 0;
 }

@@ -5,6 +5,7 @@
 // Session::Do, or a reply thread for Session::Submit).
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <utility>
 
 #include "sim/serve/service.h"
@@ -21,15 +22,15 @@ struct Session::Timing {
 
 namespace {
 
-// A blocked caller of Session::Do. The engine thread sets it and notifies
-// while holding the lock, so the caller cannot return (and destroy it) until
-// the engine thread is done touching it.
+// A blocked caller of Session::Do. Set() notifies while holding the lock,
+// so the caller cannot return (and destroy it) until it is done with it.
 struct Waiter {
   std::mutex m;
   std::condition_variable cv;
   bool done = false;
   Status status;
   Session::Timing timing;
+  int64_t set_wall = -1;  // when the model completed it on another thread
   void Set(Status st) {
     std::lock_guard<std::mutex> l(m);
     status = std::move(st);
@@ -102,11 +103,14 @@ Status Session::Do(const ExportRequest& req) {
   const Nanos backdate = Arrive(req, w.timing);
   Service* svc = &svc_;
   const int e = export_;
-  RealtimeDriver::Work work = [svc, e, &req, &w] {
+  const std::thread::id caller = std::this_thread::get_id();
+  RealtimeDriver::Work work = [svc, e, &req, &w, caller] {
     w.timing.arrive_sim = svc->driver_.arrival_sim();
-    svc->StartIo(e, req, [svc, &w](Status st) {
+    svc->StartIo(e, req, [svc, &w, caller](Status st) {
       w.timing.done_sim = svc->engine_.now();
-      w.Set(std::move(st));
+      if (std::this_thread::get_id() != caller) w.set_wall = svc->options_.clock->NowNanos();
+      // Woken once this batch has let go of the engine (realtime_driver.h).
+      svc->driver_.AfterRelease([&w, st = std::move(st)]() mutable { w.Set(std::move(st)); });
     });
   };
   // On this thread if the engine is free (a request the model answers at
@@ -114,6 +118,11 @@ Status Session::Do(const ExportRequest& req) {
   Status posted;
   if (!svc_.driver_.RunHere(work, backdate)) posted = svc_.driver_.Post(std::move(work), backdate);
   Status st = posted.ok() ? w.Wait() : posted;
+  if (w.set_wall >= 0) {
+    const int64_t woke = svc_.options_.clock->NowNanos() - w.set_wall;
+    std::lock_guard<std::mutex> l(svc_.hand_back_mu_);
+    svc_.hand_back_.Add(woke > 0 ? static_cast<uint64_t>(woke) : 0);
+  }
   Answered(req, w.timing);
   ++svc_.completed_;
   svc_.Leave();

@@ -74,8 +74,22 @@ nlohmann::ordered_json Service::StatsOnEngine() const {
                    {"refused", refused_.load()},
                    {"aborted", aborted_}};
   s["power_cuts"] = power_cuts_;
+  const RealtimeDriver::Counters c = driver_.counters();
   s["driver"] = {{"lateness_ns", HistogramJson(driver_.Lateness())},
-                 {"inbox_wait_ns", HistogramJson(driver_.InboxWait())}};
+                 {"inbox_wait_ns", HistogramJson(driver_.InboxWait())},
+                 {"events", c.events},
+                 {"posted", c.posted},
+                 {"run_here", c.run_here},
+                 {"sleeps", c.sleeps},
+                 {"woken_early", c.woken_early},
+                 {"run_here_wakes", c.run_here_wakes}};
+  {
+    std::lock_guard<std::mutex> l(hand_back_mu_);
+    // Requests answered on another thread than their caller's (the rest ran
+    // to completion on it), and how long the caller took to wake.
+    s["hand_backs"] = hand_back_.samples();
+    s["hand_back_ns"] = HistogramJson(hand_back_);
+  }
   s["compensation"] = comp_.Json();
   nlohmann::ordered_json oracles = nlohmann::ordered_json::array();
   for (size_t i = 0; i < exports_.size(); ++i) {

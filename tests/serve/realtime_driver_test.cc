@@ -339,5 +339,78 @@ TEST(RealtimeDriverTest, RunHereRunsWhatIsDueAtOnce) {
   driver.Stop();
 }
 
+TEST(RealtimeDriverTest, CountsEventsPostsAndItsOwnWakeUps) {
+  Engine engine;
+  FakeClock clock(0);
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
+  driver.Start();
+  Waiter fired;
+  // One posted function that schedules one event 1 ms later: the driver
+  // sleeps until it is due (the fake clock jumps there), then runs it.
+  ASSERT_TRUE(driver.Call([&] { engine.After(1_ms, [&] { fired.Set(); }); }).ok());
+  fired.Wait();
+  RealtimeDriver::Counters c = driver.counters();
+  EXPECT_EQ(c.events, 1u);
+  EXPECT_EQ(c.posted, 1u);
+  EXPECT_EQ(c.run_here, 0u);
+  EXPECT_GE(c.sleeps, 1u);  // at least the timed one
+  EXPECT_LE(c.woken_early, c.sleeps);
+  // A function run on its caller's thread is counted as such, not as posted;
+  // an event it makes that is due at once runs there too.
+  bool done = false;
+  RealtimeDriver::Work w = [&] { engine.After(Nanos(0), [&] { done = true; }); };
+  while (!driver.RunHere(w)) std::this_thread::yield();
+  EXPECT_TRUE(done);
+  c = driver.counters();
+  EXPECT_EQ(c.run_here, 1u);
+  EXPECT_EQ(c.posted, 1u);
+  EXPECT_EQ(c.events, 2u);
+  EXPECT_EQ(c.run_here_wakes, 0u);  // nothing left for the driver to wake for
+  driver.ResetLateness();
+  c = driver.counters();
+  EXPECT_EQ(c.events + c.posted + c.run_here + c.run_here_wakes, 0u);
+  driver.Stop();
+}
+
+TEST(RealtimeDriverTest, AfterReleaseRunsOnceTheBatchHasLetGoOfTheEngine) {
+  Engine engine;
+  FakeClock clock(0);
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
+  driver.Start();
+  bool second_ran = false, second_ran_before = false, engine_free = false;
+  Waiter done;
+  // Two events due at once: the first hands something back, which runs
+  // only after the second (the whole batch), with the engine released (so
+  // RunHere, from this very thread, gets it).
+  ASSERT_TRUE(driver
+                  .Call([&] {
+                    engine.After(1_ms, [&] {
+                      driver.AfterRelease([&] {
+                        second_ran_before = second_ran;
+                        RealtimeDriver::Work probe = [] {};
+                        engine_free = driver.RunHere(probe);
+                        done.Set();
+                      });
+                    });
+                    engine.After(1_ms, [&] { second_ran = true; });
+                  })
+                  .ok());
+  done.Wait();
+  EXPECT_TRUE(second_ran_before);
+  EXPECT_TRUE(engine_free);
+  // The same from RunHere: handed back before RunHere returns.
+  bool handed = false;
+  RealtimeDriver::Work w = [&] {
+    engine.After(Nanos(0), [&] { driver.AfterRelease([&] { handed = true; }); });
+  };
+  while (!driver.RunHere(w)) std::this_thread::yield();
+  EXPECT_TRUE(handed);
+  driver.Stop();
+  // With no driver running the engine, at once.
+  bool now = false;
+  driver.AfterRelease([&] { now = true; });
+  EXPECT_TRUE(now);
+}
+
 }  // namespace
 }  // namespace storlab
