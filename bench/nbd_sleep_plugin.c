@@ -4,7 +4,8 @@
    costs nbdkit, with no model behind it. Built and used by
    bench/nbd_blocking.sh:
      gcc -O2 -fPIC -shared -o sleep.so bench/nbd_sleep_plugin.c
-     nbdkit -U - --threads 64 ./sleep.so us=37 --run 'fio ...'          */
+     nbdkit -U SOCKET --threads 64 ./sleep.so us=37, then fio's nbd
+     engine on SOCKET.                                                   */
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 #include <stdlib.h>
