@@ -108,6 +108,7 @@ void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
     auto [it, fresh_block] = blocks_.try_emplace(first + i);
     auto& versions = it->second;
     if (fresh_block) {
+      versions.reserve(2);  // the baseline and this write: one allocation
       versions.push_back({0, fresh_ ? zero_hash_ : kUnknown, 0, 0, false, !fresh_});
     }
     Version v{seq, zero_hash_, acks_, kInFlight, req.op == Op::kTrim, false, req.file_id};
