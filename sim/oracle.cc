@@ -108,6 +108,7 @@ void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
     auto [it, fresh_block] = blocks_.try_emplace(first + i);
     auto& versions = it->second;
     if (fresh_block) {
+      versions.reserve(2);  // the baseline and this write: one allocation
       versions.push_back({0, fresh_ ? zero_hash_ : kUnknown, 0, 0, false, !fresh_});
     }
     Version v{seq, zero_hash_, acks_, kInFlight, req.op == Op::kTrim, false, req.file_id};
@@ -146,27 +147,39 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
   }
 }
 
+// Runs on every FLUSH over every block with versions not yet durable: plain
+// loops, one lookup per block, blocks left with one version erased as met.
 void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
   ++flushes_;
-  std::vector<uint64_t> done_blocks;
-  for (uint64_t b : multi_) {
-    auto& versions = blocks_[b];
+  for (auto b = multi_.begin(); b != multi_.end();) {
+    std::vector<Version>& versions = blocks_.find(*b)->second;
     // The flush made durable every version acknowledged by `mark`; among
     // them, one submitted after another was acknowledged supersedes it.
     int64_t max_submit = -1;
-    for (const auto& v : versions) {
+    for (const Version& v : versions) {
       if (v.seq != 0 && v.ack_no != kInFlight && v.ack_no <= mark && !v.trim && !v.unknown &&
           (file == 0 || v.file == file)) {
         max_submit = std::max(max_submit, static_cast<int64_t>(v.submit_mark));
       }
     }
-    if (max_submit < 0) continue;
-    std::erase_if(versions, [&](const Version& v) {
-      return v.ack_no != kInFlight && static_cast<int64_t>(v.ack_no) <= max_submit;
-    });
-    if (versions.size() == 1) done_blocks.push_back(b);
+    if (max_submit < 0) {
+      ++b;
+      continue;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < versions.size(); ++i) {
+      const Version& v = versions[i];
+      if (v.ack_no != kInFlight && static_cast<int64_t>(v.ack_no) <= max_submit) continue;
+      if (kept != i) versions[kept] = v;
+      ++kept;
+    }
+    versions.resize(kept);
+    if (kept == 1) {
+      b = multi_.erase(b);
+    } else {
+      ++b;
+    }
   }
-  for (uint64_t b : done_blocks) multi_.erase(b);
 }
 
 bool Oracle::Acceptable(const std::vector<Version>& versions, uint64_t found, uint64_t mark) const {

@@ -71,14 +71,22 @@ void Overlay::PutZeros(uint64_t off, uint64_t len) {
 
 void Overlay::Patch(uint64_t off, uint64_t len, uint8_t* buf) const {
   if (buf == nullptr) return;
-  ForEachHeldSpan(
-      off, len, [&](uint64_t, const Page& p, unsigned first, unsigned count, uint64_t at) {
-        for (unsigned s = first; s < first + count; ++s) {
-          if (p.mask & (1u << s)) {
-            std::memcpy(buf + at + (s - first) * kSector, p.data.get() + s * kSector, kSector);
-          }
-        }
-      });
+  ForEachHeldSpan(off, len,
+                  [&](uint64_t, const Page& p, unsigned first, unsigned count, uint64_t at) {
+                    // One copy per run of held sectors (a whole page is one).
+                    const unsigned end = first + count;
+                    for (unsigned s = first; s < end;) {
+                      if (!(p.mask & (1u << s))) {
+                        ++s;
+                        continue;
+                      }
+                      unsigned e = s + 1;
+                      while (e < end && (p.mask & (1u << e))) ++e;
+                      std::memcpy(buf + at + (s - first) * kSector, p.data.get() + s * kSector,
+                                  (e - s) * kSector);
+                      s = e;
+                    }
+                  });
 }
 
 bool Overlay::Covers(uint64_t off, uint64_t len) const {

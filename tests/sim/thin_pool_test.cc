@@ -3,11 +3,11 @@
 // oracle across power cuts with discards in the mix.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <functional>
 #include <memory>
 
 #include "sim/oracle.h"
+#include "tests/sim/block_fill.h"
 #include "tests/sim/thin_test_util.h"
 
 namespace storlab {
@@ -114,7 +114,7 @@ TEST(ThinPoolTest, OracleFindsNothingLostWithDiscardsAcrossVolumes) {
     Oracle& oracle = r.s.stack->Adopt(std::make_unique<Oracle>(e, r.vol));
     Random rng(seed, "thin-oracle");
     const uint64_t pages = r.vol.geometry().capacity / 4096;
-    std::vector<std::vector<uint8_t>> bufs(8, std::vector<uint8_t>(32 * 4096));
+    std::vector<std::vector<uint64_t>> bufs(8, std::vector<uint64_t>(32 * 4096 / 8));
     for (int round = 0; round < 3; ++round) {
       bool stop = false;
       uint64_t errors = 0;
@@ -124,15 +124,13 @@ TEST(ThinPoolTest, OracleFindsNothingLostWithDiscardsAcrossVolumes) {
         const Op op = k < 6 ? Op::kRead : k < 16 ? Op::kWrite : k < 18 ? Op::kTrim : Op::kFlush;
         const uint64_t length = 4096 * (1 + rng.Uniform(32));
         const uint64_t offset = rng.Uniform(pages - 32) * 4096;
-        for (uint64_t i = 0; i < length; i += 8) {
-          const uint64_t word = rng.Next();
-          std::memcpy(bufs[slot].data() + i, &word, 8);
-        }
+        testing::FillBlocks(rng, bufs[slot].data(), length / 8);
+        uint8_t* data = reinterpret_cast<uint8_t*>(bufs[slot].data());
         oracle.Submit(Request{.op = op,
                               .flags = k == 15 ? kFua : 0u,
                               .offset = offset,
                               .length = length,
-                              .data = op == Op::kTrim ? nullptr : bufs[slot].data(),
+                              .data = op == Op::kTrim ? nullptr : data,
                               .done = [&, slot](Status st) {
                                 errors += st.ok() ? 0 : 1;
                                 issue(slot);

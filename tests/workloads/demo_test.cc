@@ -138,8 +138,13 @@ TEST(DemoTest, ResultsDoNotDependOnTheThreadCount) {
   std::vector<Cell> cells = {{'A', "x", SlowStackFile(), 17.9}, {'C', "x", SlowStackFile(), 70.7}};
   DemoOptions one = Quick(cells), two = Quick(cells);
   one.threads = 1;
+  // 1 s of each job, not 3: whether one thread or two run the cells
+  // cannot depend on how long each cell runs, and each still measures.
+  one.runtime = two.runtime = Nanos(1'000'000'000);
   auto a = RunDemo(one, nullptr), b = RunDemo(two, nullptr);
+  ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_GT(a[i].simulated_mbps, 0) << i;
     EXPECT_EQ(a[i].simulated_mbps, b[i].simulated_mbps);
     EXPECT_EQ(a[i].explanation, b[i].explanation);
   }
