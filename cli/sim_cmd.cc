@@ -175,6 +175,8 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
       st = r->iolog()->Write();
       if (!st.ok()) return -SimFail(st.message());
     }
+    st = fio::WriteVerifyDumps(*r);  // verify_dump
+    if (!st.ok()) return -SimFail(st.message());
     if (!r->logs()) continue;
     st = r->logs()->Write();
     if (!st.ok()) return -SimFail(st.message());

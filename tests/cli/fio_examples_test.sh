@@ -45,6 +45,8 @@ classify() {  # RC STDERR_FILE
   local re_q="'([^']*)'"
   if [[ $line =~ option\ \'ioengine\':\ $re_q\ has\ no\ meaning ]]; then
     echo "no-meaning ioengine=${BASH_REMATCH[1]}"
+  elif [[ $line =~ option\ $re_q:\ $re_q\ has\ no\ meaning ]]; then
+    echo "no-meaning ${BASH_REMATCH[1]}=${BASH_REMATCH[2]}"
   elif [[ $line =~ option\ $re_q\ has\ no\ meaning ]]; then
     echo "no-meaning ${BASH_REMATCH[1]}"
   elif [[ $line =~ option\ $re_q\ is\ a\ fio\ option\ that\ storlab\ sim\ does\ not\ support ]]; then

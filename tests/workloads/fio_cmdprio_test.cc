@@ -3,6 +3,7 @@
 // carries, how bad values are refused, and the logs' priority column.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -98,6 +99,60 @@ TEST(FioCmdprioTest, LogsCarryEachIosPriority) {
   EXPECT_EQ(rt + idle, 64);
   EXPECT_GT(rt, 16);
   EXPECT_GT(idle, 16);
+}
+
+// stat.c add_ddir_status_json() / show_ddir_status(): the completion
+// latencies of each priority, as fio 3.33 prints them when two priorities
+// have samples: the job's first (engines/cmdprio.c: index 0), then cmdprio's.
+TEST(FioCmdprioTest, PerPriorityLatencies) {
+  auto s = testing::RunArgs(testing::RamStack(),
+                            testing::Split("--name=p --size=1m --rw=randread --bs=4k "
+                                           "--ioengine=libaio --iodepth=4 --prioclass=3 "
+                                           "--cmdprio_percentage=30 --direct=1"));
+  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  const DirStat& d = s.Job(0).dir[kRead];
+  ASSERT_EQ(d.prios.size(), 2u);
+  EXPECT_EQ(d.prios[0].ioprio, 0x6000u);
+  EXPECT_EQ(d.prios[1].ioprio, 0x2000u);
+  EXPECT_EQ(d.prios[0].lat.samples() + d.prios[1].lat.samples(), 256u);
+  EXPECT_GT(d.prios[1].lat.samples(), 50u);
+  auto j = s.JsonObject()["jobs"][0]["read"];
+  ASSERT_TRUE(j.contains("prios"));
+  ASSERT_EQ(j["prios"].size(), 2u);
+  EXPECT_EQ(j["prios"][0]["prioclass"], 3);
+  EXPECT_EQ(j["prios"][0]["prio"], 0);
+  EXPECT_EQ(j["prios"][1]["prioclass"], 1);
+  EXPECT_EQ(j["prios"][1]["clat_ns"]["N"], d.prios[1].lat.samples());
+  EXPECT_TRUE(j["prios"][1]["clat_ns"].contains("percentile"));
+  // fio's key order: prios after lat_ns, before bw_min.
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  auto at = std::find(keys.begin(), keys.end(), "prios");
+  ASSERT_NE(at, keys.end());
+  EXPECT_EQ(*(at - 1), "lat_ns");
+  EXPECT_EQ(*(at + 1), "bw_min");
+  const std::string normal = s.Normal();
+  EXPECT_NE(normal.find("    clat prio 3/0 ("), std::string::npos) << normal;
+  EXPECT_NE(normal.find("    clat prio 1/0 ("), std::string::npos) << normal;
+  EXPECT_NE(normal.find("% of IOs) percentiles ("), std::string::npos) << normal;
+  // lat_percentiles: the total latencies, under lat_ns.
+  auto l = testing::RunArgs(testing::RamStack(),
+                            testing::Split("--name=p --size=1m --rw=randread --bs=4k "
+                                           "--ioengine=libaio --cmdprio_percentage=30 "
+                                           "--lat_percentiles=1"));
+  ASSERT_TRUE(l.status.ok());
+  auto lj = l.JsonObject()["jobs"][0]["read"]["prios"];
+  EXPECT_EQ(lj[0]["prioclass"], 0);
+  EXPECT_TRUE(lj[0].contains("lat_ns"));
+  // No cmdprio, or a single priority with samples: no prios.
+  auto n = testing::RunArgs(testing::RamStack(),
+                            testing::Split("--name=p --size=1m --rw=randread --ioengine=libaio"));
+  EXPECT_FALSE(n.JsonObject()["jobs"][0]["read"].contains("prios"));
+  auto w = testing::RunArgs(testing::RamStack(),
+                            testing::Split("--name=p --size=1m --rw=randread --ioengine=libaio "
+                                           "--cmdprio_percentage=0,50"));
+  EXPECT_FALSE(w.JsonObject()["jobs"][0]["read"].contains("prios"));
+  EXPECT_TRUE(w.Job(0).dir[kRead].prios.empty());
 }
 
 }  // namespace

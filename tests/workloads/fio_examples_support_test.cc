@@ -33,12 +33,17 @@ TEST(FioNoMeaningTest, EnginesAndOptionsSayWhy) {
   EXPECT_EQ(Error("numa_cpu_nodes", "0"),
             "job.fio:2: option 'numa_cpu_nodes' has no meaning in storlab sim: pins to host NUMA "
             "nodes; the simulated host has none");
-  // An engine over a local file that could be modelled is "not supported".
   EXPECT_EQ(Error("ioengine", "sg"),
-            "job.fio:2: option 'ioengine': 'sg' (SCSI generic v3 IO) is not supported by "
+            "job.fio:2: option 'ioengine': 'sg' has no meaning in storlab sim: SCSI generic "
+            "passthrough (SG_IO READ/WRITE/VERIFY/WRITE SAME CDBs to /dev/sg or /dev/sd): the "
+            "simulated devices take block requests, they have no SCSI command set");
+  // An engine over a local file that could be modelled is "not supported".
+  EXPECT_EQ(Error("ioengine", "xnvme"),
+            "job.fio:2: option 'ioengine': 'xnvme' (NVMe through xNVMe) is not supported by "
             "storlab sim");
   // The file system engines are modelled (job_runner_fileops.cc).
-  for (const char* e : {"falloc", "ftruncate", "filecreate", "filestat", "filedelete"}) {
+  for (const char* e : {"falloc", "ftruncate", "filecreate", "filestat", "filedelete", "pvsync",
+                        "pvsync2", "vsync", "mmap", "splice"}) {
     JobOptions fo;
     EXPECT_TRUE(ApplyOption(&fo, "ioengine", e, true, "job.fio:2").ok()) << e;
   }

@@ -202,9 +202,9 @@ TEST(FioOptionsTest, BadValuesNameTheOptionAndThePlace) {
   EXPECT_EQ(Error("rw", "sideways"),
             "job.fio:7: option 'rw': 'sideways' is not one of read, write, trim, randread, "
             "randwrite, randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite");
-  EXPECT_EQ(Error("ioengine", "mmap"),
-            "job.fio:7: option 'ioengine': 'mmap' (Memory mapped IO) is not supported by "
-            "storlab sim");
+  EXPECT_EQ(Error("ioengine", "libblkio"),
+            "job.fio:7: option 'ioengine': 'libblkio' (Block device through libblkio) is not "
+            "supported by storlab sim");
   EXPECT_EQ(Error("verify", "md5"),
             "job.fio:7: option 'verify': 'md5' (Use md5 checksums for verification) is not "
             "supported by storlab sim");

@@ -85,8 +85,9 @@ TEST(FioZonesTest, BadZoneOptionsAsFioRejectsThem) {
       << s.status.message();
   JobOptions o;
   EXPECT_EQ(ApplyOption(&o, "zonemode", "zbd", true, "j.fio:9").message(),
-            "j.fio:9: option 'zonemode': 'zbd' (zoned block device mode - random I/O selects one "
-            "of multiple zones randomly) is not supported by storlab sim");
+            "j.fio:9: option 'zonemode': 'zbd' has no meaning in storlab sim: zoned block devices "
+            "(host-managed SMR, ZNS): the simulated disks and SSDs are not zoned, they have no "
+            "zones, write pointers or zone resets to drive");
   EXPECT_EQ(ApplyOption(&o, "zonerange", "big", true, "j.fio:9")
                 .message()
                 .rfind("j.fio:9: option 'zonerange': ", 0),

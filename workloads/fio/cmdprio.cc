@@ -199,4 +199,22 @@ uint32_t CmdPrio::Pick(int dir, uint64_t length, Taus88& rng) const {
   return job_prio_;
 }
 
+std::vector<uint32_t> CmdPrio::StatPrios(int dir) const {
+  std::vector<uint32_t> out;
+  if (dir > 1) return out;
+  auto add = [&](uint32_t prio) {
+    if (std::find(out.begin(), out.end(), prio) == out.end()) out.push_back(prio);
+  };
+  if (mode_ == Mode::kPercentage && perc_[dir].perc) {
+    add(job_prio_);
+    add(perc_[dir].prio);
+  } else if (mode_ == Mode::kBssplit && !bssplit_[dir].empty()) {
+    add(job_prio_);
+    for (const BsPrio& b : bssplit_[dir]) {
+      for (const Prio& q : b.prios) add(q.prio);
+    }
+  }
+  return out;
+}
+
 }  // namespace storlab::fio

@@ -9,7 +9,8 @@
 // The simulated devices and layers have no priority scheduling (no
 // mq-deadline/bfq classes, no NVMe arbitration): the value changes no
 // timing. It is carried as fio carries it, into the per-I/O logs'
-// priority column (log_prio).
+// priority column (log_prio) and the per-priority latencies
+// (thread_stat.h PrioStat).
 // Thread-compatible.
 #ifndef STORLAB_WORKLOADS_FIO_CMDPRIO_H_
 #define STORLAB_WORKLOADS_FIO_CMDPRIO_H_
@@ -48,6 +49,11 @@ class CmdPrio {
   // (0 read, 1 write) and `length` bytes; draws from `rng` (td->prio_state)
   // when a share of that direction's I/Os takes another priority.
   uint32_t Pick(int dir, uint64_t length, Taus88& rng) const;
+  // The priorities fio keeps completion latencies for in direction `dir`
+  // (engines/cmdprio.c init_cmdprio_values(), assign_clat_prio_index()):
+  // the job's first, then each cmdprio value in the order configured;
+  // empty when that direction has no cmdprio share.
+  std::vector<uint32_t> StatPrios(int dir) const;
 
  private:
   enum class Mode { kNone, kPercentage, kBssplit };

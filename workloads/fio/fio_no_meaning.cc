@@ -42,6 +42,9 @@ constexpr Why kEngines[] = {
     {"ime_aio", "DDN IME burst buffer client (engines/ime.c), no local device"},
     {"mtd", "raw flash through a Linux MTD character device, no block device"},
     {"e4defrag", "ext4's EXT4_IOC_MOVE_EXT ioctl: the simulated file system is not ext4"},
+    {"sg",
+     "SCSI generic passthrough (SG_IO READ/WRITE/VERIFY/WRITE SAME CDBs to /dev/sg or /dev/sd): "
+     "the simulated devices take block requests, they have no SCSI command set"},
     {"windowsaio", "Windows overlapped I/O, not Linux"},
     {"solarisaio", "Solaris asynchronous I/O, not Linux"},
 };
@@ -53,6 +56,16 @@ constexpr Why kOptions[] = {
     {"numa_cpu_nodes", "pins to host NUMA nodes; the simulated host has none"},
     {"numa_mem_policy", "host NUMA memory policy; the simulated host has no NUMA nodes"},
     {"nfs_url", "libnfs engine option: a network NFS server"},
+};
+
+// Values of an option that ask for what the simulated devices are not.
+struct ValueWhy {
+  std::string_view option, value, why;
+};
+constexpr ValueWhy kValues[] = {
+    {"zonemode", "zbd",
+     "zoned block devices (host-managed SMR, ZNS): the simulated disks and SSDs are not zoned, "
+     "they have no zones, write pointers or zone resets to drive"},
 };
 
 std::string_view Find(const Why* table, size_t n, std::string_view name) {
@@ -70,6 +83,14 @@ std::string_view EngineNoMeaning(std::string_view engine) {
 
 std::string_view OptionNoMeaning(std::string_view name) {
   return Find(kOptions, std::size(kOptions), name);
+}
+
+std::string_view ValueNoMeaning(std::string_view option, std::string_view value) {
+  if (option == "ioengine") return EngineNoMeaning(value);
+  for (const ValueWhy& v : kValues) {
+    if (v.option == option && v.value == value) return v.why;
+  }
+  return "";
 }
 
 }  // namespace storlab::fio

@@ -15,6 +15,9 @@ namespace storlab::fio {
 std::string_view EngineNoMeaning(std::string_view engine);
 // Why option `name` means nothing here ("" when it could).
 std::string_view OptionNoMeaning(std::string_view name);
+// Why `option`=`value` means nothing here ("" when it could): an engine
+// (EngineNoMeaning) or another option's value (zonemode=zbd).
+std::string_view ValueNoMeaning(std::string_view option, std::string_view value);
 
 }  // namespace storlab::fio
 

@@ -89,7 +89,10 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
     bufs_ = IoBuffers(units_.size(), std::max(spec.max_bs(kRead), spec.max_bs(kWrite)),
                       spec.rand_seed, spec.verify == VerifyKind::kNone ? spec.fill : BufferFill{});
   }
-  if (host.keeps_data()) verify_unit_.resize(units_.size());
+  if (host.keeps_data()) {
+    verify_unit_.resize(units_.size());
+    verify_piece_.resize(units_.size());
+  }
   ts_.name = spec.name;
   ts_.description = spec.opts.description;
   ts_.groupid = spec.groupid;
@@ -129,6 +132,12 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
     ts_.percentile_list.assign(l.begin(), std::find(l.begin(), l.end(), 0.0));
     std::sort(ts_.percentile_list.begin(), ts_.percentile_list.end());
     ts_.percentile_precision = static_cast<int>(spec.opts.percentile_precision);
+  }
+  // engines/cmdprio.c: latencies per priority, in the directions the job does.
+  const bool does[2] = {spec.do_read, spec.do_write};
+  for (int d : {kRead, kWrite}) {
+    if (!does[d]) continue;
+    for (uint32_t p : spec.cmdprio.StatPrios(d)) ts_.dir[d].prios.push_back({.ioprio = p});
   }
 }
 

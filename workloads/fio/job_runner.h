@@ -106,6 +106,13 @@ class JobRunner {
   void SetFlow(Flow* flow) { flow_ = flow; }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
+  // verify_dump: the files fio writes when a block fails (verify.c
+  // dump_buf(): NAME.OFFSET.received / .expected / .hdr_fail), in order.
+  struct DumpFile {
+    std::string name;
+    std::vector<uint8_t> bytes;
+  };
+  const std::vector<DumpFile>& verify_dumps() const { return dumps_; }
 
  private:
   enum class Phase { kIdle, kRunning, kDraining, kFsyncing, kDone };
@@ -121,10 +128,11 @@ class JobRunner {
     bool submit_blocks;  // libaio buffered: the I/O happens in io_submit
     uint64_t offset;
     uint64_t length;
-    uint32_t ioprio = 0;  // io_u->ioprio (cmdprio.h)
-    Nanos start;          // fio's start_time
-    Nanos issue;          // fio's issue_time
-    Nanos arrival;        // reaches the stack (or the fd queue)
+    uint32_t ioprio = 0;    // io_u->ioprio (cmdprio.h)
+    bool ver_list = false;  // a verify read of a block written (fio's IO_U_F_VER_LIST)
+    Nanos start;            // fio's start_time
+    Nanos issue;            // fio's issue_time
+    Nanos arrival;          // reaches the stack (or the fd queue)
   };
   struct FileState {
     uint32_t id;  // ExtentFs id
@@ -139,6 +147,9 @@ class JobRunner {
     size_t q_head = 0, q_size = 0;
     bool worker_busy = false;
     Nanos worker_free;
+    // mmap: the fault-around windows mapped for reading, the pages mapped
+    // writable (job_runner_engines.cc); empty until the first I/O.
+    std::vector<bool> map_read, map_write;
   };
 
   void Begin();
@@ -194,6 +205,10 @@ class JobRunner {
   void AfterPump();
   void Completed(IoUnit* u, Status st);
   void GetEvents();
+  // vsync's merged runs (job_runner_vsync.cc).
+  bool QueueMerged(IoUnit* u);
+  void CommitMerged();
+  void MergedDone(const Status& st);
   // rw=trim and its kin (job_runner_trim.cc).
   int TrimWriteDir() const;
   bool TrimWritePick(IoUnit* u);
@@ -206,6 +221,12 @@ class JobRunner {
   bool Exhaust(FileState& f);
   static size_t OpenLimit(const JobSpec& spec, size_t files);
   void UnlinkFiles();
+  // The engines' own paths (job_runner_engines.cc): mmap's page faults and
+  // msync, splice's rounds.
+  Nanos CallCost(const IoUnit& u);
+  Nanos MmapFaults(const IoUnit& u);
+  Completion MsyncAfter(const IoUnit& u, Completion done);
+  void Unmap();
   // verify= (job_runner_verify.cc, verify.h).
   bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && host_.keeps_data(); }
   void VerifyIssue(const IoUnit& u);
@@ -213,6 +234,10 @@ class JobRunner {
   void VerifyFill(const IoUnit& u, uint8_t* data);
   void VerifyRead(const IoUnit& u);
   bool StartVerify(Nanos t);
+  bool BacklogDue();
+  void VerifyWritten(const IoUnit& u);
+  void VerifyDump(const IoUnit& u, const VerifyOutcome& v);
+  void AddMessages(const std::string& msg);
 
   SimHost& host_;
   const JobSpec& spec_;
@@ -236,6 +261,7 @@ class JobRunner {
   ThreadStat ts_;
   Extras extras_;
   std::vector<std::string> messages_;
+  std::vector<DumpFile> dumps_;
   Taus88 mix_rng_;
   // rate_process=poisson: when the next I/O of each direction may start
   // (fio's last_usec, µs after the epoch), and its generator (poisson_state).
@@ -256,8 +282,14 @@ class JobRunner {
     uint32_t file;
     uint64_t length;  // 0: superseded
     VerifyBlock block;
+    bool in_flight = true;      // its write has not completed (fio's IP_F_IN_FLIGHT)
+    std::vector<uint8_t> data;  // verify_dump: what was written
   };
   std::vector<VerifyPiece> verify_hist_;
+  std::vector<size_t> verify_piece_;  // per unit: its entry (a write's, or a verify read's)
+  size_t hist_live_ = 0;              // entries not yet verified (fio's io_hist_len)
+  int64_t verify_batch_ = 0;          // verify_backlog: verify reads still due (td->verify_batch)
+  bool backlog_pick_ = false;         // the next I/O is a verify_backlog read
   std::map<std::pair<uint32_t, uint64_t>, size_t> verify_index_;  // (file, offset) → entry
   std::vector<VerifyBlock> verify_unit_;                          // per unit
   size_t verify_pos_ = 0;
@@ -276,6 +308,11 @@ class JobRunner {
   bool low_wait_ = false;
   bool poll_wait_ = false;  // io_in_polling(): waits for one event after each I/O
   bool in_getevents_ = false;
+  // vsync: the run in the call, its gathered data, and the I/O that did
+  // not continue it (FIO_Q_BUSY), queued again when the call returns.
+  std::vector<IoUnit*> merged_;
+  std::vector<uint8_t> merge_buf_;
+  IoUnit* held_ = nullptr;
   // trimwrite: the last trim (file, offset, length), which the next write
   // covers (fio's f->last_start[DDIR_TRIM], last_pos[DDIR_TRIM]).
   bool trim_write_due_ = false;
@@ -323,6 +360,10 @@ class JobRunner {
   Nanos next_bw_sample_, next_iops_sample_;
   uint64_t win_bytes_[3] = {0, 0, 0}, win_ios_[3] = {0, 0, 0};
 };
+
+// verify_dump: writes the job's dump files into the current directory, as
+// fio does when the block fails (job_runner_verify.cc).
+Status WriteVerifyDumps(const JobRunner& r);
 
 }  // namespace storlab::fio
 

@@ -23,6 +23,7 @@ namespace storlab::fio {
 // an fsync, a buffered libaio I/O) makes it commit what is queued first
 // (FIO_Q_BUSY, then td_io_commit()).
 void JobRunner::Queue(IoUnit* u) {
+  if (eng_.merges && QueueMerged(u)) return;  // vsync (job_runner_vsync.cc)
   if (u->blocks_thread) {
     Commit();
     ts_.MarkDepth(cur_depth_);
@@ -38,6 +39,10 @@ void JobRunner::Queue(IoUnit* u) {
 // the engine's commit io_u_mark_submit() its size; libaio and io_uring
 // take the issue time at commit (FIO_ASYNCIO_SETS_ISSUE_TIME).
 void JobRunner::Commit() {
+  if (eng_.merges) {
+    CommitMerged();
+    return;
+  }
   if (batch_.empty()) return;
   const auto nr = static_cast<uint32_t>(batch_.size());
   for (uint32_t i = 0; i < nr; ++i) ts_.MarkDepth(cur_depth_);

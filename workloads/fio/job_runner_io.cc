@@ -108,6 +108,13 @@ void JobRunner::Pump() {
       ReplayIssue(rdir, t);
       continue;
     }
+    // verify_backlog: verify reads of blocks written (io_u.c check_get_verify()).
+    if (BacklogDue()) {
+      backlog_pick_ = true;
+      Issue(kRead, t);
+      backlog_pick_ = false;
+      continue;
+    }
     int dir = pending_dir_;
     if (dir < 0) {
       if (spec_.do_trim) {
@@ -151,6 +158,7 @@ void JobRunner::Issue(int dir, Nanos t) {
   flow_passed_ = false;  // the next I/O asks its flow again
   IoUnit* u = free_.back();
   u->dir = static_cast<uint8_t>(dir);
+  u->ver_list = false;
   if (dir == kSync) {
     u->file = last_write_file_;
     u->offset = 0;
@@ -179,19 +187,20 @@ void JobRunner::Issue(int dir, Nanos t) {
   }
   if (!opened_now_.empty() && !OpenPicked(&t)) return;
   free_.pop_back();
-  pending_dir_ = -1;
+  if (!u->ver_list) pending_dir_ = -1;
   u->ioprio = spec_.cmdprio.Pick(dir, u->length, prio_rng_);  // io_u.c, fio_cmdprio_set_ioprio()
   const bool direct = spec_.direct || eng_.no_io;
   u->submit_blocks =
       eng_.buffered_sync_submit && !direct && dir != kSync && dir != kTrim && !spec_.offload;
   // io_submit_mode=offload: a worker thread makes the call, not the job's.
-  u->blocks_thread = !spec_.offload &&
-                     (!eng_.async || u->submit_blocks || dir == kTrim ||
-                      (dir == kSync && eng_.kind != EngineKind::kPosixaio &&
-                       eng_.kind != EngineKind::kIoUring && eng_.kind != EngineKind::kIoUringCmd));
+  u->blocks_thread =
+      !spec_.offload &&
+      ((!eng_.async && (!eng_.merges || dir == kSync)) || u->submit_blocks || dir == kTrim ||
+       (dir == kSync && eng_.kind != EngineKind::kPosixaio && eng_.kind != EngineKind::kIoUring &&
+        eng_.kind != EngineKind::kIoUringCmd));
   // One CPU burst: fio's own work, then the submitting call (with
   // sqthread_poll, the kernel's SQ thread makes it, on a core of its own).
-  const Nanos submit = spec_.sqthread_poll ? Nanos(0) : eng_.submit;
+  const Nanos submit = spec_.sqthread_poll ? Nanos(0) : eng_.submit + CallCost(*u);
   Nanos end = Book(t, eng_.prep + submit);
   usr_ns_ += eng_.prep;
   sys_ns_ += submit;
@@ -211,7 +220,8 @@ void JobRunner::Issue(int dir, Nanos t) {
     ++ts_.dir[dir].total_ios;
     issued_bytes_[dir] += u->length;
     ++issued_ios_[dir];
-    if (CountsToSize(dir)) issued_loop_bytes_ += u->length;
+    // td_io_queue(): a verify read (IO_U_F_VER_LIST) is no io_issue_bytes.
+    if (CountsToSize(dir) && !u->ver_list) issued_loop_bytes_ += u->length;
     if ((spec_.opts.rate[dir] || spec_.opts.rate_iops[dir]) && spec_.opts.rate_process == "poisson")
       PoissonNext(dir);
     if (dir == kWrite) {
@@ -253,24 +263,6 @@ void JobRunner::Dispatch(IoUnit* u) {
   }
 }
 
-// The fd's helper thread takes the next queued request at `t` (no earlier
-// than it arrived) and makes its system call.
-void JobRunner::StartWorker(FileState& f, Nanos t) {
-  IoUnit* u = f.queue[f.q_head];
-  f.q_head = (f.q_head + 1) % f.queue.size();
-  --f.q_size;
-  f.worker_busy = true;
-  Nanos syscall = eng_.per_fd_worker ? psync_.submit : Nanos(0);
-  u->arrival = Max(t, u->arrival) + syscall;
-  if (eng_.per_fd_worker) sys_ns_ += psync_.submit + psync_.complete;
-  Engine& engine = host_.engine();
-  if (u->arrival == engine.now()) {
-    SubmitNow(u);
-  } else {
-    engine.At(u->arrival, [u] { u->job->SubmitNow(u); });
-  }
-}
-
 void JobRunner::SubmitNow(IoUnit* u) {
   const FileState& f = files_[u->file];
   Completion done = [u](Status st) { u->job->OnStackDone(u, std::move(st)); };
@@ -291,6 +283,8 @@ void JobRunner::SubmitNow(IoUnit* u) {
         bufs_.BeforeWrite(slot, u->length, u->offset, u->start);  // io_u.c get_io_u
       }
     }
+    // mmap with direct=1: each write is msync'ed (job_runner_engines.cc).
+    if (spec_.msync_writes && u->dir == kWrite) done = MsyncAfter(*u, std::move(done));
     host_.FileIo(f.id, u->dir == kRead ? Op::kRead : Op::kWrite, u->offset, u->length, spec_.direct,
                  std::move(done), 0, data);
   }
@@ -319,6 +313,7 @@ void JobRunner::OnStackDone(IoUnit* u, Status st) {
 
 void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   const JobOptions& o = spec_.opts;
+  if (u->dir == kWrite && VerifyOn()) VerifyWritten(*u);
   // A context switch when the thread had to sleep for the completion: a
   // call that returns within kSleepThreshold (a page-cache copy) does not switch.
   if (visible - (u->blocks_thread ? u->arrival : thread_free_) > kSleepThreshold) ++ts_.ctx;
@@ -353,7 +348,12 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
       d.clat.Add(clat);
       ts_.MarkLatency(clat);
     }
-    if (!o.disable_lat && samples) d.lat.Add(static_cast<uint64_t>((reap - u->start).count()));
+    const auto lat = static_cast<uint64_t>((reap - u->start).count());
+    if (!o.disable_lat && samples) d.lat.Add(lat);
+    // stat.c add_clat_sample() / add_lat_sample(): the I/O's priority's
+    // figure, its total latency with lat_percentiles.
+    if (samples && !(ts_.lat_percentiles ? o.disable_lat : o.disable_clat))
+      d.AddPrio(u->ioprio, ts_.lat_percentiles ? lat : clat);
     if (lat_target_ && !o.disable_lat && samples) {
       LatencyTargetHit(*u, static_cast<uint64_t>((reap - u->start).count()), reap);
     }

@@ -31,6 +31,7 @@ void JobRunner::RestartFiles() {
   open_files_ = 0;
   open_set_.clear();
   ++extras_.passes;
+  Unmap();  // mmap: the next pass maps the files again
 }
 
 // io_u.c setup_strided_zone_mode(), before each I/O of a strided job: after
@@ -58,7 +59,7 @@ void JobRunner::StridedZone(int dir) {
 // I/O of direction `dir` goes and how long it is.
 bool JobRunner::PickOffset(int dir, IoUnit* u) {
   if (spec_.trace) return ReplayPick(u);
-  if (verifying_) return VerifyPick(u);
+  if (verifying_ || backlog_pick_) return VerifyPick(u);
   if (zoned_) StridedZone(dir);
   const uint64_t min_len = spec_.sizes[dir].min;
   // rw=randread:N: every Nth I/O takes a random offset, the others go on

@@ -7,13 +7,16 @@
 // The first failure ends the job with EILSEQ, as fio's io_u_queued_complete()
 // / io_u_sync_complete() do with the error verify_io_u() returns (with or
 // without verify_fatal: that option only stops verify_io_u() at the failing
-// block of a multi-block I/O, and storlab's blocks are whole I/Os) — unless
+// block of an I/O of several verify_interval blocks; without it the I/O's
+// result is its last block's, as in fio) — unless
 // continue_on_error=verify (or all) makes it non-fatal: then it is counted
 // and the job goes on, and verify_fatal=1 ends it without an error
 // (job_runner_errors.cc).
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
+#include "sim/quoted.h"
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
@@ -33,11 +36,15 @@ void JobRunner::VerifyIssue(const IoUnit& u) {
     // insert drops the old io_piece when it overlaps).
     auto [it, fresh] = verify_index_.try_emplace({u.file, u.offset}, verify_hist_.size());
     if (!fresh) {
-      verify_hist_[it->second].length = 0;
+      VerifyPiece& old = verify_hist_[it->second];
+      if (old.length && it->second >= verify_pos_) --hist_live_;
+      old.length = 0;
       it->second = verify_hist_.size();
     }
-    verify_hist_.push_back({u.file, u.length, b});
-  } else if (u.dir == kRead && !verifying_) {
+    verify_piece_[static_cast<size_t>(&u - units_.data())] = verify_hist_.size();
+    verify_hist_.push_back({.file = u.file, .length = u.length, .block = b});
+    ++hist_live_;  // iolog.c log_io_piece(): io_hist_len++
+  } else if (u.dir == kRead && !u.ver_list) {
     b = VerifyBlock{};
     b.offset = u.offset;
   }
@@ -46,36 +53,110 @@ void JobRunner::VerifyIssue(const IoUnit& u) {
 bool JobRunner::VerifyPick(IoUnit* u) {
   while (verify_pos_ < verify_hist_.size() && verify_hist_[verify_pos_].length == 0) ++verify_pos_;
   if (verify_pos_ >= verify_hist_.size()) return false;
+  const size_t slot = static_cast<size_t>(u - units_.data());
+  verify_piece_[slot] = verify_pos_;
   const VerifyPiece& p = verify_hist_[verify_pos_++];
+  --hist_live_;
   u->file = p.file;
   u->offset = p.block.offset;
   u->length = p.length;
-  verify_unit_[static_cast<size_t>(u - units_.data())] = p.block;
+  u->ver_list = true;
+  verify_unit_[slot] = p.block;
   return true;
 }
 
+// io_u.c check_get_verify(), before each new I/O of a job with
+// verify_backlog=N: when the blocks written and not yet verified come to
+// a multiple of N (and the last I/O was not a read), the next
+// verify_backlog_batch (default N) I/Os read back the oldest of them
+// (verify.c get_next_verify(): one whose write has completed; else a
+// normal I/O goes first).
+bool JobRunner::BacklogDue() {
+  const JobOptions& o = spec_.opts;
+  if (!o.verify_backlog || !VerifyOn() || !hist_live_) return false;
+  if (verify_batch_ <= 0) {
+    if (hist_live_ % o.verify_backlog != 0 || last_dir_issued_ == kRead) return false;
+    verify_batch_ =
+        o.verify_backlog_batch ? o.verify_backlog_batch : static_cast<int64_t>(o.verify_backlog);
+  }
+  while (verify_pos_ < verify_hist_.size() && verify_hist_[verify_pos_].length == 0) ++verify_pos_;
+  if (verify_pos_ >= verify_hist_.size() || verify_hist_[verify_pos_].in_flight) return false;
+  --verify_batch_;
+  return true;
+}
+
+// A write completed: its entry may be verified (IP_F_IN_FLIGHT cleared).
+void JobRunner::VerifyWritten(const IoUnit& u) {
+  const size_t i = verify_piece_[static_cast<size_t>(&u - units_.data())];
+  if (i < verify_hist_.size()) verify_hist_[i].in_flight = false;
+}
+
 void JobRunner::VerifyFill(const IoUnit& u, uint8_t* data) {
-  FillVerify(spec_.verify, spec_.verify_pattern,
-             verify_unit_[static_cast<size_t>(&u - units_.data())], data, u.length);
+  const size_t slot = static_cast<size_t>(&u - units_.data());
+  FillVerify(spec_.verify, spec_.verify_pattern, verify_unit_[slot], data, u.length,
+             spec_.verify_interval);
+  // verify_dump regenerates the good data from its seed (fio's
+  // fill_pattern_headers()); here it is what the write carried.
+  if (spec_.opts.verify_dump && verify_piece_[slot] < verify_hist_.size())
+    verify_hist_[verify_piece_[slot]].data.assign(data, data + u.length);
 }
 
 void JobRunner::VerifyRead(const IoUnit& u) {
-  if (failed_ || (spec_.do_write && !verifying_)) return;
+  if (failed_ || (spec_.do_write && !u.ver_list)) return;
   const size_t slot = static_cast<size_t>(&u - units_.data());
-  std::string msg =
-      CheckVerify(spec_.verify, spec_.verify_pattern, verify_unit_[slot], verifying_,
-                  host_.fs().file(files_[u.file].id).name, bufs_.slot(slot), u.length);
-  if (msg.empty()) return;
+  const VerifyOutcome v =
+      CheckVerify(spec_.verify, spec_.verify_pattern, verify_unit_[slot], u.ver_list,
+                  host_.fs().file(files_[u.file].id).name, bufs_.slot(slot), u.length,
+                  spec_.verify_interval, spec_.opts.verify_fatal);
+  if (spec_.opts.verify_dump) {
+    VerifyDump(u, v);
+  } else {
+    AddMessages(v.messages);
+  }
+  if (!v.failed || !VerifyErrorEndsJob()) return;
+  failed_ = true;
+  ts_.error = EILSEQ;
+  ts_.verror =
+      std::string("file:io_u.c:2152, func=io_u_sync_complete, error=") + std::strerror(EILSEQ);
+}
+
+void JobRunner::AddMessages(const std::string& msg) {
   for (size_t pos = 0; pos < msg.size();) {
     size_t nl = msg.find('\n', pos);
     messages_.push_back(msg.substr(pos, nl - pos));
     pos = nl + 1;
   }
-  if (!VerifyErrorEndsJob()) return;
-  failed_ = true;
-  ts_.error = EILSEQ;
-  ts_.verror =
-      std::string("file:io_u.c:2152, func=io_u_sync_complete, error=") + std::strerror(EILSEQ);
+}
+
+// verify.c dump_buf() for each bad block, after its messages: a bad
+// header's block as NAME.OFFSET.hdr_fail (verify_header()); a bad
+// checksum's as NAME.OFFSET.received and what was written as
+// NAME.OFFSET.expected (__dump_verify_buffers(); fio regenerates it from
+// the header's seed, storlab keeps a copy of each write's data for it, so
+// a job that only reads dumps what it received alone). NAME is the file's
+// base name; fio writes them in the current directory.
+void JobRunner::VerifyDump(const IoUnit& u, const VerifyOutcome& v) {
+  const std::string& path = host_.fs().file(files_[u.file].id).name;
+  const std::string base = path.substr(path.rfind('/') + 1);
+  const size_t slot = static_cast<size_t>(&u - units_.data());
+  const VerifyPiece* piece = u.ver_list && verify_piece_[slot] < verify_hist_.size()
+                                 ? &verify_hist_[verify_piece_[slot]]
+                                 : nullptr;
+  const uint8_t* got = bufs_.slot(slot);
+  for (const VerifyOutcome::Bad& b : v.bad) {
+    AddMessages(b.message);
+    const std::string name = base + "." + std::to_string(u.offset + b.at) + ".";
+    auto dump = [&](const char* type, const uint8_t* bytes) {
+      dumps_.push_back({name + type, std::vector<uint8_t>(bytes + b.at, bytes + b.at + b.length)});
+      messages_.push_back(std::string("       ") + type + " data dumped as " + name + type);
+    };
+    if (b.header) {
+      dump("hdr_fail", got);
+      continue;
+    }
+    dump("received", got);
+    if (piece && piece->data.size() >= b.at + b.length) dump("expected", piece->data.data());
+  }
 }
 
 // After the writes (and end_fsync), once: the verify pass, when the job
@@ -91,6 +172,21 @@ bool JobRunner::StartVerify(Nanos t) {
   phase_ = Phase::kRunning;
   host_.engine().At(t, [this] { Pump(); });
   return true;
+}
+
+Status WriteVerifyDumps(const JobRunner& r) {
+  for (const JobRunner::DumpFile& d : r.verify_dumps()) {
+    std::FILE* f = std::fopen(d.name.c_str(), "w");
+    if (!f) {
+      return Status::InvalidArgument("verify_dump: cannot open " + Quoted(d.name) + ": " +
+                                     std::strerror(errno));
+    }
+    const bool ok = std::fwrite(d.bytes.data(), 1, d.bytes.size(), f) == d.bytes.size();
+    if (std::fclose(f) != 0 || !ok) {
+      return Status::InvalidArgument("verify_dump: cannot write " + Quoted(d.name));
+    }
+  }
+  return Status();
 }
 
 }  // namespace storlab::fio

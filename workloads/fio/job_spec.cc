@@ -156,6 +156,16 @@ const char* EngineName(EngineKind e) {
       return "filestat";
     case EngineKind::kFileDelete:
       return "filedelete";
+    case EngineKind::kVsync:
+      return "vsync";
+    case EngineKind::kPvsync:
+      return "pvsync";
+    case EngineKind::kPvsync2:
+      return "pvsync2";
+    case EngineKind::kMmap:
+      return "mmap";
+    case EngineKind::kSplice:
+      return "splice";
   }
   return "?";
 }
@@ -268,6 +278,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       if (o.io_size) j.io_size = o.io_size;
       if (!o.read_iolog.empty()) RETURN_IF_ERROR(ApplyReplay(&j, s.where, &set.notes));
       j.verify = VerifyKindFromName(o.verify);
+      FixupVerify(j);
       if (!o.verify_pattern.empty()) {
         ASSIGN_OR_RETURN(j.verify_pattern, ParseVerifyPattern(o.verify_pattern, s.where));
       }

@@ -39,6 +39,11 @@ enum class EngineKind {
   kFileCreate,
   kFileStat,
   kFileDelete,
+  kVsync,
+  kPvsync,
+  kPvsync2,
+  kMmap,
+  kSplice,
 };
 enum class RandGen { kTausworthe, kLfsr, kTausworthe64 };
 
@@ -80,6 +85,9 @@ struct JobSpec {
     bool polling = false;  // complete_min = complete_max = 0 (backend.c io_in_polling())
   } queueing;
   bool direct = false;
+  // ioengine=mmap with direct=1: the I/O goes through the page cache (a
+  // mapping), and each write is msync'ed (engines/mmap.c); direct is false.
+  bool msync_writes = false;
   RandGen rand_gen = RandGen::kTausworthe;
   uint64_t rand_seed = 0;  // offsets and the read/write mix derive from it
   RandDist rand_dist;      // random_distribution (kRandom: uniform)
@@ -93,6 +101,9 @@ struct JobSpec {
   // verify=: what writes put in their blocks and reads check (verify.h).
   VerifyKind verify = VerifyKind::kNone;
   std::vector<uint8_t> verify_pattern;
+  // verify_interval after init.c fixup_options(): a header every that many
+  // bytes of a write (0 without verify).
+  uint64_t verify_interval = 0;
   // buffer_pattern=: what writes carry when verify= does not say (fio_pattern.h).
   std::vector<uint8_t> buffer_pattern;
   // What write buffers hold, from buffer_pattern, zero_buffers,

@@ -1,6 +1,8 @@
 #include "workloads/fio/job_spec_fixup.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 
 #include "sim/quoted.h"
 #include "workloads/fio/engines.h"
@@ -22,6 +24,11 @@ EngineKind ToEngine(const std::string& s) {
   if (s == "filecreate") return EngineKind::kFileCreate;
   if (s == "filestat") return EngineKind::kFileStat;
   if (s == "filedelete") return EngineKind::kFileDelete;
+  if (s == "vsync") return EngineKind::kVsync;
+  if (s == "pvsync") return EngineKind::kPvsync;
+  if (s == "pvsync2") return EngineKind::kPvsync2;
+  if (s == "mmap") return EngineKind::kMmap;
+  if (s == "splice") return EngineKind::kSplice;
   return EngineKind::kPsync;
 }
 
@@ -54,6 +61,44 @@ Status ApplyRwPostfix(JobSpec& j, const std::string& where) {
     return bad("after ':' a sequential rw takes the bytes to skip after each I/O (e.g. 64k)");
   }
   j.seq_add = negative ? -static_cast<int64_t>(*n) : static_cast<int64_t>(*n);
+  return Status();
+}
+
+// The options of engines/sync.c and engines/mmap.c.
+Status FixupSyncEngines(JobSpec& j, const std::string& where) {
+  const JobOptions& o = j.opts;
+  const std::string job = where + ": job " + Quoted(j.name) + ": ";
+  // fio_pvsyncio2_queue(): hipri sets RWF_HIPRI on hipri_percentage % of
+  // the I/Os: the kernel then polls for the completion rather than taking
+  // an interrupt and waking the thread. That happens only for O_DIRECT on
+  // a device with poll queues (NVMe's poll_queues, 0 by default; any other
+  // I/O completes as without the flag), and the simulated host has no
+  // interrupt or wake-up latency for polling to take away, so the flag
+  // changes no timing here (the polling thread's busy CPU is not counted,
+  // as with sqthread_poll). fio knows hipri with io_uring too: not here.
+  bool percentage_given = false;
+  for (const auto& e : o.echo) percentage_given |= e.first == "hipri_percentage";
+  if ((o.hipri || percentage_given) && j.engine != EngineKind::kPvsync2) {
+    return Status::InvalidArgument(job +
+                                   "hipri and hipri_percentage are modelled with "
+                                   "ioengine=pvsync2 only, not with ioengine=" +
+                                   o.ioengine);
+  }
+  // engines/mmap.c: "not really direct": the I/O goes through the mapping
+  // (the page cache) and each write is msync'ed (job_runner_engines.cc).
+  if (j.engine == EngineKind::kMmap) {
+    j.msync_writes = j.direct;
+    j.direct = false;
+    // fio_mmapio_init(): with direct=1, fsync= or fdatasync=, the smallest
+    // block must be a multiple of the page size.
+    uint64_t min_bs = UINT64_MAX;
+    for (size_t d = 0; d < 2; ++d) min_bs = std::min(min_bs, j.sizes[d].min);
+    if ((min_bs & (kMmapPage - 1)) && (o.direct || o.fsync_blocks || o.fdatasync_blocks)) {
+      return Status::InvalidArgument(job + "option 'bs': " + std::to_string(min_bs) +
+                                     ": mmap options (direct=1, fsync=, fdatasync=) dictate a "
+                                     "minimum block size of 4096 bytes");
+    }
+  }
   return Status();
 }
 
@@ -96,6 +141,9 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   // io_submit_mode=offload (rate-submit.c): iodepth workers, each doing
   // one I/O at a time; io_uring refuses (ioengines.c: FIO_NO_OFFLOAD).
   j.offload = o.io_submit_mode == "offload";
+  // vsync offloaded: each worker queues one I/O and commits it alone (a
+  // readv of one iovec), sync's path.
+  if (j.offload && j.engine == EngineKind::kVsync) j.engine = EngineKind::kSync;
   const bool uring = j.engine == EngineKind::kIoUring || j.engine == EngineKind::kIoUringCmd;
   if (j.offload && uring) {
     return Status::InvalidArgument(where + ": job " + Quoted(j.name) + ": " + o.ioengine +
@@ -116,6 +164,7 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
                                    o.ioengine);
   }
   j.sqthread_poll = uring && o.sqthread_poll;
+  RETURN_IF_ERROR(FixupSyncEngines(j, where));
   // FIO_SYNCIO engines: sync, psync and the file system engines (engines.h).
   const bool sync_engine = !GetEngineModel(j.engine).async;
   if (sync_engine && j.iodepth > 1) {
@@ -124,7 +173,8 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
     notes->push_back(
         "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be "
         "capped at 1");
-    if (!j.offload) j.iodepth = 1;
+    // vsync queues (fio_vsyncio_queue(): FIO_Q_QUEUED) up to iodepth.
+    if (!j.offload && j.engine != EngineKind::kVsync) j.iodepth = 1;
   }
   // init.c fixup_options(): the io_u queueing's defaults and bounds. They
   // matter to engines that queue (ioengines.c td_io_queue(): FIO_Q_QUEUED);
@@ -143,6 +193,8 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
     q.low = static_cast<uint32_t>(low);
     const bool queues = !sync_engine;
     q.batching = queues && !j.offload && (batch != 1 || cmin != 1 || cmax != 1 || low != depth);
+    // vsync always queues and commits (job_runner_vsync.cc).
+    if (j.engine == EngineKind::kVsync && !j.offload) q.batching = true;
     q.polling = q.batching && !cmin && !cmax;
   }
   // cmdprio_*: options of the libaio and io_uring engines
@@ -228,6 +280,25 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
                                    ": rate= and rate_iops= cannot both be set");
   }
   return Status();
+}
+
+// init.c fixup_options(): with verify=, verify_interval defaults to the
+// smallest write when write sizes vary, is at most the smallest write (or
+// read) size, and must divide the smallest and largest write sizes (their
+// gcd otherwise). verify.c get_hdr_inc(): bs_unaligned sizes take one
+// header per I/O.
+void FixupVerify(JobSpec& j) {
+  if (j.verify == VerifyKind::kNone) return;
+  const uint64_t wmin = j.sizes[1].min, wmax = j.sizes[1].max;  // writes
+  uint64_t vi = j.opts.verify_interval;
+  if (wmax != wmin && !vi) vi = wmin;
+  if (vi > wmin) {
+    vi = wmin;
+  } else if (j.do_read && vi > j.sizes[0].min) {
+    vi = j.sizes[0].min;
+  }
+  if (!vi || wmin % vi || wmax % vi) vi = std::gcd(wmin, wmax);
+  j.verify_interval = j.opts.bs_unaligned ? 0 : vi;
 }
 
 }  // namespace storlab::fio

@@ -17,6 +17,10 @@ namespace storlab::fio {
 // in errors; fio's warnings go to `notes`. Errors name the job and option.
 Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* notes);
 
+// init.c fixup_options()'s verify part, once j.verify is known: the
+// verify_interval writes use (a factor of every write size).
+void FixupVerify(JobSpec& j);
+
 }  // namespace storlab::fio
 
 #endif  // STORLAB_WORKLOADS_FIO_JOB_SPEC_FIXUP_H_

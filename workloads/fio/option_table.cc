@@ -148,11 +148,11 @@ std::vector<OptionDef> MakeTable() {
                   // same null_data calls behind a C++ class, the same flags
                   // (FIO_DISKLESSIO | FIO_FAKEIO).
                   {"cpp_null", "Testing engine (no I/O is done), built as C++"},
-                  {"vsync", "Use readv/writev", false},
-                  {"pvsync", "Use preadv/pwritev", false},
-                  {"pvsync2", "Use preadv2/pwritev2", false},
-                  {"mmap", "Memory mapped IO", false},
-                  {"splice", "splice/vmsplice based IO", false},
+                  {"vsync", "Use readv/writev"},
+                  {"pvsync", "Use preadv/pwritev"},
+                  {"pvsync2", "Use preadv2/pwritev2"},
+                  {"mmap", "Memory mapped IO"},
+                  {"splice", "splice/vmsplice based IO"},
                   {"sg", "SCSI generic v3 IO", false},
                   {"falloc", "fallocate() specified range"},
                   {"ftruncate", "ftruncate() the file to each offset"},

@@ -86,6 +86,20 @@ void AddPrioOptions(std::vector<OptionDef>* t) {
        .min = -1,
        .max = 1,
        .help = "Use non-vectored read/write commands"});
+  // engines/sync.c's pvsync2 options: RWF_HIPRI on a share of the I/Os
+  // (fio_pvsyncio2_queue()). Accepted with no timing effect
+  // (job_spec_fixup.cc says why).
+  add({.name = "hipri",
+       .type = OptType::kSet,
+       .target = &O::hipri,
+       .help = "Set RWF_HIPRI for pwritev2/preadv2"});
+  add({.name = "hipri_percentage",
+       .type = OptType::kInt,
+       .target = &O::hipri_percentage,
+       .def = "100",
+       .min = 0,
+       .max = 100,
+       .help = "Probabilistically set RWF_HIPRI for pwritev2/preadv2"});
 }
 
 }  // namespace storlab::fio

@@ -32,6 +32,29 @@ void AddVerifyOptions(std::vector<OptionDef>* t) {
        .target = &O::verify_fatal,
        .def = "0",
        .help = "Exit on a single verify failure, don't continue"});
+  // verify.c get_hdr_inc(), fill_pattern_headers(); at least two headers'
+  // worth (options.c minval 2 * sizeof(struct verify_header)).
+  add({.name = "verify_interval",
+       .type = OptType::kSize,
+       .target = &O::verify_interval,
+       .min = 80,
+       .max = UINT32_MAX,
+       .help = "Store verify buffer header every N bytes"});
+  // io_u.c check_get_verify(): job_runner_verify.cc.
+  add({.name = "verify_backlog",
+       .type = OptType::kSize,
+       .target = &O::verify_backlog,
+       .help = "Verify after this number of blocks are written"});
+  add({.name = "verify_backlog_batch",
+       .type = OptType::kInt,
+       .target = &O::verify_backlog_batch,
+       .max = UINT32_MAX,
+       .help = "Verify this number of IO blocks"});
+  add({.name = "verify_dump",
+       .type = OptType::kBool,
+       .target = &O::verify_dump,
+       .def = "0",
+       .help = "Dump contents of good and bad blocks on failure"});
 }
 
 }  // namespace storlab::fio

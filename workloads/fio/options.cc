@@ -179,10 +179,9 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
       for (const auto& ev : d->values) {
         if (ev.value == choice) found = &ev;
       }
-      if (std::string_view why = d->name == "ioengine" ? EngineNoMeaning(choice) : "";
-          !why.empty()) {
-        return Status::InvalidArgument(std::string(where) +
-                                       ": option 'ioengine': " + Quoted(value) +
+      if (std::string_view why = ValueNoMeaning(d->name, choice); !why.empty()) {
+        return Status::InvalidArgument(std::string(where) + ": option '" + std::string(d->name) +
+                                       "': " + Quoted(value) +
                                        " has no meaning in storlab sim: " + std::string(why));
       }
       if (!found) {

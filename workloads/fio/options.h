@@ -86,6 +86,12 @@ struct JobOptions {
   std::string verify_pattern;
   bool do_verify = true;
   bool verify_fatal = false;
+  // option_table_verify.cc: a header every N bytes (0: fio's default, the
+  // block size), verify every N blocks written, that many at a time, and
+  // dump a failed block's data.
+  uint64_t verify_interval = 0, verify_backlog = 0;
+  int64_t verify_backlog_batch = 0;
+  bool verify_dump = false;
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
   // flow.c: jobs of one flow_id issue I/O in the ratio of their flow
@@ -162,6 +168,9 @@ struct JobOptions {
   std::string cmd_type = "nvme";
   bool sqthread_poll = false, registerfiles = false, fixedbufs = false;
   int64_t sqthread_poll_cpu = -1, nonvectored = -1;  // -1: not given
+  // pvsync2's options (option_table_prio.cc).
+  bool hipri = false;
+  int64_t hipri_percentage = 100;
   // I/O priorities (option_table_prio.cc, cmdprio.h): -1 / "" not given.
   int64_t prio = -1, prioclass = -1;
   std::string cmdprio_percentage, cmdprio_class, cmdprio, cmdprio_bssplit;
@@ -239,7 +248,8 @@ void AddBufferOptions(std::vector<OptionDef>* table);
 void AddErrorOptions(std::vector<OptionDef>* table);
 // flow_id, flow, flow_sleep (option_table_flow.cc).
 void AddFlowOptions(std::vector<OptionDef>* table);
-// prio, prioclass and the cmdprio_* options (option_table_prio.cc).
+// prio, prioclass, the cmdprio_* options and the io_uring and pvsync2
+// engine options (option_table_prio.cc).
 void AddPrioOptions(std::vector<OptionDef>* table);
 // wait_for, filename_format, fallocate, openfiles, unlink, stat_type
 // (option_table_files.cc).

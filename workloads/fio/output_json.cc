@@ -63,6 +63,20 @@ Json DirJson(const ThreadStat& ts, const GroupStat& rs, int ddir, bool plus) {
   j["slat_ns"] = LatJson(d.slat, ts.slat_percentiles, ts, plus);
   j["clat_ns"] = LatJson(d.clat, ts.clat_percentiles, ts, plus);
   j["lat_ns"] = LatJson(d.lat, ts.lat_percentiles, ts, plus);
+  // stat.c add_ddir_status_json(): per priority, when two have samples.
+  if (d.prios_with_samples() >= 2) {
+    Json prios = Json::array();
+    for (const PrioStat& p : d.prios) {
+      if (!p.lat.samples()) continue;
+      Json o;
+      o["prioclass"] = p.ioprio >> 13;
+      o["prio"] = p.ioprio & 7;
+      o[ts.lat_percentiles ? "lat_ns" : "clat_ns"] =
+          LatJson(p.lat, ts.clat_percentiles || ts.lat_percentiles, ts, plus);
+      prios.push_back(std::move(o));
+    }
+    j["prios"] = std::move(prios);
+  }
   uint64_t mn = 0, mx = 0;
   double mean = 0, dev = 0, agg = 0;
   if (d.bw.samples) {

@@ -101,9 +101,26 @@ void DdirStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs, int d
   if (d.slat.samples()) DisplayLat(s, "slat", d.slat);
   if (d.clat.samples()) DisplayLat(s, "clat", d.clat);
   if (d.lat.samples()) DisplayLat(s, " lat", d.lat);
+  // stat.c show_ddir_status(): per priority, when two have samples.
+  const bool prios = d.prios_with_samples() >= 2;
+  const char* clat_type = ts.lat_percentiles ? "lat" : "clat";
+  char name[64];
+  for (const PrioStat& p : d.prios) {
+    if (!prios || !p.lat.samples()) continue;
+    std::snprintf(name, sizeof(name), "%s prio %u/%u", clat_type, p.ioprio >> 13, p.ioprio & 7);
+    DisplayLat(s, name, p.lat);
+  }
   if (ts.slat_percentiles && d.slat.samples()) Percentiles(s, "slat", d.slat, ts);
   if (ts.clat_percentiles && d.clat.samples()) Percentiles(s, "clat", d.clat, ts);
   if (ts.lat_percentiles && d.lat.samples()) Percentiles(s, "lat", d.lat, ts);
+  const uint64_t total = ts.lat_percentiles ? d.lat.samples() : d.clat.samples();
+  for (const PrioStat& p : d.prios) {
+    if (!prios || !p.lat.samples() || !(ts.clat_percentiles || ts.lat_percentiles)) continue;
+    std::snprintf(name, sizeof(name), "%s prio %u/%u (%.2f%% of IOs)", clat_type, p.ioprio >> 13,
+                  p.ioprio & 7,
+                  100. * static_cast<double>(p.lat.samples()) / static_cast<double>(total));
+    Percentiles(s, name, p.lat, ts);
+  }
   if (d.bw.samples) {
     double mean = d.bw.mean, dev = d.bw.stddev();
     uint64_t mn = d.bw.min, mx = d.bw.max;

@@ -87,8 +87,25 @@ void ThreadStat::MarkLatency(uint64_t nsec) {
   }
 }
 
+void DirStat::AddPrio(uint32_t ioprio, uint64_t nsec) {
+  for (PrioStat& p : prios) {
+    if (p.ioprio == ioprio) {
+      p.lat.Add(nsec);
+      return;
+    }
+  }
+}
+
+// stat.c get_nr_prios_with_samples().
+size_t DirStat::prios_with_samples() const {
+  size_t n = 0;
+  for (const PrioStat& p : prios) n += p.lat.samples() > 0;
+  return n;
+}
+
 void ThreadStat::ResetIo() {
   for (auto& d : dir) {
+    for (PrioStat& p : d.prios) p.lat.Reset();
     d.slat.Reset();
     d.clat.Reset();
     d.lat.Reset();
@@ -121,6 +138,16 @@ void ThreadStat::Merge(const ThreadStat& src) {
     d.total_ios += s.total_ios;
     d.short_ios += s.short_ios;
     d.drop_ios += s.drop_ios;
+    // stat.c sum_clat_prio_stats(): by priority value, a new one appended.
+    for (const PrioStat& sp : s.prios) {
+      auto it = std::find_if(d.prios.begin(), d.prios.end(),
+                             [&](const PrioStat& p) { return p.ioprio == sp.ioprio; });
+      if (it == d.prios.end()) {
+        d.prios.push_back({.ioprio = sp.ioprio});
+        it = d.prios.end() - 1;
+      }
+      it->lat.Merge(sp.lat);
+    }
   }
   sync_lat.Merge(src.sync_lat);
   usr_time_ms += src.usr_time_ms;

@@ -34,6 +34,13 @@ struct IoStat {
   double stddev() const;
 };
 
+// fio's struct clat_prio_stat: the completion latencies (the total ones
+// with lat_percentiles) of the I/Os of one priority.
+struct PrioStat {
+  uint32_t ioprio = 0;  // class << 13 | level
+  LatencyHistogram lat;
+};
+
 struct DirStat {
   uint64_t io_bytes = 0;
   uint64_t total_ios = 0;  // issued
@@ -43,6 +50,12 @@ struct DirStat {
   LatencyHistogram slat, clat, lat;
   IoStat bw;    // KiB/s per bw_avg_time window
   IoStat iops;  // per iops_avg_time window
+  // fio's clat_prio[ddir] (engines/cmdprio.c init_ts_clat_prio()): with
+  // cmdprio, the job's priority first, then each cmdprio value; empty
+  // otherwise. Reported when two of them have samples.
+  std::vector<PrioStat> prios;
+  void AddPrio(uint32_t ioprio, uint64_t nsec);
+  size_t prios_with_samples() const;
 };
 
 struct ThreadStat {

@@ -3,6 +3,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -66,18 +67,95 @@ std::string Hex(const uint8_t* p, size_t n) {
   return s;
 }
 
-// log_verify_failure(): the block and the I/O it was in (one block per I/O:
-// verify_interval is the block size).
+// The I/O a checked header's block is part of (verify_interval splits an
+// I/O into blocks of its own header each).
+struct IoSpan {
+  uint64_t offset, length;
+};
+
+// log_verify_failure(): the block and the I/O it was in.
 std::string Failure(const char* name, const std::string& file, uint64_t off, uint64_t len,
-                    bool check_seed) {
+                    bool check_seed, IoSpan io) {
   char b[256];
   std::snprintf(b, sizeof(b),
                 "%.8s: verify failed at file %s offset %llu, length %llu (requested block: "
                 "offset=%llu, length=%llu, flags=%x)\n",
                 name, file.c_str(), static_cast<unsigned long long>(off),
-                static_cast<unsigned long long>(len), static_cast<unsigned long long>(off),
-                static_cast<unsigned long long>(len), check_seed ? 0x88U : 0x8U);
+                static_cast<unsigned long long>(len), static_cast<unsigned long long>(io.offset),
+                static_cast<unsigned long long>(io.length), check_seed ? 0x88U : 0x8U);
   return b;
+}
+
+// populate_hdr(): one header, and the checksum of its block's rest.
+void FillHeader(VerifyKind kind, const VerifyBlock& b, uint8_t* buf, uint64_t len) {
+  if (len < kHdrSize + SumSize(kind)) return;
+  Put16(buf, kMagic);
+  Put16(buf + 2, static_cast<uint16_t>(kind));
+  Put32(buf + 4, static_cast<uint32_t>(len));
+  Put64(buf + 8, b.rand_seed);
+  Put64(buf + 16, b.offset);
+  Put32(buf + 24, static_cast<uint32_t>(b.time_ns / 1000000000));
+  Put32(buf + 28, static_cast<uint32_t>(b.time_ns % 1000000000));
+  Put16(buf + 32, b.thread);
+  Put16(buf + 34, b.numberio);
+  Put32(buf + kCrcOffset, Crc32c(buf, kCrcOffset));
+  const uint64_t sum = SumSize(kind);
+  if (sum) Put32(buf + kHdrSize, Sum(kind, buf + kHdrSize + sum, len - kHdrSize - sum));
+}
+
+// verify_header() and the checksum of one header's block (`off`, `len`)
+// of the I/O `io`; `io_expect` is the I/O's first header.
+std::string CheckBlock(VerifyKind kind, const VerifyBlock& io_expect, uint64_t off, bool check_seed,
+                       const std::string& file, const uint8_t* buf, uint64_t len, IoSpan io) {
+  char m[256];
+  const auto ulen = static_cast<unsigned long long>(len);
+  if (len < kHdrSize + SumSize(kind)) return "";
+  // verify_header(): magic, length, seed, offset, numberio, the header's crc.
+  const uint64_t magic = Get(buf, 2), hlen = Get(buf + 4, 4), seed = Get(buf + 8, 8),
+                 hoff = Get(buf + 16, 8), numberio = Get(buf + 34, 2), crc = Get(buf + 36, 4);
+  if (magic != kMagic) {
+    std::snprintf(m, sizeof(m), "verify: bad magic header %llx, wanted %x",
+                  static_cast<unsigned long long>(magic), kMagic);
+  } else if (hlen != len) {
+    std::snprintf(m, sizeof(m), "verify: bad header length %llu, wanted %llu",
+                  static_cast<unsigned long long>(hlen), ulen);
+  } else if (check_seed && seed != io_expect.rand_seed) {
+    std::snprintf(m, sizeof(m), "verify: bad header rand_seed %llu, wanted %llu",
+                  static_cast<unsigned long long>(seed),
+                  static_cast<unsigned long long>(io_expect.rand_seed));
+  } else if (hoff != off) {
+    // fio names the I/O's offset as the one wanted.
+    std::snprintf(m, sizeof(m), "verify: bad header offset %llu, wanted %llu",
+                  static_cast<unsigned long long>(hoff),
+                  static_cast<unsigned long long>(io.offset));
+  } else if (check_seed && numberio != io_expect.numberio) {
+    std::snprintf(m, sizeof(m), "verify: bad header numberio %llu, wanted %u",
+                  static_cast<unsigned long long>(numberio), io_expect.numberio);
+  } else if (crc != Crc32c(buf, kCrcOffset)) {
+    std::snprintf(m, sizeof(m), "verify: bad header crc %llx, calculated %x",
+                  static_cast<unsigned long long>(crc), Crc32c(buf, kCrcOffset));
+  } else {
+    m[0] = '\0';
+  }
+  if (m[0]) {
+    char tail[200];
+    std::snprintf(tail, sizeof(tail),
+                  " at file %s offset %llu, length %llu (requested block: offset=%llu, "
+                  "length=%llu)\n",
+                  file.c_str(), static_cast<unsigned long long>(off), ulen,
+                  static_cast<unsigned long long>(io.offset),
+                  static_cast<unsigned long long>(io.length));
+    return std::string(m) + tail;
+  }
+  const uint64_t sum = SumSize(kind);
+  if (!sum) return "";  // meta: the header is all there is
+  uint8_t got[4];
+  Put32(got, Sum(kind, buf + kHdrSize + sum, len - kHdrSize - sum));
+  if (std::memcmp(got, buf + kHdrSize, 4) == 0) return "";
+  return Failure(kind == VerifyKind::kXxhash ? "xxhash" : "crc32c", file, off, len, check_seed,
+                 io) +
+         "       Expected CRC: " + Hex(buf + kHdrSize, 4) +
+         "\n       Received CRC: " + Hex(got, 4) + "\n";
 }
 
 }  // namespace
@@ -108,37 +186,37 @@ uint32_t Crc32c(const uint8_t* p, size_t n) {
   return c;  // fio's crc32c_sw() starts at ~0 and does not invert at the end
 }
 
+uint64_t HeaderStep(uint64_t interval, uint64_t len) {
+  return interval && interval <= len ? interval : len;
+}
+
 void FillVerify(VerifyKind kind, const std::vector<uint8_t>& pattern, const VerifyBlock& b,
-                uint8_t* buf, uint64_t len) {
+                uint8_t* buf, uint64_t len, uint64_t interval) {
   if (kind == VerifyKind::kNone || kind == VerifyKind::kNull) return;
   // fill_verify_pattern(): verify_pattern's bytes, when given, replace the data.
   if (!pattern.empty()) {
     for (uint64_t i = 0; i < len; ++i) buf[i] = pattern[i % pattern.size()];
   }
-  if (kind == VerifyKind::kPattern || len < kHdrSize + SumSize(kind)) return;
-  Put16(buf, kMagic);
-  Put16(buf + 2, static_cast<uint16_t>(kind));
-  Put32(buf + 4, static_cast<uint32_t>(len));
-  Put64(buf + 8, b.rand_seed);
-  Put64(buf + 16, b.offset);
-  Put32(buf + 24, static_cast<uint32_t>(b.time_ns / 1000000000));
-  Put32(buf + 28, static_cast<uint32_t>(b.time_ns % 1000000000));
-  Put16(buf + 32, b.thread);
-  Put16(buf + 34, b.numberio);
-  Put32(buf + kCrcOffset, Crc32c(buf, kCrcOffset));
-  const uint64_t sum = SumSize(kind);
-  if (sum) Put32(buf + kHdrSize, Sum(kind, buf + kHdrSize + sum, len - kHdrSize - sum));
+  if (kind == VerifyKind::kPattern) return;
+  // fill_pattern_headers(): a header every get_hdr_inc() bytes, its offset
+  // the I/O's plus verify_interval per header before it (__fill_hdr()).
+  const uint64_t step = HeaderStep(interval, len);
+  VerifyBlock h = b;
+  for (uint64_t at = 0, n = 0; at < len; at += step, ++n) {
+    h.offset = b.offset + n * (interval ? interval : len);
+    FillHeader(kind, h, buf + at, std::min(step, len - at));
+  }
 }
 
-std::string CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
-                        const VerifyBlock& expect, bool check_seed, const std::string& file,
-                        const uint8_t* buf, uint64_t len) {
-  if (kind == VerifyKind::kNone || kind == VerifyKind::kNull) return "";
-  char m[256];
-  const auto off = static_cast<unsigned long long>(expect.offset);
-  const auto ulen = static_cast<unsigned long long>(len);
+VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
+                          const VerifyBlock& expect, bool check_seed, const std::string& file,
+                          const uint8_t* buf, uint64_t len, uint64_t interval, bool fatal) {
+  VerifyOutcome out;
+  if (kind == VerifyKind::kNone || kind == VerifyKind::kNull) return out;
+  const IoSpan io{expect.offset, len};
   if (kind == VerifyKind::kPattern) {
     // verify_io_u_pattern(): the first byte that differs.
+    char m[256];
     for (uint64_t i = 0; i < len && !pattern.empty(); ++i) {
       const uint8_t want = pattern[i % pattern.size()];
       if (buf[i] == want) continue;
@@ -147,54 +225,30 @@ std::string CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
                     "fio: bad pattern block offset %llu\n",
                     buf[i], want, __builtin_popcount(static_cast<unsigned>(buf[i] ^ want)),
                     static_cast<unsigned long long>(i));
-      return m + Failure("pattern", file, expect.offset, len, check_seed);
+      out.messages = m + Failure("pattern", file, expect.offset, len, check_seed, io);
+      out.failed = true;
+      out.bad.push_back({0, len, false, out.messages});
+      break;
     }
-    return "";
+    return out;
   }
-  if (len < kHdrSize + SumSize(kind)) return "";
-  // verify_header(): magic, length, seed, offset, numberio, the header's crc.
-  std::string why;
-  const uint64_t magic = Get(buf, 2), hlen = Get(buf + 4, 4), seed = Get(buf + 8, 8),
-                 hoff = Get(buf + 16, 8), numberio = Get(buf + 34, 2), crc = Get(buf + 36, 4);
-  if (magic != kMagic) {
-    std::snprintf(m, sizeof(m), "verify: bad magic header %llx, wanted %x",
-                  static_cast<unsigned long long>(magic), kMagic);
-  } else if (hlen != len) {
-    std::snprintf(m, sizeof(m), "verify: bad header length %llu, wanted %llu",
-                  static_cast<unsigned long long>(hlen), ulen);
-  } else if (check_seed && seed != expect.rand_seed) {
-    std::snprintf(m, sizeof(m), "verify: bad header rand_seed %llu, wanted %llu",
-                  static_cast<unsigned long long>(seed),
-                  static_cast<unsigned long long>(expect.rand_seed));
-  } else if (hoff != expect.offset) {
-    std::snprintf(m, sizeof(m), "verify: bad header offset %llu, wanted %llu",
-                  static_cast<unsigned long long>(hoff), off);
-  } else if (check_seed && numberio != expect.numberio) {
-    std::snprintf(m, sizeof(m), "verify: bad header numberio %llu, wanted %u",
-                  static_cast<unsigned long long>(numberio), expect.numberio);
-  } else if (crc != Crc32c(buf, kCrcOffset)) {
-    std::snprintf(m, sizeof(m), "verify: bad header crc %llx, calculated %x",
-                  static_cast<unsigned long long>(crc), Crc32c(buf, kCrcOffset));
-  } else {
-    m[0] = '\0';
+  // verify_io_u(): each header's block in turn. A bad header ends the
+  // check; a bad checksum is reported and the next block checked, unless
+  // verify_fatal — and, as in fio, the I/O's result is its last block's.
+  const uint64_t step = HeaderStep(interval, len);
+  for (uint64_t at = 0, n = 0; at < len; at += step, ++n) {
+    if (out.failed && fatal) break;
+    const uint64_t off = expect.offset + n * (interval ? interval : len);
+    const uint64_t blen = std::min(step, len - at);
+    std::string msg = CheckBlock(kind, expect, off, check_seed, file, buf + at, blen, io);
+    out.failed = !msg.empty();
+    if (!out.failed) continue;
+    out.messages += msg;
+    const bool header = msg.rfind("verify: ", 0) == 0;
+    out.bad.push_back({at, blen, header, std::move(msg)});
+    if (header) break;  // verify_header() returns
   }
-  if (m[0]) {
-    char tail[200];
-    std::snprintf(tail, sizeof(tail),
-                  " at file %s offset %llu, length %llu (requested block: offset=%llu, "
-                  "length=%llu)\n",
-                  file.c_str(), off, ulen, off, ulen);
-    return std::string(m) + tail;
-  }
-  const uint64_t sum = SumSize(kind);
-  if (!sum) return "";  // meta: the header is all there is
-  uint8_t got[4];
-  Put32(got, Sum(kind, buf + kHdrSize + sum, len - kHdrSize - sum));
-  if (std::memcmp(got, buf + kHdrSize, 4) == 0) return "";
-  return Failure(kind == VerifyKind::kXxhash ? "xxhash" : "crc32c", file, expect.offset, len,
-                 check_seed) +
-         "       Expected CRC: " + Hex(buf + kHdrSize, 4) +
-         "\n       Received CRC: " + Hex(got, 4) + "\n";
+  return out;
 }
 
 }  // namespace storlab::fio

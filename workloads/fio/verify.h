@@ -58,17 +58,43 @@ struct VerifyBlock {
 };
 
 // populate_verify_io_u(): fills `len` bytes at `buf` (its other bytes are
-// the job's data) as fio would for `kind`.
+// the job's data) as fio would for `kind`: a header every `interval` bytes
+// (verify_interval; 0 or more than `len`: one for the whole I/O), the
+// n-th saying offset b.offset + n * interval.
 void FillVerify(VerifyKind kind, const std::vector<uint8_t>& pattern, const VerifyBlock& b,
-                uint8_t* buf, uint64_t len);
+                uint8_t* buf, uint64_t len, uint64_t interval = 0);
 
-// verify_io_u(): checks a block read back. `expect` holds what was written
-// there (check_seed: the header's rand_seed and numberio must match, as in
-// a write job's verify pass). Returns "" or fio's message (one or more
-// lines, each ending in '\n'), naming `file`.
-std::string CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
-                        const VerifyBlock& expect, bool check_seed, const std::string& file,
-                        const uint8_t* buf, uint64_t len);
+// What verify_io_u() found: fio's messages (lines ending in '\n') and
+// whether the I/O failed.
+struct VerifyOutcome {
+  std::string messages;
+  bool failed = false;
+  // Each block that failed: where in the I/O, its length, whether its
+  // header was bad (verify_header()) or its data, and its messages.
+  struct Bad {
+    uint64_t at, length;
+    bool header;
+    std::string message;
+  };
+  std::vector<Bad> bad;
+};
+
+// verify_io_u(): checks an I/O read back, header by header (`interval` as
+// for FillVerify). `expect` holds what was written there (check_seed: the
+// header's rand_seed and numberio must match, as in a write job's verify
+// pass). A bad header ends the check; a bad checksum is reported and the
+// check goes on (fatal: verify_fatal stops it), the I/O's result being its
+// last block's, as in fio. Messages name `file`.
+VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
+                          const VerifyBlock& expect, bool check_seed, const std::string& file,
+                          const uint8_t* buf, uint64_t len, uint64_t interval, bool fatal);
+
+// The same for one header over the whole I/O: "" or fio's message.
+inline std::string CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
+                               const VerifyBlock& expect, bool check_seed, const std::string& file,
+                               const uint8_t* buf, uint64_t len) {
+  return CheckVerify(kind, pattern, expect, check_seed, file, buf, len, 0, false).messages;
+}
 
 }  // namespace storlab::fio
 
