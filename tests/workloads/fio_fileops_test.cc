@@ -15,19 +15,14 @@ namespace {
 using testing::RamStack;
 using testing::RecordedLog;
 using testing::RunArgs;
+using testing::RunInDir;
 using testing::Split;
-
-testing::Sim RunFs(const std::string& args) {
-  auto s = RunArgs(RamStack(), Split("--name=t --directory=/d " + args));
-  EXPECT_TRUE(s.status.ok()) << s.status.ToString();
-  return s;
-}
 
 uint64_t DiskOps(const testing::Sim& s, Op op) { return s.host->device().stats().op(op).ops; }
 
 TEST(FioFileOpsTest, FallocWritesAllocateReadsKeepTheSizeTrimsPunch) {
   // fallocate=none: the file starts empty; each write is fallocate(0).
-  auto w = RunFs("--ioengine=falloc --rw=randwrite --bs=4k --size=256k --fallocate=none");
+  auto w = RunInDir("--ioengine=falloc --rw=randwrite --bs=4k --size=256k --fallocate=none");
   const auto& f = w.host->fs().file(w.host->fs().Lookup("/d/t.0.0"));
   EXPECT_EQ(f.allocated, 256u << 10);
   EXPECT_EQ(f.size, 256u << 10);
@@ -38,11 +33,11 @@ TEST(FioFileOpsTest, FallocWritesAllocateReadsKeepTheSizeTrimsPunch) {
   EXPECT_EQ(DiskOps(w, Op::kWrite), 0u);  // no data reaches the device
 
   // Reads are fallocate(KEEP_SIZE) past the size; trims punch holes.
-  auto r = RunFs("--ioengine=falloc --rw=read --bs=4k --size=64k --fallocate=truncate");
+  auto r = RunInDir("--ioengine=falloc --rw=read --bs=4k --size=64k --fallocate=truncate");
   const auto& g = r.host->fs().file(r.host->fs().Lookup("/d/t.0.0"));
   EXPECT_EQ(g.allocated, 64u << 10);
   EXPECT_EQ(DiskOps(r, Op::kRead), 0u);
-  auto t = RunFs("--ioengine=falloc --rw=randtrim --bs=4k --size=64k");
+  auto t = RunInDir("--ioengine=falloc --rw=randtrim --bs=4k --size=64k");
   const auto& h = t.host->fs().file(t.host->fs().Lookup("/d/t.0.0"));
   EXPECT_EQ(h.allocated, 0u);
   EXPECT_EQ(h.size, 64u << 10);
@@ -51,17 +46,17 @@ TEST(FioFileOpsTest, FallocWritesAllocateReadsKeepTheSizeTrimsPunch) {
 }
 
 TEST(FioFileOpsTest, FtruncateSetsTheSizeToEachOffsetAndRefusesReads) {
-  auto w = RunFs("--ioengine=ftruncate --rw=write --bs=4k --size=64k");
+  auto w = RunInDir("--ioengine=ftruncate --rw=write --bs=4k --size=64k");
   const auto& f = w.host->fs().file(w.host->fs().Lookup("/d/t.0.0"));
   EXPECT_EQ(f.size, 60u << 10);  // the last write's offset
   EXPECT_EQ(w.Job(0).dir[kWrite].clat.max(), 1530u);
   EXPECT_EQ(DiskOps(w, Op::kWrite), 0u);
-  auto r = RunFs("--ioengine=ftruncate --rw=read --bs=4k --size=64k");
+  auto r = RunInDir("--ioengine=ftruncate --rw=read --bs=4k --size=64k");
   EXPECT_EQ(r.Job(0).error, EINVAL);
 }
 
 TEST(FioFileOpsTest, CreateStatDeleteTimeTheirCallOncePerFile) {
-  auto c = RunFs("--ioengine=filecreate --nrfiles=10 --filesize=4k --openfiles=1");
+  auto c = RunInDir("--ioengine=filecreate --nrfiles=10 --filesize=4k --openfiles=1");
   const ThreadStat& cs = c.Job(0);
   EXPECT_EQ(cs.dir[kRead].clat.samples(), 10u);  // one per open; the I/Os take none
   EXPECT_EQ(cs.dir[kRead].clat.min(), 55600u);
@@ -73,11 +68,11 @@ TEST(FioFileOpsTest, CreateStatDeleteTimeTheirCallOncePerFile) {
     EXPECT_EQ(c.host->fs().file(id).size, 0u);  // created empty, no layout
   }
 
-  auto st = RunFs("--ioengine=filestat --nrfiles=4 --filesize=4k --stat_type=lstat");
+  auto st = RunInDir("--ioengine=filestat --nrfiles=4 --filesize=4k --stat_type=lstat");
   EXPECT_EQ(st.Job(0).dir[kRead].clat.samples(), 4u);
   EXPECT_EQ(st.Job(0).dir[kRead].clat.max(), 1780u);
 
-  auto d = RunFs("--ioengine=filedelete --nrfiles=4 --filesize=4k --rw=write");
+  auto d = RunInDir("--ioengine=filedelete --nrfiles=4 --filesize=4k --rw=write");
   EXPECT_EQ(d.Job(0).dir[kWrite].clat.samples(), 4u);  // a writing job's direction
   EXPECT_EQ(d.Job(0).dir[kWrite].clat.min(), 67100u);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(d.host->fs().Lookup("/d/t.0." + std::to_string(i)), 0u);
@@ -103,7 +98,7 @@ TEST(FioFileOpsTest, OpenfilesKeepsAFileUntilItsPassIsDone) {
 }
 
 TEST(FioFileOpsTest, UnlinkRemovesTheFilesWhenTheJobIsDone) {
-  auto s = RunFs("--rw=write --bs=4k --size=64k --unlink=1");
+  auto s = RunInDir("--rw=write --bs=4k --size=64k --unlink=1");
   EXPECT_EQ(s.host->fs().Lookup("/d/t.0.0"), 0u);
   auto bad = RunArgs(RamStack(), Split("--name=t --openfiles=-1"));
   EXPECT_NE(bad.status.message().find("openfiles"), std::string::npos) << bad.status.message();

@@ -15,13 +15,8 @@ namespace {
 
 using testing::RamStack;
 using testing::RunArgs;
+using testing::RunInDir;
 using testing::Split;
-
-testing::Sim RunJob(const std::string& args) {
-  auto s = RunArgs(RamStack(), Split("--name=t --directory=/d " + args));
-  EXPECT_TRUE(s.status.ok()) << s.status.ToString();
-  return s;
-}
 
 Status RunError(const std::string& args) {
   return RunArgs(RamStack(), Split("--name=t --directory=/d " + args)).status;
@@ -33,14 +28,14 @@ uint64_t ClatMin(const testing::Sim& s, int dir) { return s.Job(0).dir[dir].clat
 
 TEST(FioSyncEnginesTest, PvsyncAndPvsync2CostPsyncsCallAndTheIovec) {
   const std::string job = "--rw=randread --bs=4k --size=64k --direct=1 --ioengine=";
-  auto psync = RunJob(job + "psync");
-  auto pvsync = RunJob(job + "pvsync");
-  auto pvsync2 = RunJob(job + "pvsync2");
+  auto psync = RunInDir(job + "psync");
+  auto pvsync = RunInDir(job + "pvsync");
+  auto pvsync2 = RunInDir(job + "pvsync2");
   EXPECT_EQ(ClatMin(pvsync, kRead), ClatMin(psync, kRead) + 60);  // engines.cc: +30 ns a side
   EXPECT_EQ(ClatMin(pvsync2, kRead), ClatMin(pvsync, kRead));
   EXPECT_EQ(Disk(pvsync2, Op::kRead).ops, 16u);
   // hipri: RWF_HIPRI changes no timing here (job_spec_fixup.cc).
-  auto hipri = RunJob(job + "pvsync2 --hipri --hipri_percentage=50");
+  auto hipri = RunInDir(job + "pvsync2 --hipri --hipri_percentage=50");
   EXPECT_EQ(ClatMin(hipri, kRead), ClatMin(pvsync2, kRead));
   EXPECT_EQ(hipri.Job(0).dir[kRead].clat.max(), pvsync2.Job(0).dir[kRead].clat.max());
 }
@@ -60,10 +55,10 @@ TEST(FioSyncEnginesTest, HipriBelongsToPvsync2) {
 TEST(FioSyncEnginesTest, VsyncMergesContiguousIosIntoOneRequest) {
   const std::string job = "--ioengine=vsync --rw=read --bs=4k --size=64k --direct=1 ";
   // fio's default iodepth_batch=1: every I/O is committed alone.
-  auto alone = RunJob(job + "--iodepth=4");
+  auto alone = RunInDir(job + "--iodepth=4");
   EXPECT_EQ(Disk(alone, Op::kRead).ops, 16u);
   // iodepth_batch=4: runs of four 4 KiB reads, one 16 KiB readv each.
-  auto merged = RunJob(job + "--iodepth=4 --iodepth_batch=4");
+  auto merged = RunInDir(job + "--iodepth=4 --iodepth_batch=4");
   EXPECT_EQ(Disk(merged, Op::kRead).ops, 4u);
   EXPECT_EQ(Disk(merged, Op::kRead).bytes, 64u << 10);
   const ThreadStat& ts = merged.Job(0);
@@ -73,7 +68,7 @@ TEST(FioSyncEnginesTest, VsyncMergesContiguousIosIntoOneRequest) {
   EXPECT_EQ(ts.dir[kRead].clat.max() - ts.dir[kRead].clat.min(), 3u * 530);
   // Nothing contiguous (rw=read:4k skips 4 KiB after each I/O, and wraps
   // at the end: 128 KiB of I/O): no merge.
-  auto gaps = RunJob(
+  auto gaps = RunInDir(
       "--ioengine=vsync --rw=read:4k --bs=4k --size=128k --direct=1 --iodepth=4 "
       "--iodepth_batch=4");
   EXPECT_EQ(gaps.Job(0).dir[kRead].total_ios, 32u);
@@ -97,8 +92,8 @@ TEST(FioSyncEnginesTest, MmapFaultsOnFirstTouchInsteadOfASystemCall) {
   // Every write touches a new page: a write fault (1.4 us) and no call
   // (psync's 1.2 us); the page-cache copy is the same.
   const std::string job = "--rw=write --bs=4k --size=64k --ioengine=";
-  auto psync = RunJob(job + "psync");
-  auto mmap = RunJob(job + "mmap");
+  auto psync = RunInDir(job + "psync");
+  auto mmap = RunInDir(job + "mmap");
   EXPECT_EQ(ClatMin(mmap, kWrite), ClatMin(psync, kWrite) - 1200 + 1400);
   // Reads of cached pages: one read fault (5.5 us) per 64 KiB mapped.
   auto r = RunArgs(RamStack(), Split("--directory=/d --name=w --rw=write --bs=4k --size=256k "
@@ -112,7 +107,7 @@ TEST(FioSyncEnginesTest, MmapFaultsOnFirstTouchInsteadOfASystemCall) {
 }
 
 TEST(FioSyncEnginesTest, MmapDirectIsBufferedWithAnMsyncPerWrite) {
-  auto s = RunJob("--rw=write --bs=4k --size=64k --ioengine=mmap --direct=1");
+  auto s = RunInDir("--rw=write --bs=4k --size=64k --ioengine=mmap --direct=1");
   EXPECT_EQ(Disk(s, Op::kWrite).ops, 16u);  // each write written back in its I/O
   EXPECT_GE(Disk(s, Op::kFlush).ops, 16u);  // and flushed (msync: fsync's path)
   // The block size must be a page multiple (fio_mmapio_init()).
@@ -126,15 +121,15 @@ TEST(FioSyncEnginesTest, MmapDirectIsBufferedWithAnMsyncPerWrite) {
 
 TEST(FioSyncEnginesTest, SpliceGoesThroughAPipeIn64KiBRounds) {
   const std::string job = "--size=1m --direct=1 --ioengine=";
-  auto pr = RunJob("--rw=read --bs=4k " + job + "psync");
-  auto sr = RunJob("--rw=read --bs=4k " + job + "splice");
+  auto pr = RunInDir("--rw=read --bs=4k " + job + "psync");
+  auto sr = RunInDir("--rw=read --bs=4k " + job + "splice");
   EXPECT_EQ(ClatMin(sr, kRead), ClatMin(pr, kRead) + 430);
-  auto pw = RunJob("--rw=write --bs=4k " + job + "psync");
-  auto sw = RunJob("--rw=write --bs=4k " + job + "splice");
+  auto pw = RunInDir("--rw=write --bs=4k " + job + "psync");
+  auto sw = RunInDir("--rw=write --bs=4k " + job + "splice");
   EXPECT_EQ(ClatMin(sw, kWrite), ClatMin(pw, kWrite) + 1450);
   // 128 KiB: two rounds, the second a whole call more.
-  auto pb = RunJob("--rw=read --bs=128k " + job + "psync");
-  auto sb = RunJob("--rw=read --bs=128k " + job + "splice");
+  auto pb = RunInDir("--rw=read --bs=128k " + job + "psync");
+  auto sb = RunInDir("--rw=read --bs=128k " + job + "splice");
   EXPECT_EQ(ClatMin(sb, kRead), ClatMin(pb, kRead) + 2 * 430 + 1200);
   EXPECT_EQ(Disk(sb, Op::kRead).ops, 8u);  // direct: one request per I/O
 }

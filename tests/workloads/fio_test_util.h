@@ -145,6 +145,14 @@ inline std::vector<std::string> Split(const std::string& args) {
   return out;
 }
 
+// One job "t" in directory /d of the default RAM stack with `args`; the run
+// must start.
+inline Sim RunInDir(const std::string& args) {
+  auto s = RunArgs(RamStack(), Split("--name=t --directory=/d " + args));
+  EXPECT_TRUE(s.status.ok()) << s.status.ToString();
+  return s;
+}
+
 // The iolog a one-job run of `args` records (write_iolog), as text.
 inline std::string RecordedLog(const std::string& stack, const std::string& args) {
   auto s = RunArgs(stack, Split(args + " --write_iolog=/nonexistent/not-written.log"));
