@@ -136,7 +136,8 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
   const bool does[2] = {spec.do_read, spec.do_write};
   for (int d : {kRead, kWrite}) {
     if (!does[d]) continue;
-    for (uint32_t p : spec.cmdprio.StatPrios(d)) ts_.dir[d].prios.push_back({.ioprio = p, .lat = {}});
+    for (uint32_t p : spec.cmdprio.StatPrios(d))
+      ts_.dir[d].prios.push_back({.ioprio = p, .lat = {}});
   }
 }
 
