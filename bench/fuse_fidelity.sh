@@ -10,8 +10,9 @@
 #             4 KiB random read and write QD32, 1 MiB sequential read QD8,
 #             with the default store (memory, the oracle on) and with none;
 #             interleaved, medians of 3; ours / theirs (target >= 0.9).
-# Needs root and fio; about 3 minutes. Prints the load before and after:
-# run it on a machine as quiet as you can get.
+# Needs root and fio; about 3 minutes. Prints the load before and after,
+# and the CPU the hypervisor stole during each fidelity job
+# (bench/cpu_steal.sh): run it on a machine as quiet as you can get.
 #   bash bench/fuse_fidelity.sh [BUILD_DIR] [SECONDS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +20,7 @@ build=${1:-$root/build/release}
 secs=${2:-10}
 storlab=$build/cli/storlab
 passthrough=$build/bench/storlab_fuse_passthrough
+source "$root/bench/cpu_steal.sh"
 work=$(mktemp -d /tmp/storlab-fidelity.XXXXXX)
 mnt=$work/mnt
 mkdir -p "$mnt"
@@ -47,18 +49,20 @@ job() {  # QD BS RW
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-printf '%-18s %4s %10s %10s %7s %9s %9s %7s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
-  "FUSE p50" "sim p50" ratio
+printf '%-18s %4s %10s %10s %7s %9s %9s %7s %5s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
+  "FUSE p50" "sim p50" ratio steal
 for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
   "$storlab" mount --stack "$stack" --direct-io "$mnt" >/dev/null 2>&1
   img=$(ls "$mnt"/*.img | head -1)
   for qd in 1 32; do
     "$storlab" sim --stack "$stack" $(job $qd 4k randread) >"$work/sim.json" 2>/dev/null
+    cpu_mark
     fio $(job $qd 4k randread) --filename="$img" >"$work/fuse.json"
+    steal=$(cpu_steal_percent)
     read -r fi fl < <(figures "$work/fuse.json" read)
     read -r si sl < <(figures "$work/sim.json" read)
-    printf '%-18s %4s %10s %10s %7s %9s %9s %7s\n' "$stack" "$qd" "$fi" "$si" "$(ratio "$fi" "$si")" \
-      "${fl}us" "${sl}us" "$(ratio "$fl" "$sl")"
+    printf '%-18s %4s %10s %10s %7s %9s %9s %7s %4s%%\n' "$stack" "$qd" "$fi" "$si" "$(ratio "$fi" "$si")" \
+      "${fl}us" "${sl}us" "$(ratio "$fl" "$sl")" "$steal"
   done
   "$storlab" umount "$mnt" >/dev/null
 done

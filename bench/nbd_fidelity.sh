@@ -10,7 +10,9 @@
 # QD1 and QD32, 4K random write at QD1, 1M sequential write at QD4, over the
 # first GiB (written once first, as storlab sim lays the file out). Printed:
 # IOPS over NBD / IOPS simulated, median latency over NBD / simulated, and
-# the real-time driver's lateness and inbox wait (p50/p99) in that job.
+# the real-time driver's lateness and inbox wait (p50/p99) in that job, and
+# the CPU the hypervisor stole meanwhile (bench/cpu_steal.sh: above a few
+# per cent, the ratios measure the host's contention, not storlab).
 # The anchor: nbdkit's own delay filter at 1 ms (memory plugin) against the
 # ideal, next to storlab's `ram` with a 1 ms latency through the same path.
 # Ceiling: storlab's `ram` stack against `nbdkit memory`, 4K random read
@@ -36,6 +38,7 @@ plugin=$PWD/$build/nbd/nbdkit-storlab-plugin.so
 storlab=$PWD/$build/cli/storlab
 [[ -x $storlab && -f $plugin ]] || { echo "build first: ninja -C $build storlab nbdkit-storlab-plugin" >&2; exit 2; }
 for t in nbdkit fio python3; do command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }; done
+source bench/cpu_steal.sh
 tmp=$(mktemp -d)
 server=
 trap '[[ -n $server ]] && kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -72,7 +75,7 @@ fio_nbd() {
   fio --output-format=json --output="$tmp/$1.nbd.json" "$tmp/$1.fio" >/dev/null
 }
 
-python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99"))'
+python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s %5s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99", "steal"))'
 for stack in $stacks; do
   serve "$plugin" "stack=$stack" store=none "control=$tmp/ctl" "stats=$tmp/stats.json" \
     "${plugin_args[@]}"
@@ -84,14 +87,16 @@ for stack in $stacks; do
   for j in "${jobs[@]}"; do
     set -- $j
     ctl reset-stats >/dev/null
+    cpu_mark
     fio_nbd "$@"
+    steal=$(cpu_steal_percent)
     ctl stats >"$tmp/$1.stats.json"
     job "$@" | sed "s/^\[global\]/[global]\nioengine=libaio/" >"$tmp/$1.sim.fio"
     "$storlab" sim --stack "$stack" --direct=1 --output-format=json "$tmp/$1.sim.fio" \
       >"$tmp/$1.sim.json" 2>/dev/null
-    python3 - "$stack" "$1" "$tmp/$1.nbd.json" "$tmp/$1.sim.json" "$tmp/$1.stats.json" <<'PY'
+    python3 - "$stack" "$1" "$tmp/$1.nbd.json" "$tmp/$1.sim.json" "$tmp/$1.stats.json" "$steal" <<'PY'
 import json, sys
-stack, name, nbd, sim, st = sys.argv[1:6]
+stack, name, nbd, sim, st, steal = sys.argv[1:7]
 def fig(path):
     j = json.load(open(path))["jobs"][0]
     d = j["read"] if j["read"]["io_bytes"] else j["write"]
@@ -99,10 +104,10 @@ def fig(path):
 n, s = fig(nbd), fig(sim)
 drv = json.load(open(st))["service"]["driver"]
 p = lambda h, q: h["percentile"][q] / 1e3
-print("%-18s %-14s %9.0f %9.0f %6.3f %7.1fus %7.1fus %6.3f %7.1f/%-7.1f %7.1f/%-7.1f" % (
+print("%-18s %-14s %9.0f %9.0f %6.3f %7.1fus %7.1fus %6.3f %7.1f/%-7.1f %7.1f/%-7.1f %4s%%" % (
     stack, name, n[0], s[0], n[0] / s[0], n[1], s[1], n[1] / s[1],
     p(drv["lateness_ns"], "50.000000"), p(drv["lateness_ns"], "99.000000"),
-    p(drv["inbox_wait_ns"], "50.000000"), p(drv["inbox_wait_ns"], "99.000000")))
+    p(drv["inbox_wait_ns"], "50.000000"), p(drv["inbox_wait_ns"], "99.000000"), steal))
 PY
   done
   unserve
@@ -111,6 +116,7 @@ done
 [[ $only == fidelity ]] && exit 0
 echo
 echo "anchor: a fixed 1 ms per request, 4K random read (ideal: 1000 IOPS at QD1, 32000 at QD32)"
+cpu_mark
 cat >"$tmp/ms.toml" <<'EOF'
 [node.ram]
 type = "ram"
@@ -137,8 +143,10 @@ PY
   unserve
 done
 
+echo "  (CPU steal during the anchor runs: $(cpu_steal_percent)%)"
 echo
 echo "ceiling: storlab's ram stack / nbdkit memory (same job, fio nbd engine)"
+cpu_mark
 for who in memory storlab; do
   if [[ $who == memory ]]; then serve memory size=8G; else serve "$plugin" stack=ram store=memory "${plugin_args[@]}"; fi
   fio_nbd "ceil-4k-$who" randread 4k 32
@@ -157,6 +165,7 @@ for job, key, unit, scale in (("4k", "iops", "IOPS", 1), ("1m", "bw_bytes", "MB/
         job, "random read QD32" if job == "4k" else "sequential read QD8", m * scale, unit, s * scale, unit, s / m))
 PY
 
+echo "  (CPU steal during the ceiling runs: $(cpu_steal_percent)%)"
 echo
 echo "nvme-gen3 through NBD (the model is faster than the transport)"
 serve "$plugin" stack=nvme-gen3 store=none "${plugin_args[@]}"
