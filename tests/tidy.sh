@@ -14,13 +14,17 @@
 # --since COMMIT tidies only the files whose findings can differ from
 # COMMIT's: each .cc changed since COMMIT (committed or not), and each that
 # includes, directly or through other project headers, a header changed
-# since. Every file when what decides the findings changed: .clang-tidy,
-# the compile flags (the top CMakeLists.txt or those folders', cmake/,
-# CMakePresets.json), clang-tidy's version or its arguments here (both
-# recorded), or when COMMIT is not in this clone (a shallow one). --since-base takes COMMIT from .ci/tidy-base,
-# the last commit on which every file passed: what CI runs.
+# since. --since-base takes COMMIT from .ci/tidy-base, the last commit on
+# which every file passed (what CI runs), and also tidies each file whose
+# compile command (from BUILD) differs from the one recorded with it in
+# .ci/tidy-flags (tests/tidy_flags.py). Every file when what decides the
+# findings changed: .clang-tidy, clang-tidy's version or its arguments here
+# (recorded), the build files (top CMakeLists.txt or those folders',
+# cmake/, CMakePresets.json) when no compile commands were recorded for
+# COMMIT, or when COMMIT is not in this clone (a shallow one).
 # --record runs every file and, if all pass on a tree without uncommitted
-# changes, writes HEAD and clang-tidy's version into .ci/tidy-base (commit it).
+# changes, writes HEAD, clang-tidy's version and every file's compile
+# command hash into .ci/tidy-base and .ci/tidy-flags (commit them).
 set -euo pipefail
 export LC_ALL=C
 src=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -35,7 +39,7 @@ while (($#)); do
     --since) since=$2; shift 2 ;;
     --since-base) since=base; shift ;;
     --record) record=1; shift ;;
-    -h | --help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
@@ -52,7 +56,10 @@ version=$("$tidy" --version | sed -n 's/^ *\(.*version [0-9.]*\).*/\1/p' | head 
 # How clang-tidy runs on each file (with -p BUILD); recorded with the base.
 tidy_args=(--quiet)
 base_file=.ci/tidy-base
+flags_file=.ci/tidy-flags
+flags_known=0  # the base's compile commands are recorded: compare them file by file
 if [[ $since == base ]]; then
+  [[ -f $flags_file ]] && flags_known=1
   since=$(sed -n 's/^commit //p' "$base_file" 2>/dev/null || true)
   if [[ -z $since ]]; then
     echo "tidy.sh: no commit in $base_file: every file"
@@ -82,12 +89,22 @@ files_since() {
   local changed
   changed=$({ git diff --name-only "$base" --; git ls-files --others --exclude-standard; } | sort -u)
   # The files' compile flags come from the top CMakeLists.txt, cmake/ and
-  # their own folders' (tests/ compiles only tests, which are not tidied).
-  if grep -qE '^((sim|workloads|cli|nbd|fusefs)/(.*/)?)?CMakeLists\.txt$|^CMakePresets\.json$|^cmake/|^\.clang-tidy$' \
-    <<<"$changed"; then
+  # their own folders' (tests/ compiles only tests, which are not tidied):
+  # with the base's compile commands recorded, the files whose command
+  # changed count as changed; without, a change to those is every file.
+  local build_files='^((sim|workloads|cli|nbd|fusefs)/(.*/)?)?CMakeLists\.txt$|^CMakePresets\.json$|^cmake/'
+  if grep -qE '^\.clang-tidy$' <<<"$changed" ||
+    { ((!flags_known)) && grep -qE "$build_files" <<<"$changed"; }; then
     echo "tidy.sh: the checks or the compile flags changed since $base: every file" >&2
     all_files
     return
+  fi
+  if ((flags_known)); then
+    local reflagged
+    reflagged=$(comm -13 <(grep -v '^#' "$flags_file" | sort) \
+      <(python3 tests/tidy_flags.py "$build" "$src" | sort) | cut -d' ' -f1)
+    echo "tidy.sh: $(grep -c . <<<"$reflagged" || true) files compile with other flags than at ${base:0:12}" >&2
+    changed=$(printf '%s\n%s\n' "$changed" "$reflagged" | sed '/^$/d' | sort -u)
   fi
   # The project's include graph ("file included" pairs), walked backwards
   # from the changed files to every file that includes one of them.
@@ -146,5 +163,9 @@ if ((record)); then
     echo "clang-tidy $version"
     echo "args ${tidy_args[*]}"
   } >"$base_file"
-  echo "tidy.sh: recorded $(git rev-parse --short HEAD) in $base_file"
+  {
+    echo "# Each tidied file's compile command at .ci/tidy-base's commit (tests/tidy_flags.py)."
+    python3 tests/tidy_flags.py "$build" "$src"
+  } >"$flags_file"
+  echo "tidy.sh: recorded $(git rev-parse --short HEAD) in $base_file and $flags_file"
 fi

@@ -64,6 +64,7 @@ Result<FaultLine> ParseFaultLine(const std::string& arg, const std::string& sour
   FaultLine f{.arg = arg,
               .source = source,
               .at = *at,
+              .cmd = {},
               .command = Trim(std::string_view(arg).substr(colon + 1))};
   auto cmd = ParseControl(f.command);
   if (!cmd.ok()) return Bad(source, arg, cmd.status().message());

@@ -139,6 +139,10 @@ class CacheCore final : private CacheDestager::Owner {
   void set_on_destaged(Callback<void(uint64_t, uint64_t)> fn) { on_destaged_ = std::move(fn); }
 
  private:
+  // Clean blocks the policy may offer before a promotion or a write
+  // allocation gives up.
+  static constexpr size_t kMaxVictimScan = 64;
+
   struct Span {  // the part of one cache block a request touches
     uint64_t block;
     uint32_t first, count;  // sectors within the block

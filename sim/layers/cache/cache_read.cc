@@ -6,11 +6,6 @@
 #include "sim/layers/cache/cache_core.h"
 
 namespace storlab {
-namespace {
-// Clean blocks the policy may offer before a promotion gives up.
-constexpr size_t kMaxVictimScan = 64;
-}  // namespace
-
 struct CacheCore::ReadOp {
   struct OriginRead {
     uint64_t off, len;

@@ -6,10 +6,6 @@
 #include "sim/layers/cache/cache_core.h"
 
 namespace storlab {
-namespace {
-constexpr size_t kMaxVictimScan = 64;
-}  // namespace
-
 struct CacheCore::WriteOp {
   enum class Dest : uint8_t { kCache, kBoth, kOrigin };
   struct Item {
