@@ -166,6 +166,21 @@ TEST(StateLayersTest, QcowImageKeepsItsClustersAndL2Cache) {
   ExpectSameAsOneRun(o, a, b);
 }
 
+TEST(StateLayersTest, EsxiVmdkKeepsItsZeroedBlocks) {
+  // An ESXi VM on a lazy-zeroed VMDK (vmdk_blocks.h) on an HDD: A's random
+  // writes zero the 1 MiB VMFS blocks they touch first; B's writes find
+  // A's blocks zeroed and zero only the new ones.
+  const HostOptions o = Stack(
+      "[node.vm]\ntype = \"vm\"\nchild = \"disk\"\nhypervisor = \"esxi\"\n"
+      "[node.disk]\ntype = \"hdd\"\ncapacity = \"1GiB\"\n");
+  const auto a = Cat(kDirect, {"--name=a", "--filename=f", "--rw=randwrite", "--bs=4k",
+                               "--size=64m", "--io_size=1m"});
+  const auto b = Cat(kDirect, {"--name=b", "--filename=f", "--rw=randwrite", "--bs=4k",
+                               "--size=64m", "--io_size=1m"});
+  ExpectRoundTrip(o, a);
+  ExpectSameAsOneRun(o, a, b);
+}
+
 TEST(StateLayersTest, FaultsRmwAndConcatRestoredEqualOneRun) {
   // Latency spikes drawn from the faults layer's generator (it goes on
   // where A left it), over a 4 KiB read-modify-write layer over two RAM

@@ -19,6 +19,21 @@ VirtualDisk::VirtualDisk(Engine& engine, std::string name, Node& child, const Co
     stable_writes_ = child.kind() == NodeKind::kNfs;
     caps_.volatile_cache = child.caps().volatile_cache && !stable_writes_;
     if (caps_.volatile_cache) caps_.honors_flush = caps_.honors_fua = false;
+    if (config.vmdk_zero_on_first_write && !stable_writes_) {
+      vmdk_ = std::make_unique<VmdkBlocks>(child.geometry().capacity);
+      // VAAI Block Zeroing: one WRITE SAME of zeros per block, the space
+      // kept allocated (a thick VMDK's blocks are the LUN's).
+      start_zeroing_ = [this](uint64_t offset, uint64_t length) {
+        const uint64_t epoch = epoch_;
+        child_.Submit(Request{.op = Op::kWriteZeroes,
+                              .flags = kNoUnmap,
+                              .offset = offset,
+                              .length = length,
+                              .done = [this, epoch, offset](Status st) {
+                                if (epoch == epoch_) vmdk_->Done(offset, st);
+                              }});
+      };
+    }
   }
 }
 
@@ -70,7 +85,22 @@ void VirtualDisk::Issue(Request req) {
   if (req.is_write_like() && req.op != Op::kTrim && !config_.writeback) {
     return FlushAfterWrite(std::move(req));
   }
+  if (vmdk_ && req.is_write_like() && req.op != Op::kTrim &&
+      !vmdk_->Zeroed(req.offset, req.length)) {
+    return AfterZeroing(std::move(req));
+  }
   child_.Submit(std::move(req));
+}
+
+void VirtualDisk::AfterZeroing(Request req) {
+  const uint64_t epoch = epoch_;
+  const uint64_t offset = req.offset;
+  const uint64_t length = req.length;
+  vmdk_->Wait(offset, length, start_zeroing_, [this, epoch, r = std::move(req)](Status st) mutable {
+    if (epoch != epoch_) return;
+    if (!st.ok()) return r.done(std::move(st));
+    child_.Submit(std::move(r));
+  });
 }
 
 void VirtualDisk::FlushAfterWrite(Request req) {
@@ -91,6 +121,18 @@ void VirtualDisk::OnPowerCut() {
   next_slot_ = Nanos(0);
   in_flight_ = 0;
   waiting_.clear();
+  if (vmdk_) vmdk_->DropInFlight();
+}
+
+Status VirtualDisk::SaveState(StateWriter& w) const {
+  // Idle: no zeroing in flight (SaveState runs on an idle stack).
+  if (vmdk_) vmdk_->Save(w);
+  return Status();
+}
+
+Status VirtualDisk::RestoreState(StateReader& r) {
+  if (vmdk_) vmdk_->Restore(r);
+  return r.status();
 }
 
 void VirtualDisk::AppendStats(StatList& out) const {
@@ -102,6 +144,14 @@ void VirtualDisk::AppendStats(StatList& out) const {
       {"queue_full_waits", kCount, [](const VirtualDisk& x) { return StatNumber(x.queue_waits_); }},
   };
   AppendStatTable(*this, kStats, out);
+  if (!vmdk_) return;
+  // Only an ESXi VMDK zeroed on first write has these (other stacks' stats stay as they were).
+  static constexpr StatField<VirtualDisk> kVmdkStats[] = {
+      {"vmfs_blocks_zeroed", kCount,
+       [](const VirtualDisk& x) { return StatNumber(x.vmdk_->blocks_zeroed()); }},
+      {"zeroing_waits", kCount, [](const VirtualDisk& x) { return StatNumber(x.vmdk_->waits()); }},
+  };
+  AppendStatTable(*this, kVmdkStats, out);
 }
 
 }  // namespace storlab

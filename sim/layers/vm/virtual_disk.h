@@ -33,16 +33,27 @@
 // resource; the power-loss table in "ESXi 5.5 and ZFS - sync, async NFS +
 // iSCSI powerloss data security", ServeTheHome forums, 2014). Declared to
 // the oracle: on a block datastore with a volatile cache the node honours
-// neither flush nor FUA.
+// neither flush nor FUA. On a block datastore the VMDK is a file on VMFS:
+// a lazy-zeroed thick or thin VMDK (`vmdk_zero_on_first_write`) zeroes each
+// 1 MiB VMFS block before the first guest write to it reaches the LUN, with
+// one WRITE SAME (write-zeroes, kNoUnmap) when the LUN takes it (VAAI Block
+// Zeroing); the blocks and their sources are vmdk_blocks.h's. An NFS
+// datastore holds the VMDK as a file of the NAS, which ESXi does not zero.
 // The image format is a node of its own below (qcow2_node.h); raw is none.
 // NOT modelled: the buses' differences beyond their cost and queue depth
-// (SCSI sense data, ATA's 32 MiB command limit). Not thread-safe.
+// (SCSI sense data, ATA's 32 MiB command limit); a thin VMDK's allocation
+// of a block (a VMFS metadata update, no published cost found: thin costs
+// what lazy-zeroed does); reads of a block not yet zeroed, which VMFS may
+// answer with zeros without reading (they read the LUN here); the guest's
+// UNMAP returning a thin VMDK's blocks. Not thread-safe.
 #ifndef STORLAB_SIM_LAYERS_VM_VIRTUAL_DISK_H_
 #define STORLAB_SIM_LAYERS_VM_VIRTUAL_DISK_H_
 
 #include <deque>
+#include <memory>
 #include <string>
 
+#include "sim/layers/vm/vmdk_blocks.h"
 #include "sim/node.h"
 
 namespace storlab {
@@ -58,6 +69,9 @@ class VirtualDisk : public NodeWrapper {
     double iops = 0;             // the iothread's ceiling; 0: none
     uint32_t queue_depth = 256;  // the guest's queue depth on the bus (virtio-blk queue-size)
     bool esxi = false;           // an ESXi host instead of QEMU (the three flags unused)
+    // ESXi, block datastore: a lazy-zeroed thick or thin VMDK, zeroed on the
+    // first write to each VMFS block (vmdk_blocks.h); false: eager-zeroed.
+    bool vmdk_zero_on_first_write = false;
   };
   VirtualDisk(Engine& engine, std::string name, Node& child, const Config& config);
   static constexpr NodeKind kKind = NodeKind::kVirtualDisk;
@@ -65,10 +79,13 @@ class VirtualDisk : public NodeWrapper {
   std::string_view type() const override { return "virtual_disk"; }
   void AppendStats(StatList& out) const override;
   // An idle virtual disk holds nothing a later run depends on (the
-  // iothread's next slot is in the past once the stack is idle).
+  // iothread's next slot is in the past once the stack is idle) but the
+  // VMDK's zeroed blocks.
   bool CanSaveState() const override { return true; }
-  Status SaveState(StateWriter&) const override { return Status(); }
-  Status RestoreState(StateReader&) override { return Status(); }
+  Status SaveState(StateWriter& w) const override;
+  Status RestoreState(StateReader& r) override;
+  // The VMDK's zeroed blocks (ESXi, lazy-zeroed or thin); nullptr otherwise.
+  const VmdkBlocks* vmdk_blocks() const { return vmdk_.get(); }
 
  protected:
   void DoSubmit(Request req) override;
@@ -79,6 +96,8 @@ class VirtualDisk : public NodeWrapper {
   void Start(Request req);
   void Issue(Request req);
   void FlushAfterWrite(Request req);
+  // Sends `req` on once the VMFS blocks it writes are zeroed.
+  void AfterZeroing(Request req);
 
   Config config_;
   Nanos next_slot_ = Nanos(0);  // when the iothread can take the next request
@@ -89,6 +108,8 @@ class VirtualDisk : public NodeWrapper {
   uint32_t in_flight_ = 0;       // requests holding a queue slot
   std::deque<Request> waiting_;  // beyond the queue depth: held in the guest's block layer
   uint64_t queue_waits_ = 0;
+  std::unique_ptr<VmdkBlocks> vmdk_;  // ESXi lazy-zeroed or thin VMDK on a block datastore
+  VmdkBlocks::StartZeroing start_zeroing_;
 };
 
 }  // namespace storlab
