@@ -92,6 +92,8 @@ struct JobOptions {
   uint64_t verify_interval = 0, verify_backlog = 0;
   int64_t verify_backlog_batch = 0;
   bool verify_dump = false;
+  // verify_async=N: N verifier threads check reads (job_runner_verify.cc).
+  int64_t verify_async = 0;
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
   // flow.c: jobs of one flow_id issue I/O in the ratio of their flow
