@@ -274,6 +274,17 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
         j.file_size = o.size / nfiles;
         j.io_size = o.size;
       }
+      // get_start_offset(): init.c add_job() numbers the clones of numjobs
+      // from the last down, the job itself being subjob 0 (its first clone
+      // is subjob numjobs-1, ...).
+      const uint64_t subjob = clone ? static_cast<uint64_t>(o.numjobs - clone) : 0;
+      constexpr uint64_t kMaxOffset = uint64_t{1} << 62;
+      if (o.offset >= kMaxOffset ||
+          (o.offset_increment && subjob > (kMaxOffset - o.offset) / o.offset_increment)) {
+        return Status::InvalidArgument(s.where + ": job " + Quoted(j.name) +
+                                       ": offset + offset_increment * job number is past 4 EiB");
+      }
+      j.file_offset = o.offset + subjob * o.offset_increment;
       // io_size: that much I/O, wrapping over the files (fio's io_size).
       if (o.io_size) j.io_size = o.io_size;
       if (!o.read_iolog.empty()) RETURN_IF_ERROR(ApplyReplay(&j, s.where, &set.notes));

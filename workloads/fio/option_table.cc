@@ -90,6 +90,19 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::filesize,
        .min = 1,
        .help = "Size of individual files"});
+  // filesetup.c get_start_offset(): the job's I/O starts offset +
+  // subjob_number * offset_increment into each file (job_spec.cc).
+  add({.name = "offset",
+       .alias = "fileoffset",
+       .type = OptType::kSize,
+       .target = &O::offset,
+       .def = "0",
+       .help = "Start IO from this offset"});
+  add({.name = "offset_increment",
+       .type = OptType::kSize,
+       .target = &O::offset_increment,
+       .def = "0",
+       .help = "What is the increment from one offset to the next"});
   add({.name = "io_size",
        .alias = "io_limit",
        .type = OptType::kSize,
