@@ -57,8 +57,8 @@ grep -q '"error" : 0' "$tmp/v" || fail "clean verify run has an error"
 grep -q 'verify: bad magic header ac35, wanted acca at file w.0.0 offset 1048576' "$tmp/e" ||
   fail "verify message: $(head -c 300 "$tmp/e")"
 grep -q '"error" : 84' "$tmp/v" || fail "verify error not 84 in JSON"
-expect_error "verify md5" "'md5'" "$storlab" sim --stack ram --name=x --size=1m --rw=write \
-  --verify=md5
+expect_error "verify md6" "'md6' is not one of" "$storlab" sim --stack ram --name=x --size=1m \
+  --rw=write --verify=md6
 expect_error "verify_pattern" "verify_pattern='0xq'" "$storlab" sim --stack ram --name=x --size=1m \
   --rw=write --verify=pattern --verify_pattern=0xq
 echo "status-interval and verify: ok"

@@ -205,9 +205,10 @@ TEST(FioOptionsTest, BadValuesNameTheOptionAndThePlace) {
   EXPECT_EQ(Error("ioengine", "libblkio"),
             "job.fio:7: option 'ioengine': 'libblkio' (Block device through libblkio) is not "
             "supported by storlab sim");
-  EXPECT_EQ(Error("verify", "md5"),
-            "job.fio:7: option 'verify': 'md5' (Use md5 checksums for verification) is not "
-            "supported by storlab sim");
+  EXPECT_EQ(Error("verify", "md6"),
+            "job.fio:7: option 'verify': 'md6' is not one of 0, md5, crc64, crc32, crc32c-intel, "
+            "crc32c, crc16, crc7, sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512, "
+            "xxhash, meta, pattern, null");
   EXPECT_EQ(Error("direct", nullptr), "job.fio:7: option 'direct' requires a value");
   EXPECT_EQ(Error("direct", "maybe"),
             "job.fio:7: option 'direct': 'maybe': expected a boolean (0 or 1)");

@@ -185,8 +185,9 @@ TEST(VerifyRunTest, BadVerifyOptions) {
   auto s = RunVerify("--name=w --rw=write --size=64k --verify=pattern");
   EXPECT_NE(s.status.message().find("verify=pattern needs a verify_pattern"), std::string::npos)
       << s.status.message();
-  s = RunVerify("--name=w --rw=write --size=64k --verify=md5");
-  EXPECT_NE(s.status.message().find("'md5'"), std::string::npos) << s.status.message();
+  s = RunVerify("--name=w --rw=write --size=64k --verify=md6");
+  EXPECT_NE(s.status.message().find("'md6' is not one of"), std::string::npos)
+      << s.status.message();
   s = RunVerify("--name=w --rw=write --size=64k --verify=crc32c --verify_pattern=0xq1");
   EXPECT_NE(s.status.message().find("verify_pattern='0xq1'"), std::string::npos)
       << s.status.message();

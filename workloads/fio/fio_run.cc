@@ -7,95 +7,16 @@
 #include "sim/quoted.h"
 #include "sim/virtual_driver.h"
 #include "workloads/fio/engines.h"
-#include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_read.h"
 
 // The tables below use designated initializers and rely on member defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace storlab::fio {
-namespace {
-
-// Writes [0, size) of a file front to back, one request at a time, then
-// fsyncs it: fio's extend_file() with create_fsync=1.
-struct LayoutWriter {
-  SimHost* host;
-  uint32_t id;
-  uint64_t size;
-  uint64_t chunk;
-  bool direct;
-  IoBuffers* bufs;  // empty: timing only
-  // filesetup.c extend_file() writes max_bs at a time, each filled by
-  // fill_io_buffer() (a pattern starts again every `bs` bytes).
-  uint64_t bs;
-  uint64_t pos = 0;
-  uint64_t written = 0;
-  bool done = false;
-  Status status;
-
-  void Next() {
-    if (pos >= size) {
-      host->Fsync(id, direct, [this](Status st) {
-        if (!st.ok() && status.ok()) status = st;
-        done = true;
-      });
-      return;
-    }
-    uint64_t len = std::min(chunk, size - pos);
-    len = (len + 4095) / 4096 * 4096;
-    uint8_t* data = nullptr;
-    if (!bufs->empty()) {
-      data = bufs->slot(0);
-      const BufferFill& fill = bufs->fill();
-      if (fill.kind == BufferFill::Kind::kRandom && !fill.refill) {
-        // fio fills each bs piece afresh (fill_io_buffer): random. One
-        // random chunk, stamped per chunk, is random within any record up
-        // to its size, and costs nothing per chunk.
-        bufs->Scramble(0, len, pos, host->engine().now());
-      } else {
-        // Each bs piece as fill_io_buffer makes it (a pattern repeats from
-        // each piece's start; compressible chunks are fresh).
-        for (uint64_t b = 0; b < len; b += bs) bufs->Fill(data + b, std::min(bs, len - b));
-      }
-    }
-    host->FileIo(
-        id, Op::kWrite, pos, len, direct,
-        [this, len](Status st) {
-          if (!st.ok()) {
-            status = st;
-            done = true;
-            return;
-          }
-          pos += len;
-          written += len;
-          Next();
-        },
-        0, data);
-  }
-};
-
-}  // namespace
 
 FioRun::FioRun(SimHost& host, JobSet jobs) : host_(host), jobs_(std::move(jobs)) {}
 
 FioRun::~FioRun() = default;
-
-Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
-  // fio writes the file with buffered write()s, fsyncs it and drops it from
-  // the page cache (posix_fadvise DONTNEED) before the job starts. We write
-  // it with 1 MiB direct writes, what writeback would send: the same bytes
-  // reach the device, and nothing of the file is left in the cache.
-  uint64_t chunk = std::max<uint64_t>(spec.max_bs(kWrite), 1 << 20);
-  chunk = (chunk + 4095) / 4096 * 4096;
-  IoBuffers bufs;
-  if (host_.writes_carry_data()) bufs = IoBuffers(1, chunk, spec.rand_seed ^ id, spec.fill);
-  LayoutWriter w{&host_, id, size, chunk, /*direct=*/true, &bufs, spec.max_bs(kWrite)};
-  w.Next();
-  Watchdog watchdog(host_.stack());
-  RETURN_IF_ERROR(VirtualDriver(host_.engine()).RunWatched([&] { return !w.done; }, watchdog));
-  layout_bytes_ += w.written;
-  return w.status;
-}
 
 Status FioRun::Prepare() {
   ExtentFs& fs = host_.fs();
@@ -107,6 +28,15 @@ Status FioRun::Prepare() {
   host_.set_direct_bypasses_cache(!buffered);
   for (const std::string& note : jobs_.notes) messages_.push_back(note);
   for (const JobSpec& j : jobs_.jobs) exitall_ |= j.opts.exitall;
+  // Each job's files, once laid out; its runner is made when all are.
+  struct SetUp {
+    JobSpec* spec;
+    std::vector<uint32_t> ids;
+    std::vector<uint64_t> sizes;
+    int err;
+    std::string error;
+  };
+  std::vector<SetUp> set_up;
   for (JobSpec& spec : jobs_.jobs) {
     const JobOptions& o = spec.opts;
     uint64_t nfiles = spec.files.size();
@@ -119,6 +49,13 @@ Status FioRun::Prepare() {
       uint64_t total = fs.capacity() / 100 * static_cast<uint64_t>(o.size_percent);
       spec.file_size = total / nfiles / max_bs * max_bs;
       spec.io_size = spec.file_size * nfiles;
+    }
+    // init.c fixup_options(): fill_device without size= is size=-1ULL,
+    // writes until ENOSPC; here a file one block larger than the file
+    // system stands in for it (it cannot be filled: the writes meet ENOSPC
+    // as fio's do).
+    if (o.fill_device && !spec.file_size) {
+      spec.file_size = (fs.capacity() / max_bs + 1) * max_bs;
     }
     if (spec.trace) RETURN_IF_ERROR(CheckReplayFits(spec, fs.capacity()));
     if (spec.verify != VerifyKind::kNone && !host_.keeps_data()) {
@@ -134,11 +71,22 @@ Status FioRun::Prepare() {
       const std::string& path = spec.files[i];
       uint32_t id = fs.Lookup(path);
       uint64_t have = id ? fs.file(id).size : 0;
-      uint64_t want = spec.file_size ? spec.file_size : have;
+      // filesetup.c setup_files(): the job's I/O covers [file_offset,
+      // file_offset + io_size): size= (per file) past the offset, extending
+      // the file; filesize= or the file's own size up to its end.
+      const uint64_t off = spec.file_offset;
+      uint64_t want = spec.file_size && !o.filesize ? off + spec.file_size
+                      : spec.file_size              ? spec.file_size
+                                                    : have;
       if (want == 0) {
         return Status::InvalidArgument("job " + Quoted(spec.name) +
                                        ": need size= or filesize= (file " + Quoted(path) +
                                        " does not exist yet)");
+      }
+      if (off && want < off + max_bs) {  // setup_files(): err_offset
+        return Status::InvalidArgument("job " + Quoted(spec.name) + ": offset " +
+                                       std::to_string(off) + " leaves no room for I/O in file " +
+                                       Quoted(path) + " (" + std::to_string(want) + " bytes)");
       }
       if (want < max_bs) {
         return Status::InvalidArgument("job " + Quoted(spec.name) + ": file " + Quoted(path) +
@@ -181,7 +129,8 @@ Status FioRun::Prepare() {
         // failure is only a debug line, posix_fallocate()'s is logged;
         // truncate sets the size and allocates nothing, none does neither
         // (the job's writes allocate as they go).
-        const std::string& mode = o.fallocate;
+        // fallocate_file(): nothing with fill_device.
+        const std::string& mode = o.fill_device ? std::string("none") : o.fallocate;
         if (mode == "native" || mode == "posix" || mode == "1") {
           Status st = fs.Allocate(ids[i], sizes[i]);
           if (!st.ok() && mode != "native") {
@@ -205,8 +154,15 @@ Status FioRun::Prepare() {
         // extend_file() then sets the size with ftruncate() before writing:
         // a layout stopped by ENOSPC leaves a file of full size whose tail
         // is a hole, which a later run takes as laid out and reads as zeros.
-        fs.Truncate(ids[i], sizes[i]);
+        // fill_device: no ftruncate(), the layout writes until ENOSPC and
+        // stops there quietly; a job that does not write then does its
+        // I/O over what was written (extend_file()).
+        if (!o.fill_device) fs.Truncate(ids[i], sizes[i]);
         Status st = LayoutFile(spec, ids[i], sizes[i]);
+        if (o.fill_device && st.code() == Status::Code::kNoSpace) {
+          if (!spec.do_write) sizes[i] = std::min(sizes[i], fs.file(ids[i]).size);
+          continue;
+        }
         if (st.code() == Status::Code::kNoSpace) {
           messages_.emplace_back("fio: ENOSPC on laying out file, stopping");
           layout_error =
@@ -218,17 +174,28 @@ Status FioRun::Prepare() {
       }
     }
     if (!spec.io_size) {
-      for (uint64_t s : sizes) spec.io_size += s;
+      for (uint64_t s : sizes) spec.io_size += s - spec.file_offset;
     }
-    runners_.push_back(std::make_unique<JobRunner>(host_, spec, ids, sizes, spec.io_size));
+    set_up.push_back({&spec, std::move(ids), std::move(sizes), layout_errno, layout_error});
+    segments_ = std::max(segments_, spec.segment + 1);
+  }
+  for (SetUp& j : set_up) {
+    // Each job opens its files by name when it starts (filesetup.c
+    // td_io_open_file()): a file a later job's extend_file() unlinked and
+    // created again is the new one for the jobs before it too.
+    for (size_t i = 0; i < j.ids.size(); ++i) {
+      if (const uint32_t id = fs.Lookup(j.spec->files[i])) j.ids[i] = id;
+    }
+    const JobOptions& o = j.spec->opts;
+    runners_.push_back(
+        std::make_unique<JobRunner>(host_, *j.spec, j.ids, j.sizes, j.spec->io_size));
     if (o.flow) {  // flow_init_job(): at setup, stonewalled jobs too
       auto& flow = flows_[o.flow_id];
       if (!flow) flow = std::make_unique<Flow>(host_.engine());
       flow->Join(static_cast<uint64_t>(o.flow));
       runners_.back()->SetFlow(flow.get());
     }
-    if (!layout_error.empty()) runners_.back()->FailSetup(layout_errno, layout_error);
-    segments_ = std::max(segments_, spec.segment + 1);
+    if (!j.error.empty()) runners_.back()->FailSetup(j.err, j.error);
   }
   layout_end_ = host_.engine().now();
   return Status();

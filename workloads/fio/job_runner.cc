@@ -61,8 +61,11 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
     FileState f;
     f.id = file_ids[i];
     f.size = file_sizes[i];
+    f.start = f.zone_start = std::min(spec.file_offset, f.size);
+    f.pos[0] = f.pos[1] = f.pos[2] = f.start;
     if (spec.random) {
-      const uint64_t span = zoned_ ? std::min(spec.zones.range, f.size) : f.size;
+      const uint64_t region = f.size - f.start;
+      const uint64_t span = zoned_ ? std::min(spec.zones.range, region) : region;
       uint64_t blocks = span >= max_bs ? (span - max_bs) / granule_ + 1 : 0;
       f.picker = std::make_unique<RandomPicker>(blocks, spec.rand_gen, !spec.opts.norandommap,
                                                 spec.rand_seed + i);

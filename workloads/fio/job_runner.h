@@ -135,9 +135,10 @@ class JobRunner {
     Nanos arrival;          // reaches the stack (or the fd queue)
   };
   struct FileState {
-    uint32_t id;  // ExtentFs id
-    uint64_t size;
-    uint64_t zone_start = 0;  // zonemode=strided: fio's f->file_offset
+    uint32_t id;              // ExtentFs id
+    uint64_t size;            // where its I/O ends (the file's end)
+    uint64_t start;           // where its I/O starts (fio's get_start_offset())
+    uint64_t zone_start = 0;  // fio's f->file_offset: start, moved by zonemode=strided
     std::unique_ptr<RandomPicker> picker;
     uint64_t pos[3] = {0, 0, 0};
     bool exhausted = false;

@@ -50,6 +50,14 @@ void JobRunner::RecordError(const IoUnit& u, const Status& st) {
     }
     return;
   }
+  // fill_device: a write's ENOSPC (or EDQUOT) ends the job, logged by
+  // io_u.c __io_u_log_error() but then cleared: backend.c
+  // break_on_this_error() / do_io() td_clear_error(), fio_mark_td_terminate().
+  if (spec_.opts.fill_device && (err == ENOSPC || err == EDQUOT)) {
+    messages_.push_back(line);
+    Terminate();
+    return;
+  }
   failed_ = true;
   if (trim) {  // td_io_queue()'s td_verror(), before io_completed() logs anything
     if (policy.continue_mask & (1u << type)) CountError(err);

@@ -24,7 +24,7 @@ bool JobRunner::Exhaust(FileState& f) {
 void JobRunner::RestartFiles() {
   for (auto& f : files_) {
     if (f.picker) f.picker->Restart();
-    f.pos[0] = f.pos[1] = f.zone_start;  // 0 without zones
+    f.pos[0] = f.pos[1] = f.zone_start;  // the start offset without zones
     f.exhausted = false;
     f.opened = false;  // backend.c: each loop ends with close_files()
   }
@@ -44,7 +44,7 @@ void JobRunner::StridedZone(int dir) {
   if (zone_bytes_ >= z.size) {
     zone_bytes_ = 0;
     f.zone_start += z.range + z.skip;
-    if (f.zone_start >= f.size) f.zone_start = 0;
+    if (f.zone_start >= f.size) f.zone_start = f.start;  // setup_strided_zone_mode()
     f.pos[dir] = f.zone_start;
   }
   if (f.pos[dir] >= f.zone_start + z.range) f.pos[dir] = f.zone_start;

@@ -4,6 +4,15 @@
 // thread_main() runs do_verify() after do_io() when do_verify=1, reading
 // back io_hist_list, fio's log_io_piece() list, in write order).
 //
+// verify_async=N (fio: the read completes at once and verify_io_u_async()
+// hands it to one of N verifier threads) checks the same read at the same
+// moment: storlab gives verification no CPU time, so taking it off the
+// job's thread changes no simulated time. What it changes is what fio
+// reports: the io_u's flags in the failure message and the error's origin,
+// verify_async_thread()'s td_verror(..., "async_verify"); the job stops at
+// its next I/O, as fio's do_io() does when break_on_this_error() sees
+// td->error.
+//
 // The first failure ends the job with EILSEQ, as fio's io_u_queued_complete()
 // / io_u_sync_complete() do with the error verify_io_u() returns (with or
 // without verify_fatal: that option only stops verify_io_u() at the failing
@@ -107,7 +116,7 @@ void JobRunner::VerifyRead(const IoUnit& u) {
   const VerifyOutcome v =
       CheckVerify(spec_.verify, spec_.verify_pattern, verify_unit_[slot], u.ver_list,
                   host_.fs().file(files_[u.file].id).name, bufs_.slot(slot), u.length,
-                  spec_.verify_interval, spec_.opts.verify_fatal);
+                  spec_.verify_interval, spec_.opts.verify_fatal, spec_.opts.verify_async > 0);
   if (spec_.opts.verify_dump) {
     VerifyDump(u, v);
   } else {
@@ -116,8 +125,10 @@ void JobRunner::VerifyRead(const IoUnit& u) {
   if (!v.failed || !VerifyErrorEndsJob()) return;
   failed_ = true;
   ts_.error = EILSEQ;
-  ts_.verror =
-      std::string("file:io_u.c:2152, func=io_u_sync_complete, error=") + std::strerror(EILSEQ);
+  // verify_async: verify_async_thread()'s td_verror(td, ret, "async_verify").
+  ts_.verror = std::string(spec_.opts.verify_async ? "file:verify.c:1441, func=async_verify"
+                                                   : "file:io_u.c:2152, func=io_u_sync_complete") +
+               ", error=" + std::strerror(EILSEQ);
 }
 
 void JobRunner::AddMessages(const std::string& msg) {

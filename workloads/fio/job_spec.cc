@@ -249,12 +249,23 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       j.segment = segment;
       j.first_of_section = clone == 0;
       RETURN_IF_ERROR(FixupJob(j, s.where, &set.notes));
-      std::string dir = dirs.empty() ? "" : dirs[clone % dirs.size()];
+      // init.c add_job() numbers the clones of numjobs from the last down,
+      // the job itself being subjob 0 (its first clone is subjob numjobs-1,
+      // ...): that number (job_add_num) is $jobnum in its file names, picks
+      // its directory (filesetup.c add_file(), set_name_idx()) and places
+      // its offset (get_start_offset()). Real fio 3.33 with numjobs=3
+      // names thread 2's file w.2.0.
+      const uint64_t subjob = clone ? static_cast<uint64_t>(o.numjobs - clone) : 0;
+      std::string dir = dirs.empty() ? "" : dirs[subjob % dirs.size()];
       if (!explicit_files.empty()) {
-        for (const auto& f : explicit_files) j.files.push_back(Join(dir, f));
+        // options.c str_filename_cb(): add_file(td, fname, 0, 1), the first
+        // directory for every clone.
+        for (const auto& f : explicit_files)
+          j.files.push_back(Join(dirs.empty() ? "" : dirs[0], f));
       } else {
         for (int64_t f = 0; f < o.nrfiles; ++f) {
-          j.files.push_back(Join(dir, FormatFilename(o.filename_format, o.name, clone, f)));
+          j.files.push_back(Join(
+              dir, FormatFilename(o.filename_format, o.name, static_cast<int64_t>(subjob), f)));
         }
       }
       uint64_t nfiles = j.files.size();
@@ -274,6 +285,14 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
         j.file_size = o.size / nfiles;
         j.io_size = o.size;
       }
+      // get_start_offset(): offset + subjob * offset_increment.
+      constexpr uint64_t kMaxOffset = uint64_t{1} << 62;
+      if (o.offset >= kMaxOffset ||
+          (o.offset_increment && subjob > (kMaxOffset - o.offset) / o.offset_increment)) {
+        return Status::InvalidArgument(s.where + ": job " + Quoted(j.name) +
+                                       ": offset + offset_increment * job number is past 4 EiB");
+      }
+      j.file_offset = o.offset + subjob * o.offset_increment;
       // io_size: that much I/O, wrapping over the files (fio's io_size).
       if (o.io_size) j.io_size = o.io_size;
       if (!o.read_iolog.empty()) RETURN_IF_ERROR(ApplyReplay(&j, s.where, &set.notes));

@@ -94,7 +94,10 @@ struct JobSpec {
 
   std::vector<std::string> files;  // paths in the simulated file system
   uint64_t file_size = 0;          // each file; 0: take the existing file's size
-  uint64_t io_size = 0;            // bytes per loop; 0: the files' total size
+  // filesetup.c get_start_offset(): where in each file the job's I/O
+  // starts, offset + subjob_number * offset_increment.
+  uint64_t file_offset = 0;
+  uint64_t io_size = 0;  // bytes per loop; 0: the files' total size
   // read_iolog: the trace the job replays instead of choosing its own I/O
   // (files, directions and block sizes come from it; iolog_spec.cc).
   std::shared_ptr<const ReplayTrace> trace;

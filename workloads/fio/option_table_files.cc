@@ -1,6 +1,7 @@
 // The option table's entries for when a job starts and what its files are
 // called and how they are allocated (options.h): wait_for, filename_format,
-// fallocate, openfiles, unlink and the filestat engine's stat_type. Help
+// fallocate, fill_device, openfiles, unlink and the filestat engine's
+// stat_type. Help
 // texts are fio 3.33's own (options.c, engines/fileoperations.c).
 #include "workloads/fio/options.h"
 
@@ -42,6 +43,17 @@ void AddFileOptions(std::vector<OptionDef>* t) {
                   {"0", "Alias for 'none'"},
                   {"1", "Alias for 'posix'"}},
        .help = "Whether pre-allocation is performed when laying out files"});
+  // init.c fixup_options(): without size=, fill_device makes it -1ULL;
+  // filesetup.c skips fallocate_file() and the ftruncate(), a layout stops
+  // quietly at ENOSPC; backend.c break_on_this_error() and do_io() end the
+  // job at a write's ENOSPC (or EDQUOT) and clear the error (fio_run.cc,
+  // job_runner_errors.cc).
+  add({.name = "fill_device",
+       .alias = "fill_fs",
+       .type = OptType::kBool,
+       .target = &O::fill_device,
+       .def = "0",
+       .help = "Write until an ENOSPC error occurs"});
   // io_u.c get_next_file_rr(): at most this many files open at once; a
   // file is closed when its pass is done (job_runner_offset.cc). init.c
   // fixup_options(): 0 or more than nrfiles means nrfiles.

@@ -50,6 +50,14 @@ void AddVerifyOptions(std::vector<OptionDef>* t) {
        .target = &O::verify_backlog_batch,
        .max = UINT32_MAX,
        .help = "Verify this number of IO blocks"});
+  // backend.c / verify.c verify_io_u_async(): reads are checked by N
+  // verifier threads (job_runner_verify.cc).
+  add({.name = "verify_async",
+       .type = OptType::kInt,
+       .target = &O::verify_async,
+       .def = "0",
+       .max = INT32_MAX,
+       .help = "Number of async verifier threads to use"});
   add({.name = "verify_dump",
        .type = OptType::kBool,
        .target = &O::verify_dump,

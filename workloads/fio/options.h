@@ -45,6 +45,9 @@ struct JobOptions {
   uint64_t size = 0;         // bytes of I/O per job (0: the file's size)
   int64_t size_percent = 0;  // size=N%: percent of the file system
   uint64_t filesize = 0;     // size of each file (0: size)
+  // offset=, offset_increment=: where in each file a job's I/O starts
+  // (job_spec.cc, fio_run.cc; fio's filesetup.c get_start_offset()).
+  uint64_t offset = 0, offset_increment = 0;
   uint64_t io_size = 0;      // bytes of I/O per loop, wrapping over the files (0: size)
   int64_t number_ios = 0;    // stop after this many I/Os (0: no limit)
   bool create_only = false;  // lay the files out, do no I/O
@@ -92,6 +95,8 @@ struct JobOptions {
   uint64_t verify_interval = 0, verify_backlog = 0;
   int64_t verify_backlog_batch = 0;
   bool verify_dump = false;
+  // verify_async=N: N verifier threads check reads (job_runner_verify.cc).
+  int64_t verify_async = 0;
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
   // flow.c: jobs of one flow_id issue I/O in the ratio of their flow
@@ -149,6 +154,7 @@ struct JobOptions {
   // Files and submission (option_table_io.cc), data (option_table_verify.cc).
   bool create_on_open = false;            // files created when opened: no layout
   std::string fallocate = "native";       // none | native | posix | keep | truncate | 0 | 1
+  bool fill_device = false;               // fill_fs: write until ENOSPC (fio_run.cc)
   int64_t openfiles = 0;                  // files open at once (0: nrfiles)
   bool unlink = false;                    // unlink the files when the job is done
   std::string stat_type = "stat";         // filestat: stat | lstat | statx
@@ -251,7 +257,7 @@ void AddFlowOptions(std::vector<OptionDef>* table);
 // prio, prioclass, the cmdprio_* options and the io_uring and pvsync2
 // engine options (option_table_prio.cc).
 void AddPrioOptions(std::vector<OptionDef>* table);
-// wait_for, filename_format, fallocate, openfiles, unlink, stat_type
+// wait_for, filename_format, fallocate, fill_device, openfiles, unlink, stat_type
 // (option_table_files.cc).
 void AddFileOptions(std::vector<OptionDef>* table);
 // True for an option that never takes the next command-line word as its

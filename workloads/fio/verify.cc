@@ -1,15 +1,15 @@
 // fio's verify headers and checks (verify.h).
 #include "workloads/fio/verify.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "sim/quoted.h"
 #include "workloads/fio/fio_pattern.h"
+#include "workloads/fio/verify_sums.h"
 
 namespace storlab::fio {
 namespace {
@@ -32,16 +32,6 @@ uint64_t Get(const uint8_t* p, int n) {
   uint64_t v = 0;
   for (int i = n - 1; i >= 0; --i) v = v << 8 | p[i];
   return v;
-}
-
-// The checksum's size after the header (hdr_size(): vhdr_crc32c, vhdr_xxhash).
-uint64_t SumSize(VerifyKind k) {
-  return k == VerifyKind::kCrc32c || k == VerifyKind::kXxhash ? 4 : 0;
-}
-
-uint32_t Sum(VerifyKind k, const uint8_t* p, size_t n) {
-  // fio's verify_io_u_xxhash(): XXH32 with seed 1.
-  return k == VerifyKind::kXxhash ? XXH32(p, n, 1) : Crc32c(p, n);
 }
 
 const std::array<uint32_t, 256>& CrcTable() {
@@ -71,18 +61,19 @@ std::string Hex(const uint8_t* p, size_t n) {
 // I/O into blocks of its own header each).
 struct IoSpan {
   uint64_t offset, length;
+  unsigned flags;  // the io_u's flags, as log_verify_failure() prints them
 };
 
 // log_verify_failure(): the block and the I/O it was in.
 std::string Failure(const char* name, const std::string& file, uint64_t off, uint64_t len,
-                    bool check_seed, IoSpan io) {
+                    IoSpan io) {
   char b[256];
   std::snprintf(b, sizeof(b),
                 "%.8s: verify failed at file %s offset %llu, length %llu (requested block: "
                 "offset=%llu, length=%llu, flags=%x)\n",
                 name, file.c_str(), static_cast<unsigned long long>(off),
                 static_cast<unsigned long long>(len), static_cast<unsigned long long>(io.offset),
-                static_cast<unsigned long long>(io.length), check_seed ? 0x88U : 0x8U);
+                static_cast<unsigned long long>(io.length), io.flags);
   return b;
 }
 
@@ -100,12 +91,31 @@ void FillHeader(VerifyKind kind, const VerifyBlock& b, uint8_t* buf, uint64_t le
   Put16(buf + 34, b.numberio);
   Put32(buf + kCrcOffset, Crc32c(buf, kCrcOffset));
   const uint64_t sum = SumSize(kind);
-  if (sum) Put32(buf + kHdrSize, Sum(kind, buf + kHdrSize + sum, len - kHdrSize - sum));
+  if (sum) FillSum(kind, buf + kHdrSize + sum, len - kHdrSize - sum, buf + kHdrSize);
 }
 
-// verify_header() and the checksum of one header's block (`off`, `len`)
-// of the I/O `io`; `io_expect` is the I/O's first header.
-std::string CheckBlock(VerifyKind kind, const VerifyBlock& io_expect, uint64_t off, bool check_seed,
+// verify_io_u_pattern(): the first of the `n` bytes at `p` that is not
+// the pattern (which starts `from` bytes before them), as fio says it, or "".
+std::string PatternMismatch(const std::vector<uint8_t>& pattern, uint64_t from, const uint8_t* p,
+                            uint64_t n) {
+  char m[160];
+  for (uint64_t i = 0; i < n && !pattern.empty(); ++i) {
+    const uint8_t want = pattern[(from + i) % pattern.size()];
+    if (p[i] == want) continue;
+    std::snprintf(m, sizeof(m),
+                  "fio: got pattern '%02x', wanted '%02x'. Bad bits %d\n"
+                  "fio: bad pattern block offset %llu\n",
+                  p[i], want, __builtin_popcount(static_cast<unsigned>(p[i] ^ want)),
+                  static_cast<unsigned long long>(i));
+    return m;
+  }
+  return "";
+}
+
+// verify_header() and the checksum of one header's block (`off`, `len`,
+// `at` bytes into the I/O `io`); `io_expect` is the I/O's first header.
+std::string CheckBlock(VerifyKind kind, const std::vector<uint8_t>& pattern,
+                       const VerifyBlock& io_expect, uint64_t off, uint64_t at, bool check_seed,
                        const std::string& file, const uint8_t* buf, uint64_t len, IoSpan io) {
   char m[256];
   const auto ulen = static_cast<unsigned long long>(len);
@@ -148,25 +158,48 @@ std::string CheckBlock(VerifyKind kind, const VerifyBlock& io_expect, uint64_t o
     return std::string(m) + tail;
   }
   const uint64_t sum = SumSize(kind);
-  if (!sum) return "";  // meta: the header is all there is
-  uint8_t got[4];
-  Put32(got, Sum(kind, buf + kHdrSize + sum, len - kHdrSize - sum));
-  if (std::memcmp(got, buf + kHdrSize, 4) == 0) return "";
-  return Failure(kind == VerifyKind::kXxhash ? "xxhash" : "crc32c", file, off, len, check_seed,
-                 io) +
-         "       Expected CRC: " + Hex(buf + kHdrSize, 4) +
-         "\n       Received CRC: " + Hex(got, 4) + "\n";
+  if (!sum) {
+    // meta: the header; with a verify_pattern (verify_io_u(): VERIFY_HDR_ONLY
+    // and verify_pattern_bytes), the pattern over the rest of the block.
+    if (pattern.empty()) return "";
+    std::string bad = PatternMismatch(pattern, at + kHdrSize, buf + kHdrSize, len - kHdrSize);
+    return bad.empty() ? "" : bad + Failure("pattern", file, off, len, io);
+  }
+  // verify_io_u_<type>(): the sum over the data, compared with the field.
+  uint8_t got[128];
+  FillSum(kind, buf + kHdrSize + sum, len - kHdrSize - sum, got);
+  if (std::memcmp(got, buf + kHdrSize, sum) == 0) return "";
+  std::string out = Failure(SumName(kind), file, off, len, io) +
+                    "       Expected CRC: " + Hex(buf + kHdrSize, sum) +
+                    "\n       Received CRC: " + Hex(got, sum) + "\n";
+  // verify_io_u(): the type the block says it was written with, when
+  // another.
+  if (const uint64_t media = Get(buf + 2, 2); media != static_cast<uint16_t>(kind)) {
+    std::snprintf(m, sizeof(m), "fio: verify type mismatch (%llu media, %u given)\n",
+                  static_cast<unsigned long long>(media), static_cast<unsigned>(kind));
+    out += m;
+  }
+  return out;
 }
 
 }  // namespace
 
 VerifyKind VerifyKindFromName(std::string_view n) {
-  if (n == "crc32c" || n == "crc32c-intel") return VerifyKind::kCrc32c;
-  if (n == "xxhash") return VerifyKind::kXxhash;
-  if (n == "md5") return VerifyKind::kMd5;
-  if (n == "meta") return VerifyKind::kMeta;
-  if (n == "pattern") return VerifyKind::kPattern;
-  if (n == "null") return VerifyKind::kNull;
+  // options.c's verify= values.
+  static constexpr std::pair<std::string_view, VerifyKind> kNames[] = {
+      {"md5", VerifyKind::kMd5},           {"crc64", VerifyKind::kCrc64},
+      {"crc32", VerifyKind::kCrc32},       {"crc32c-intel", VerifyKind::kCrc32c},
+      {"crc32c", VerifyKind::kCrc32c},     {"crc16", VerifyKind::kCrc16},
+      {"crc7", VerifyKind::kCrc7},         {"sha1", VerifyKind::kSha1},
+      {"sha256", VerifyKind::kSha256},     {"sha512", VerifyKind::kSha512},
+      {"sha3-224", VerifyKind::kSha3_224}, {"sha3-256", VerifyKind::kSha3_256},
+      {"sha3-384", VerifyKind::kSha3_384}, {"sha3-512", VerifyKind::kSha3_512},
+      {"xxhash", VerifyKind::kXxhash},     {"meta", VerifyKind::kMeta},
+      {"pattern", VerifyKind::kPattern},   {"null", VerifyKind::kNull},
+  };
+  for (const auto& [name, kind] : kNames) {
+    if (n == name) return kind;
+  }
   return VerifyKind::kNone;
 }
 
@@ -210,25 +243,22 @@ void FillVerify(VerifyKind kind, const std::vector<uint8_t>& pattern, const Veri
 
 VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
                           const VerifyBlock& expect, bool check_seed, const std::string& file,
-                          const uint8_t* buf, uint64_t len, uint64_t interval, bool fatal) {
+                          const uint8_t* buf, uint64_t len, uint64_t interval, bool fatal,
+                          bool async) {
   VerifyOutcome out;
   if (kind == VerifyKind::kNone || kind == VerifyKind::kNull) return out;
-  const IoSpan io{expect.offset, len};
+  // io_u.h: IO_U_F_IN_CUR_DEPTH (8), IO_U_F_VER_LIST (0x80) for a read of
+  // the verify pass (check_seed); verify_io_u_async() clears the first,
+  // verify_async_thread() sets IO_U_F_NO_FILE_PUT (4).
+  const unsigned flags = (async ? 0x4U : 0x8U) | (check_seed ? 0x80U : 0U);
+  const IoSpan io{expect.offset, len, flags};
   if (kind == VerifyKind::kPattern) {
     // verify_io_u_pattern(): the first byte that differs.
-    char m[256];
-    for (uint64_t i = 0; i < len && !pattern.empty(); ++i) {
-      const uint8_t want = pattern[i % pattern.size()];
-      if (buf[i] == want) continue;
-      std::snprintf(m, sizeof(m),
-                    "fio: got pattern '%02x', wanted '%02x'. Bad bits %d\n"
-                    "fio: bad pattern block offset %llu\n",
-                    buf[i], want, __builtin_popcount(static_cast<unsigned>(buf[i] ^ want)),
-                    static_cast<unsigned long long>(i));
-      out.messages = m + Failure("pattern", file, expect.offset, len, check_seed, io);
+    std::string bad = PatternMismatch(pattern, 0, buf, len);
+    if (!bad.empty()) {
+      out.messages = bad + Failure("pattern", file, expect.offset, len, io);
       out.failed = true;
       out.bad.push_back({0, len, false, out.messages});
-      break;
     }
     return out;
   }
@@ -240,7 +270,8 @@ VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
     if (out.failed && fatal) break;
     const uint64_t off = expect.offset + n * (interval ? interval : len);
     const uint64_t blen = std::min(step, len - at);
-    std::string msg = CheckBlock(kind, expect, off, check_seed, file, buf + at, blen, io);
+    std::string msg =
+        CheckBlock(kind, pattern, expect, off, at, check_seed, file, buf + at, blen, io);
     out.failed = !msg.empty();
     if (!out.failed) continue;
     out.messages += msg;

@@ -10,8 +10,9 @@
 //   0 u16 magic 0xacca   2 u16 verify_type   4 u32 len   8 u64 rand_seed
 //  16 u64 offset        24 u32 time_sec     28 u32 time_nsec
 //  32 u16 thread        34 u16 numberio     36 u32 crc32 (crc32c of bytes 0-35)
-// followed by the checksum (crc32c: 4 bytes, xxhash: 4) of the bytes after
-// it up to len. meta: the header only; pattern: no header, the pattern.
+// followed by the checksum of the bytes after it up to len (verify_sums.h:
+// 1 byte for crc7 up to 128 for sha512). meta: the header only; pattern:
+// no header, the pattern.
 // Thread-safe (pure functions).
 #ifndef STORLAB_WORKLOADS_FIO_VERIFY_H_
 #define STORLAB_WORKLOADS_FIO_VERIFY_H_
@@ -29,11 +30,22 @@ namespace storlab::fio {
 enum class VerifyKind : uint16_t {
   kNone = 0,
   kMeta = 1,  // VERIFY_HDR_ONLY
-  kMd5 = 2,   // not modelled: an error says so
-  kCrc32c = 5,
+  kMd5 = 2,
+  kCrc64 = 3,
+  kCrc32 = 4,
+  kCrc32c = 5,  // crc32c-intel too (VERIFY_CRC32C_INTEL, 6, is never set)
+  kCrc16 = 7,
+  kCrc7 = 8,
+  kSha256 = 9,
+  kSha512 = 10,
+  kSha3_224 = 11,
+  kSha3_256 = 12,
+  kSha3_384 = 13,
+  kSha3_512 = 14,
   kXxhash = 15,
-  kPattern = 100,  // no header
-  kNull = 101,     // pretend to verify
+  kSha1 = 16,
+  kPattern = 18,  // VERIFY_PATTERN_NO_HDR: verify=pattern, no header
+  kNull = 19,     // pretend to verify
 };
 
 // From verify=NAME (option_table.cc's values); crc32c-intel is crc32c, as in
@@ -84,10 +96,13 @@ struct VerifyOutcome {
 // header's rand_seed and numberio must match, as in a write job's verify
 // pass). A bad header ends the check; a bad checksum is reported and the
 // check goes on (fatal: verify_fatal stops it), the I/O's result being its
-// last block's, as in fio. Messages name `file`.
+// last block's, as in fio. Messages name `file`. `async` (verify_async=):
+// checked by fio's verifier thread, whose io_u flags the messages show
+// (IO_U_F_NO_FILE_PUT set, IO_U_F_IN_CUR_DEPTH cleared).
 VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
                           const VerifyBlock& expect, bool check_seed, const std::string& file,
-                          const uint8_t* buf, uint64_t len, uint64_t interval, bool fatal);
+                          const uint8_t* buf, uint64_t len, uint64_t interval, bool fatal,
+                          bool async = false);
 
 // The same for one header over the whole I/O: "" or fio's message.
 inline std::string CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
