@@ -33,6 +33,12 @@ std::array<uint8_t, 16> Md5(const uint8_t* p, size_t n);
 // (the standard digest is them big-endian; fio stores them as words).
 std::array<uint32_t, 5> Sha1Words(const uint8_t* p, size_t n);
 
+// The padding MD5, SHA-1 and SHA-256 share (RFC 1321 3.1-3.2, FIPS 180-4
+// 5.1.1), written into `tail` (zeroed by the caller): the bytes of [p, p+n)
+// after its whole 64-byte blocks, a 1 bit, zeros to 56 mod 64, then n's
+// length in bits as 64 bits, big-endian (the SHAs) or little-endian (MD5,
+// and fio 3.33's SHA-256, verify_sums.cc). Returns the blocks written: 1 or 2.
+size_t PadLastBlocks(const uint8_t* p, size_t n, bool big_endian_length, uint8_t (&tail)[128]);
 // FIPS 180-4 SHA-256's compression of one 64-byte block into `state`.
 void Sha256Block(std::array<uint32_t, 8>& state, const uint8_t* block);
 // SHA-256's initial state (FIPS 180-4 5.3.3).

@@ -76,14 +76,8 @@ std::array<uint8_t, 16> Md5(const uint8_t* p, size_t n) {
   std::array<uint32_t, 4> h = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};  // RFC 1321 3.3
   size_t i = 0;
   for (; i + 64 <= n; i += 64) Block(h, p + i);
-  // 3.1, 3.2: a 1 bit, zeros to 56 mod 64, the bit length (64 bits, LE).
   uint8_t tail[128] = {};
-  const size_t rest = n - i;
-  if (rest) std::memcpy(tail, p + i, rest);
-  tail[rest] = 0x80;
-  const size_t blocks = rest < 56 ? 1 : 2;
-  const uint64_t bits = static_cast<uint64_t>(n) * 8;
-  for (int k = 0; k < 8; ++k) tail[blocks * 64 - 8 + k] = static_cast<uint8_t>(bits >> (8 * k));
+  const size_t blocks = PadLastBlocks(p, n, /*big_endian_length=*/false, tail);
   for (size_t b = 0; b < blocks; ++b) Block(h, tail + 64 * b);
   std::array<uint8_t, 16> out{};
   for (int w = 0; w < 4; ++w) {

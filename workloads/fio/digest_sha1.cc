@@ -57,14 +57,8 @@ std::array<uint32_t, 5> Sha1Words(const uint8_t* p, size_t n) {
                                0xc3d2e1f0};  // 5.3.1
   size_t i = 0;
   for (; i + 64 <= n; i += 64) Block(h, p + i);
-  // 5.1.1: a 1 bit, zeros to 56 mod 64, the bit length (64 bits, BE).
   uint8_t tail[128] = {};
-  const size_t rest = n - i;
-  if (rest) std::memcpy(tail, p + i, rest);
-  tail[rest] = 0x80;
-  const size_t blocks = rest < 56 ? 1 : 2;
-  const uint64_t bits = static_cast<uint64_t>(n) * 8;
-  for (int k = 0; k < 8; ++k) tail[blocks * 64 - 1 - k] = static_cast<uint8_t>(bits >> (8 * k));
+  const size_t blocks = PadLastBlocks(p, n, /*big_endian_length=*/true, tail);
   for (size_t b = 0; b < blocks; ++b) Block(h, tail + 64 * b);
   return h;
 }

@@ -113,18 +113,24 @@ void Sha256Block(std::array<uint32_t, 8>& h, const uint8_t* b) {
   for (int i = 0; i < 8; ++i) h[i] += v[i];
 }
 
+size_t PadLastBlocks(const uint8_t* p, size_t n, bool big_endian_length, uint8_t (&tail)[128]) {
+  const size_t rest = n % 64;
+  if (rest) std::memcpy(tail, p + (n - rest), rest);
+  tail[rest] = 0x80;
+  const size_t blocks = rest < 56 ? 1 : 2;
+  const uint64_t bits = static_cast<uint64_t>(n) * 8;
+  uint8_t* len = tail + blocks * 64 - 8;
+  for (size_t k = 0; k < 8; ++k)
+    len[big_endian_length ? 7 - k : k] = static_cast<uint8_t>(bits >> (8 * k));
+  return blocks;
+}
+
 std::array<uint8_t, 32> Sha256(const uint8_t* p, size_t n) {
   std::array<uint32_t, 8> h = Sha256Init();
   size_t i = 0;
   for (; i + 64 <= n; i += 64) Sha256Block(h, p + i);
-  // 5.1.1: a 1 bit, zeros to 56 mod 64, the bit length (64 bits, BE).
   uint8_t tail[128] = {};
-  const size_t rest = n - i;
-  if (rest) std::memcpy(tail, p + i, rest);
-  tail[rest] = 0x80;
-  const size_t blocks = rest < 56 ? 1 : 2;
-  const uint64_t bits = static_cast<uint64_t>(n) * 8;
-  for (int k = 0; k < 8; ++k) tail[blocks * 64 - 1 - k] = static_cast<uint8_t>(bits >> (8 * k));
+  const size_t blocks = PadLastBlocks(p, n, /*big_endian_length=*/true, tail);
   for (size_t b = 0; b < blocks; ++b) Sha256Block(h, tail + 64 * b);
   std::array<uint8_t, 32> out{};
   for (int w = 0; w < 8; ++w) {

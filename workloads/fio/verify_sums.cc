@@ -28,11 +28,7 @@ void FioSha256(const uint8_t* p, size_t n, uint8_t* field) {
   size_t i = 0;
   for (; i + 64 <= n; i += 64) Sha256Block(h, p + i);
   uint8_t tail[128] = {};
-  const size_t rest = n - i;
-  if (rest) std::memcpy(tail, p + i, rest);
-  tail[rest] = 0x80;
-  const size_t blocks = rest < 56 ? 1 : 2;
-  PutLe(tail + blocks * 64 - 8, static_cast<uint64_t>(n) * 8, 8);
+  const size_t blocks = PadLastBlocks(p, n, /*big_endian_length=*/false, tail);
   for (size_t b = 0; b < blocks; ++b) Sha256Block(h, tail + 64 * b);
   std::memcpy(field, tail + (blocks - 1) * 64, 64);
   for (int w = 0; w < 8; ++w) field[w] = static_cast<uint8_t>(h[static_cast<size_t>(w)]);
