@@ -41,10 +41,10 @@ const Tables& KeccakTables() {
         if (Rc(j + 7 * ir)) r.rc[static_cast<size_t>(ir)] |= 1ULL << ((1 << j) - 1);
       }
     }
-    int x = 1, y = 0;
+    size_t x = 1, y = 0;
     for (int t = 0; t < 24; ++t) {
-      r.rho[static_cast<size_t>(x + 5 * y)] = ((t + 1) * (t + 2) / 2) % 64;
-      const int nx = y, ny = (2 * x + 3 * y) % 5;
+      r.rho[x + 5 * y] = ((t + 1) * (t + 2) / 2) % 64;
+      const size_t nx = y, ny = (2 * x + 3 * y) % 5;
       x = nx;
       y = ny;
     }
@@ -61,19 +61,16 @@ void KeccakF(std::array<uint64_t, 25>& a) {
     for (int x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ Rotl(c[(x + 1) % 5], 1);
     for (size_t i = 0; i < 25; ++i) a[i] ^= d[i % 5];  // theta
     std::array<uint64_t, 25> b{};
-    for (int x = 0; x < 5; ++x) {
-      for (int y = 0; y < 5; ++y) {
+    for (size_t x = 0; x < 5; ++x) {
+      for (size_t y = 0; y < 5; ++y) {
         // rho, then pi: A'[x, y] = A[(x + 3y) mod 5, x]
-        const int sx = (x + 3 * y) % 5, sy = x;
-        b[static_cast<size_t>(x + 5 * y)] =
-            Rotl(a[static_cast<size_t>(sx + 5 * sy)], t.rho[static_cast<size_t>(sx + 5 * sy)]);
+        const size_t sx = (x + 3 * y) % 5, sy = x;
+        b[x + 5 * y] = Rotl(a[sx + 5 * sy], t.rho[sx + 5 * sy]);
       }
     }
-    for (int y = 0; y < 5; ++y) {  // chi
-      for (int x = 0; x < 5; ++x) {
-        a[static_cast<size_t>(x + 5 * y)] =
-            b[static_cast<size_t>(x + 5 * y)] ^ (~b[static_cast<size_t>((x + 1) % 5 + 5 * y)] &
-                                                 b[static_cast<size_t>((x + 2) % 5 + 5 * y)]);
+    for (size_t y = 0; y < 5; ++y) {  // chi
+      for (size_t x = 0; x < 5; ++x) {
+        a[x + 5 * y] = b[x + 5 * y] ^ (~b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
       }
     }
     a[0] ^= t.rc[static_cast<size_t>(round)];  // iota

@@ -78,7 +78,13 @@ Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
   chunk = (chunk + 4095) / 4096 * 4096;
   IoBuffers bufs;
   if (host_.writes_carry_data()) bufs = IoBuffers(1, chunk, spec.rand_seed ^ id, spec.fill);
-  LayoutWriter w{&host_, id, size, chunk, /*direct=*/true, &bufs, spec.max_bs(kWrite)};
+  LayoutWriter w{.host = &host_,
+                 .id = id,
+                 .size = size,
+                 .chunk = chunk,
+                 .direct = true,
+                 .bufs = &bufs,
+                 .bs = spec.max_bs(kWrite)};
   w.Next();
   Watchdog watchdog(host_.stack());
   RETURN_IF_ERROR(VirtualDriver(host_.engine()).RunWatched([&] { return !w.done; }, watchdog));
