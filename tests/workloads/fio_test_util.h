@@ -7,7 +7,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -111,6 +113,19 @@ inline std::string GoldenDir() {
   if (src) return std::string(src) + "/tests/workloads/golden/";
   std::string f = __FILE__;
   return f.substr(0, f.rfind('/')) + "/golden/";
+}
+
+// A block real fio 3.33 wrote with verify= (golden/verify/README.md).
+inline std::vector<uint8_t> RealVerifyBlock(const std::string& name) {
+  std::ifstream in(GoldenDir() + "/verify/" + name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The n-byte little-endian number at `at` of `b`.
+inline uint64_t LeAt(const std::vector<uint8_t>& b, size_t at, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = v << 8 | b[at + static_cast<size_t>(i)];
+  return v;
 }
 
 inline std::string ReadGolden(const std::string& name) {

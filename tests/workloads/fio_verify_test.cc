@@ -13,21 +13,11 @@
 namespace storlab::fio {
 namespace {
 
-using testing::GoldenDir;
+using testing::LeAt;
+using testing::RealVerifyBlock;
 using testing::RamStack;
 using testing::Split;
 
-// A 4 KiB block real fio 3.33 wrote with verify= (golden/verify/README.md).
-std::vector<uint8_t> RealBlock(const std::string& name) {
-  std::ifstream in(GoldenDir() + "/verify/" + name, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-uint64_t Le(const std::vector<uint8_t>& b, size_t at, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = v << 8 | b[at + static_cast<size_t>(i)];
-  return v;
-}
 
 TEST(VerifyTest, Crc32cTestVector) {
   const char* s = "123456789";
@@ -39,15 +29,15 @@ TEST(VerifyTest, Crc32cTestVector) {
 // thread and numberio, gives real fio's block byte for byte; the check
 // passes on it and names the block when a byte is off.
 void CheckRealBlock(VerifyKind kind, const std::string& file, const char* name) {
-  const std::vector<uint8_t> real = RealBlock(file);
+  const std::vector<uint8_t> real = RealVerifyBlock(file);
   ASSERT_EQ(real.size(), 4096u) << file;
-  EXPECT_EQ(Le(real, 2, 2), static_cast<uint16_t>(kind));
+  EXPECT_EQ(LeAt(real, 2, 2), static_cast<uint16_t>(kind));
   VerifyBlock b;
   b.offset = 0;
-  b.rand_seed = Le(real, 8, 8);
-  b.time_ns = Le(real, 24, 4) * 1000000000 + Le(real, 28, 4);
-  b.thread = static_cast<uint16_t>(Le(real, 32, 2));
-  b.numberio = static_cast<uint16_t>(Le(real, 34, 2));
+  b.rand_seed = LeAt(real, 8, 8);
+  b.time_ns = LeAt(real, 24, 4) * 1000000000 + LeAt(real, 28, 4);
+  b.thread = static_cast<uint16_t>(LeAt(real, 32, 2));
+  b.numberio = static_cast<uint16_t>(LeAt(real, 34, 2));
   std::vector<uint8_t> mine = real;
   std::memset(mine.data(), 0, 44);
   FillVerify(kind, {}, b, mine.data(), mine.size());

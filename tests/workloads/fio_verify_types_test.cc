@@ -17,7 +17,8 @@
 namespace storlab::fio {
 namespace {
 
-using testing::GoldenDir;
+using testing::LeAt;
+using testing::RealVerifyBlock;
 using testing::RamStack;
 using testing::Split;
 
@@ -34,16 +35,6 @@ const Type kTypes[] = {
     {"sha3-384", VerifyKind::kSha3_384}, {"sha3-512", VerifyKind::kSha3_512},
 };
 
-std::vector<uint8_t> RealBlock(const std::string& name) {
-  std::ifstream in(GoldenDir() + "/verify/" + name, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-uint64_t Le(const std::vector<uint8_t>& b, size_t at, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = v << 8 | b[at + static_cast<size_t>(i)];
-  return v;
-}
 
 // The first 1 KiB block real fio 3.33 wrote with each type
 // (golden/verify/README.md): FillVerify over its data bytes, with its
@@ -51,14 +42,14 @@ uint64_t Le(const std::vector<uint8_t>& b, size_t at, int n) {
 // check passes on it.
 TEST(VerifyTypesTest, AsRealFioWritesThem) {
   for (const Type& t : kTypes) {
-    const std::vector<uint8_t> real = RealBlock(std::string(t.name) + "_block0.bin");
+    const std::vector<uint8_t> real = RealVerifyBlock(std::string(t.name) + "_block0.bin");
     ASSERT_EQ(real.size(), 1024u) << t.name;
-    EXPECT_EQ(Le(real, 2, 2), static_cast<uint16_t>(t.kind)) << t.name;
+    EXPECT_EQ(LeAt(real, 2, 2), static_cast<uint16_t>(t.kind)) << t.name;
     VerifyBlock b;
-    b.rand_seed = Le(real, 8, 8);
-    b.time_ns = Le(real, 24, 4) * 1000000000 + Le(real, 28, 4);
-    b.thread = static_cast<uint16_t>(Le(real, 32, 2));
-    b.numberio = static_cast<uint16_t>(Le(real, 34, 2));
+    b.rand_seed = LeAt(real, 8, 8);
+    b.time_ns = LeAt(real, 24, 4) * 1000000000 + LeAt(real, 28, 4);
+    b.thread = static_cast<uint16_t>(LeAt(real, 32, 2));
+    b.numberio = static_cast<uint16_t>(LeAt(real, 34, 2));
     std::vector<uint8_t> mine = real;
     std::memset(mine.data(), 0, 40 + SumSize(t.kind));
     FillVerify(t.kind, {}, b, mine.data(), mine.size());

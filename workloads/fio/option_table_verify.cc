@@ -1,5 +1,5 @@
-// The option table's verify entries besides verify= itself (options.h,
-// verify.h). Help texts are fio 3.33's own (options.c).
+// The option table's verify entries: verify= (placed where fio lists it)
+// and the others (options.h, verify.h). Help texts are fio 3.33's own (options.c).
 #include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/options.h"
 
@@ -7,6 +7,37 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace storlab::fio {
+
+// verify= itself: every checksum type of fio 3.33 (verify.h VERIFY_*).
+void AddVerifyTypeOption(std::vector<OptionDef>* t) {
+  using O = JobOptions;
+  auto add = [&](OptionDef d) { t->push_back(std::move(d)); };
+  add({.name = "verify",
+       .type = OptType::kEnum,
+       .target = &O::verify,
+       .def = "0",
+       .values = {{"0", "Don't do IO verification"},
+                  {"md5", "Use md5 checksums for verification"},
+                  {"crc64", "Use crc64 checksums for verification"},
+                  {"crc32", "Use crc32 checksums for verification"},
+                  {"crc32c-intel",
+                   "Use crc32c checksums for verification (hw assisted, if available)"},
+                  {"crc32c", "Use crc32c checksums for verification"},
+                  {"crc16", "Use crc16 checksums for verification"},
+                  {"crc7", "Use crc7 checksums for verification"},
+                  {"sha1", "Use sha1 checksums for verification"},
+                  {"sha256", "Use sha256 checksums for verification"},
+                  {"sha512", "Use sha512 checksums for verification"},
+                  {"sha3-224", "Use sha3-224 checksums for verification"},
+                  {"sha3-256", "Use sha3-256 checksums for verification"},
+                  {"sha3-384", "Use sha3-384 checksums for verification"},
+                  {"sha3-512", "Use sha3-512 checksums for verification"},
+                  {"xxhash", "Use xxhash checksums for verification"},
+                  {"meta", "Use io_u meta data for verification"},
+                  {"pattern", "Verify strict pattern"},
+                  {"null", "Pretend to verify"}},
+       .help = "Verify data written"});
+}
 
 void AddVerifyOptions(std::vector<OptionDef>* t) {
   using O = JobOptions;

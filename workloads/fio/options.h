@@ -245,7 +245,8 @@ void AddStatOptions(std::vector<OptionDef>* table);
 void AddIoOptions(std::vector<OptionDef>* table);
 // The trace replay options (option_table_iolog.cc).
 void AddIologOptions(std::vector<OptionDef>* table);
-// The verify options besides verify= (option_table_verify.cc).
+// verify= itself, and the verify options besides it (option_table_verify.cc).
+void AddVerifyTypeOption(std::vector<OptionDef>* table);
 void AddVerifyOptions(std::vector<OptionDef>* table);
 // refill_buffers, scramble_buffers, zero_buffers, buffer_compress_*
 // (option_table_buffers.cc).
