@@ -14,10 +14,9 @@ namespace storlab::fio {
 namespace {
 
 using testing::LeAt;
-using testing::RealVerifyBlock;
 using testing::RamStack;
+using testing::RealVerifyBlock;
 using testing::Split;
-
 
 TEST(VerifyTest, Crc32cTestVector) {
   const char* s = "123456789";

@@ -18,8 +18,8 @@ namespace storlab::fio {
 namespace {
 
 using testing::LeAt;
-using testing::RealVerifyBlock;
 using testing::RamStack;
+using testing::RealVerifyBlock;
 using testing::Split;
 
 struct Type {
@@ -34,7 +34,6 @@ const Type kTypes[] = {
     {"sha3-224", VerifyKind::kSha3_224}, {"sha3-256", VerifyKind::kSha3_256},
     {"sha3-384", VerifyKind::kSha3_384}, {"sha3-512", VerifyKind::kSha3_512},
 };
-
 
 // The first 1 KiB block real fio 3.33 wrote with each type
 // (golden/verify/README.md): FillVerify over its data bytes, with its
