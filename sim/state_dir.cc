@@ -18,7 +18,7 @@
 namespace storlab {
 namespace {
 
-constexpr char kMagic[] = "storlab-state";
+constexpr char kStateDirMagic[] = "storlab-state";
 constexpr uint64_t kMaxManifest = uint64_t{64} << 20;
 
 template <typename T>
@@ -27,7 +27,7 @@ Result<T> Ctx(Result<T> r, const std::string& context) {
   return r;
 }
 
-std::string Hex(uint64_t v) {
+std::string HexName(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
   return buf;
@@ -100,16 +100,16 @@ Status WriteSynced(Env& env, const std::string& path, const std::string& data) {
 }
 
 std::string Manifest(const StateImage& image) {
-  std::string m = std::string(kMagic) + "\n";
+  std::string m = std::string(kStateDirMagic) + "\n";
   m += "format " + std::to_string(StateImage::kFormat) + "\n";
   m += std::string("storlab ") + STORLAB_VERSION + "\n";
   m += "clock " + std::to_string(image.clock.count()) + "\n";
   m += std::string("data ") + (image.keeps_data ? "kept" : "timing-only") + "\n";
-  m += "stack " + Hex(Random::Fnv1a(image.stack)) + "\n";
+  m += "stack " + HexName(Random::Fnv1a(image.stack)) + "\n";
   for (const auto& p : image.parts) {
     m += "part " + p.kind + " " + Escape(p.name) + " " + Escape(p.type) + " " + StatePartFile(p) +
          " " + std::to_string(p.bytes.size()) + " " +
-         Hex(XXH3_64bits(p.bytes.data(), p.bytes.size())) + "\n";
+         HexName(XXH3_64bits(p.bytes.data(), p.bytes.size())) + "\n";
   }
   std::istringstream in(image.stack);
   for (std::string line; std::getline(in, line);) m += "desc " + line + "\n";
@@ -207,8 +207,9 @@ Result<std::optional<StateImage>> LoadStateDir(const std::string& dir_in, Env* e
   while (std::getline(in, line)) {
     ++n;
     if (n == 1) {
-      if (line != kMagic)
-        return bad("not a storlab state (the first line is not " + std::string(kMagic) + ")");
+      if (line != kStateDirMagic)
+        return bad("not a storlab state (the first line is not " + std::string(kStateDirMagic) +
+                   ")");
       continue;
     }
     const size_t sp = line.find(' ');
@@ -259,7 +260,7 @@ Result<std::optional<StateImage>> LoadStateDir(const std::string& dir_in, Env* e
       }
       ASSIGN_OR_RETURN(auto f, Ctx(env.OpenReadOnly(path), "opening " + path));
       ASSIGN_OR_RETURN(p.bytes, Ctx(ReadWholeFile(*f, bytes), "reading " + path));
-      if (Hex(XXH3_64bits(p.bytes.data(), p.bytes.size())) != w[5]) {
+      if (HexName(XXH3_64bits(p.bytes.data(), p.bytes.size())) != w[5]) {
         return Status::InvalidArgument(where + ": " + w[3] +
                                        " does not match its checksum in the MANIFEST (corrupt)");
       }
@@ -274,7 +275,7 @@ Result<std::optional<StateImage>> LoadStateDir(const std::string& dir_in, Env* e
   if (!format_seen || !clock_seen || !data_seen || stack_hash.empty()) {
     return Status::InvalidArgument(mpath + ": incomplete (format, clock, data and stack needed)");
   }
-  if (Hex(Random::Fnv1a(image.stack)) != stack_hash) {
+  if (HexName(Random::Fnv1a(image.stack)) != stack_hash) {
     return Status::InvalidArgument(mpath + ": the stack description does not match its hash");
   }
   return std::optional<StateImage>(std::move(image));

@@ -14,15 +14,10 @@
 #include "workloads/report/html_report.h"
 #include "workloads/report/report_series.h"
 #include "workloads/report/run_sampler.h"
+#include "workloads/text_format.h"
 
 namespace storlab::demo {
 namespace {
-
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
 
 CellResult RunCell(const Cell& cell, const DemoOptions& o) {
   auto wall0 = std::chrono::steady_clock::now();

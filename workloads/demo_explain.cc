@@ -9,15 +9,11 @@
 #include "sim/layers/nfs/nfs.h"
 #include "sim/layers/zfs/zfs.h"
 #include "sim/stat_table.h"
+#include "workloads/text_format.h"
 
 namespace storlab::demo {
 namespace {
 
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
 std::string Gb(double bytes) { return Fmt("%.1f GB", bytes / 1e9); }
 std::string Mbps(double bps) { return Fmt("%.1f MB/s", bps / 1e6); }
 std::string Secs(double ns) { return Fmt("%.1f s", ns / 1e9); }

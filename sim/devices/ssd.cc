@@ -13,7 +13,6 @@ Ssd::Ssd(Engine& engine, const std::string& name, const SsdConfig& config,
       store_(std::move(store)),
       overlay_(keeps_data),
       cut_rng_(config.seed, name + "/power_cut"),
-      keeps_data_(keeps_data),
       // A map page holds page_size / 4 entries of 4 bytes, each mapping 4 KiB.
       map_segment_bytes_(config.page_size / 4 * 4096),
       page_div_(config.page_size),

@@ -141,7 +141,6 @@ class Ssd : public Node {
   std::unique_ptr<Store> store_;
   Overlay overlay_;
   Random cut_rng_;  // power_cut = any-subset / torn
-  bool keeps_data_;
   uint64_t map_segment_bytes_;
   SsdDivisor page_div_;
 

@@ -66,6 +66,9 @@ class Sha512 {
 // FIPS 202 SHA3-224/256/384/512 (`digest_bytes` 28, 32, 48 or 64).
 std::vector<uint8_t> Sha3(const uint8_t* p, size_t n, size_t digest_bytes);
 
+// A 32-bit left rotation (MD5's and SHA-1's ROTL). REQUIRES: 0 < s < 32.
+inline uint32_t Rotl32(uint32_t x, int s) { return (x << s) | (x >> (32 - s)); }
+
 }  // namespace storlab::fio
 
 #endif  // STORLAB_WORKLOADS_FIO_DIGEST_H_

@@ -12,8 +12,6 @@
 namespace storlab::fio {
 namespace {
 
-uint32_t Rotl(uint32_t x, int s) { return (x << s) | (x >> (32 - s)); }
-
 // RFC 1321 3.4: T[i] = floor(2^32 * |sin(i + 1)|), and each step's shift.
 const std::array<uint32_t, 64>& SineTable() {
   static const std::array<uint32_t, 64> t = [] {
@@ -62,7 +60,7 @@ void Block(std::array<uint32_t, 4>& h, const uint8_t* b) {
     a = d;
     d = c;
     c = bb;
-    bb = bb + Rotl(sum, kShift[round][i % 4]);
+    bb = bb + Rotl32(sum, kShift[round][i % 4]);
   }
   h[0] += a;
   h[1] += bb;

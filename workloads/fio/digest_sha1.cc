@@ -11,15 +11,13 @@
 namespace storlab::fio {
 namespace {
 
-uint32_t Rotl(uint32_t x, int s) { return (x << s) | (x >> (32 - s)); }
-
 void Block(std::array<uint32_t, 5>& h, const uint8_t* b) {
   uint32_t w[80];
   for (int t = 0; t < 16; ++t) {
     w[t] = static_cast<uint32_t>(b[4 * t]) << 24 | static_cast<uint32_t>(b[4 * t + 1]) << 16 |
            static_cast<uint32_t>(b[4 * t + 2]) << 8 | b[4 * t + 3];
   }
-  for (int t = 16; t < 80; ++t) w[t] = Rotl(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1);
+  for (int t = 16; t < 80; ++t) w[t] = Rotl32(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1);
   uint32_t a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4];
   for (int t = 0; t < 80; ++t) {
     uint32_t f, k;  // 4.1.1 f_t and 4.2.1 K_t
@@ -36,10 +34,10 @@ void Block(std::array<uint32_t, 5>& h, const uint8_t* b) {
       f = bb ^ c ^ d;
       k = 0xca62c1d6;
     }
-    const uint32_t tmp = Rotl(a, 5) + f + e + k + w[t];
+    const uint32_t tmp = Rotl32(a, 5) + f + e + k + w[t];
     e = d;
     d = c;
-    c = Rotl(bb, 30);
+    c = Rotl32(bb, 30);
     bb = a;
     a = tmp;
   }

@@ -11,7 +11,7 @@
 namespace storlab::fio {
 namespace {
 
-std::string Trim(std::string_view s) {
+std::string TrimBlanks(std::string_view s) {
   size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return "";
   size_t e = s.find_last_not_of(" \t");
@@ -38,7 +38,7 @@ bool SplitNumber(const std::string& s, double* number, std::string* unit, bool* 
   }
   if (!digits) return false;
   *number = std::strtod(s.substr(0, i).c_str(), nullptr);
-  *unit = Lower(Trim(s.substr(i)));
+  *unit = Lower(TrimBlanks(s.substr(i)));
   *fractional = dot;
   return std::isfinite(*number);
 }
@@ -59,7 +59,7 @@ double SizeMultiplier(const std::string& u) {
 }  // namespace
 
 Result<uint64_t> ParseFioSize(std::string_view text) {
-  std::string s = Trim(text);
+  std::string s = TrimBlanks(text);
   double v;
   std::string unit;
   bool frac;
@@ -82,7 +82,7 @@ Result<uint64_t> ParseFioSize(std::string_view text) {
 }
 
 Result<Nanos> ParseFioTime(std::string_view text, TimeUnit default_unit) {
-  std::string s = Trim(text);
+  std::string s = TrimBlanks(text);
   double v;
   std::string unit;
   bool frac;
@@ -107,28 +107,29 @@ Result<Nanos> ParseFioTime(std::string_view text, TimeUnit default_unit) {
 }
 
 Result<bool> ParseFioBool(std::string_view text) {
-  std::string s = Lower(Trim(text));
+  std::string s = Lower(TrimBlanks(text));
   if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
   if (s == "0" || s == "false" || s == "no" || s == "off") return false;
-  return Status::InvalidArgument(Quoted(Trim(text)) + ": expected a boolean (0 or 1)");
+  return Status::InvalidArgument(Quoted(TrimBlanks(text)) + ": expected a boolean (0 or 1)");
 }
 
 Result<int64_t> ParseFioInt(std::string_view text) {
-  std::string s = Trim(text);
+  std::string s = TrimBlanks(text);
   bool negative = !s.empty() && s[0] == '-';
   if (negative) s = s.substr(1);
   double v;
   std::string unit;
   bool frac;
   if (s.empty() || !SplitNumber(s, &v, &unit, &frac) || frac) {
-    return Status::InvalidArgument(Quoted(Trim(text)) + ": expected an integer");
+    return Status::InvalidArgument(Quoted(TrimBlanks(text)) + ": expected an integer");
   }
   double mult = SizeMultiplier(unit);
   if (mult == 0) {
-    return Status::InvalidArgument(Quoted(Trim(text)) + ": expected an integer");
+    return Status::InvalidArgument(Quoted(TrimBlanks(text)) + ": expected an integer");
   }
   double r = v * mult;
-  if (r > 9.2e18) return Status::InvalidArgument(Quoted(Trim(text)) + ": integer out of range");
+  if (r > 9.2e18)
+    return Status::InvalidArgument(Quoted(TrimBlanks(text)) + ": integer out of range");
   int64_t out = static_cast<int64_t>(r);
   return negative ? -out : out;
 }

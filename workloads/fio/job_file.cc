@@ -18,7 +18,7 @@ constexpr uint64_t kMaxJobFileBytes = uint64_t{16} << 20;
 // hostile one.
 constexpr size_t kMaxPathShown = 256;
 
-std::string Trim(std::string_view s) {
+std::string TrimLine(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r");
   if (b == std::string_view::npos) return "";
   size_t e = s.find_last_not_of(" \t\r");
@@ -97,7 +97,7 @@ struct Parser {
     while (std::getline(in, raw)) {
       ++lineno;
       std::string where = label + ":" + std::to_string(lineno);
-      std::string line = Trim(StripComment(raw));
+      std::string line = TrimLine(StripComment(raw));
       if (line.empty()) continue;
       const bool first_line = first;
       first = false;
@@ -105,14 +105,14 @@ struct Parser {
         if (line.back() != ']' || line.size() < 3) {
           return Status::InvalidArgument(where + ": bad section header " + Quoted(line));
         }
-        sections.push_back({Trim(line.substr(1, line.size() - 2)), where, {}});
+        sections.push_back({TrimLine(line.substr(1, line.size() - 2)), where, {}});
         continue;
       }
       if (line.rfind("include", 0) == 0 && line.size() > 7 && (line[7] == ' ' || line[7] == '\t')) {
         if (depth >= kMaxIncludeDepth) {
           return Status::InvalidArgument(where + ": includes nested too deeply (a loop?)");
         }
-        ASSIGN_OR_RETURN(std::string file, ExpandEnv(Trim(line.substr(8)), where, env));
+        ASSIGN_OR_RETURN(std::string file, ExpandEnv(TrimLine(line.substr(8)), where, env));
         std::string path = file[0] == '/' ? file : dir + "/" + file;
         auto text2 = ReadFile(path);
         if (!text2.ok()) return text2.status().WithContext(where);
@@ -124,7 +124,7 @@ struct Parser {
       RawEntry e;
       e.where = where;
       size_t eq = line.find('=');
-      e.key = Trim(eq == std::string::npos ? line : line.substr(0, eq));
+      e.key = TrimLine(eq == std::string::npos ? line : line.substr(0, eq));
       // Not fio's format at all (an `include /etc/shadow`): an option before
       // any [section], or a first line that is no option. Quote nothing.
       const bool option_like =
@@ -142,7 +142,7 @@ struct Parser {
                                        " is not an option name (letters, digits, '_', '-')");
       }
       if (eq != std::string::npos) {
-        ASSIGN_OR_RETURN(e.value, ExpandEnv(Trim(line.substr(eq + 1)), where, env));
+        ASSIGN_OR_RETURN(e.value, ExpandEnv(TrimLine(line.substr(eq + 1)), where, env));
         e.has_value = true;
       }
       sections.back().entries.push_back(std::move(e));

@@ -14,9 +14,9 @@
 namespace storlab::fio {
 namespace {
 
-constexpr uint16_t kMagic = 0xacca;  // FIO_HDR_MAGIC
-constexpr uint64_t kHdrSize = 40;    // sizeof(struct verify_header)
-constexpr uint64_t kCrcOffset = 36;  // offsetof(struct verify_header, crc32)
+constexpr uint16_t kVerifyMagic = 0xacca;  // FIO_HDR_MAGIC
+constexpr uint64_t kHdrSize = 40;          // sizeof(struct verify_header)
+constexpr uint64_t kCrcOffset = 36;        // offsetof(struct verify_header, crc32)
 
 void Put16(uint8_t* p, uint16_t v) {
   p[0] = static_cast<uint8_t>(v);
@@ -80,7 +80,7 @@ std::string Failure(const char* name, const std::string& file, uint64_t off, uin
 // populate_hdr(): one header, and the checksum of its block's rest.
 void FillHeader(VerifyKind kind, const VerifyBlock& b, uint8_t* buf, uint64_t len) {
   if (len < kHdrSize + SumSize(kind)) return;
-  Put16(buf, kMagic);
+  Put16(buf, kVerifyMagic);
   Put16(buf + 2, static_cast<uint16_t>(kind));
   Put32(buf + 4, static_cast<uint32_t>(len));
   Put64(buf + 8, b.rand_seed);
@@ -123,9 +123,9 @@ std::string CheckBlock(VerifyKind kind, const std::vector<uint8_t>& pattern,
   // verify_header(): magic, length, seed, offset, numberio, the header's crc.
   const uint64_t magic = Get(buf, 2), hlen = Get(buf + 4, 4), seed = Get(buf + 8, 8),
                  hoff = Get(buf + 16, 8), numberio = Get(buf + 34, 2), crc = Get(buf + 36, 4);
-  if (magic != kMagic) {
+  if (magic != kVerifyMagic) {
     std::snprintf(m, sizeof(m), "verify: bad magic header %llx, wanted %x",
-                  static_cast<unsigned long long>(magic), kMagic);
+                  static_cast<unsigned long long>(magic), kVerifyMagic);
   } else if (hlen != len) {
     std::snprintf(m, sizeof(m), "verify: bad header length %llu, wanted %llu",
                   static_cast<unsigned long long>(hlen), ulen);

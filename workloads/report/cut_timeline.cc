@@ -7,31 +7,16 @@
 
 #include "sim/trace_summary.h"
 #include "workloads/report/svg_chart.h"
+#include "workloads/report/svg_text.h"
+#include "workloads/text_format.h"
 
 namespace storlab::report {
 namespace {
 
-constexpr double kWidth = 760, kLeft = 90, kRight = 20, kTop = 34, kRow = 9;
+constexpr double kCutWidth = 760, kCutLeft = 90, kCutRight = 20, kCutTop = 34, kCutRow = 9;
 constexpr const char* kDurable = "#0072B2";  // the charts' first colour
 constexpr const char* kLost = "#D55E00";
 constexpr const char* kInFlight = "#999999";
-
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
-std::string Text(double x, double y, const std::string& s, const char* anchor, const char* cls) {
-  return "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" text-anchor=\"" + anchor + "\" class=\"" +
-         cls + "\">" + HtmlEscape(s) + "</text>";
-}
 
 std::string Rect(const char* cls, double x1, double x2, double y, double h, const char* fill) {
   return "<rect class=\"" + std::string(cls) + "\" x=\"" + Num(x1) + "\" y=\"" + Num(y) +
@@ -80,54 +65,54 @@ std::string CutTimeline(const ParsedTrace& trace, const std::vector<Nanos>& cuts
   }
   if (cut0 >= 0) x1 = cut0 + std::max<int64_t>(1, (cut0 - x0) / 8);
   if (x1 <= x0) x1 = x0 + 1;
-  const double plot_w = kWidth - kLeft - kRight;
+  const double plot_w = kCutWidth - kCutLeft - kCutRight;
   auto px = [&](int64_t t) {
-    return kLeft + plot_w * static_cast<double>(t - x0) / static_cast<double>(x1 - x0);
+    return kCutLeft + plot_w * static_cast<double>(t - x0) / static_cast<double>(x1 - x0);
   };
-  const double height = kTop + kRow * static_cast<double>(rows.size()) + 44;
+  const double height = kCutTop + kCutRow * static_cast<double>(rows.size()) + 44;
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cuts\" width=\"" +
-                  Num(kWidth) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(kWidth) +
-                  " " + Num(height) + "\">\n";
-  s += Text(kLeft, 16,
+                  Num(kCutWidth) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " +
+                  Num(kCutWidth) + " " + Num(height) + "\">\n";
+  s += Text(kCutLeft, 16,
             cut0 >= 0 ? "Writes before the first power cut: acknowledge → durable"
                       : "Writes: acknowledge → durable",
             "start", "title");
   const int64_t end = cut0 >= 0 ? cut0 : x1;
   for (size_t i = 0; i < rows.size(); ++i) {
     const WriteLife& w = *rows[i];
-    const double y = kTop + kRow * static_cast<double>(i);
-    s += Text(kLeft - 6, y + 7, Fmt("%.0f KiB", static_cast<double>(w.offset) / 1024), "end",
+    const double y = kCutTop + kCutRow * static_cast<double>(i);
+    s += Text(kCutLeft - 6, y + 7, Fmt("%.0f KiB", static_cast<double>(w.offset) / 1024), "end",
               "small");
     const Fate f = cut0 >= 0 ? FateAt(w, cut0) : Fate::kDurable;
     const int64_t acked = w.ack_ns >= 0 ? std::min(w.ack_ns, end) : end;  // in flight: to the cut
     s += Rect("wait", px(w.submit_ns), px(acked), y + 3, 1.5, kInFlight);
     if (f == Fate::kInFlight) continue;
     if (f == Fate::kLost) {
-      s += Rect("lost", px(w.ack_ns), px(cut0), y, kRow - 2, kLost);
+      s += Rect("lost", px(w.ack_ns), px(cut0), y, kCutRow - 2, kLost);
     } else {
       const int64_t to = w.durable_ns >= 0 ? std::min(w.durable_ns, x1) : x1;
-      s += Rect("durable", px(w.ack_ns), px(to), y, kRow - 2, kDurable);
+      s += Rect("durable", px(w.ack_ns), px(to), y, kCutRow - 2, kDurable);
     }
   }
-  const double bottom = kTop + kRow * static_cast<double>(rows.size());
+  const double bottom = kCutTop + kCutRow * static_cast<double>(rows.size());
   if (cut0 >= 0) {
-    s += "<line class=\"cut\" x1=\"" + Num(px(cut0)) + "\" y1=\"" + Num(kTop - 6) + "\" x2=\"" +
+    s += "<line class=\"cut\" x1=\"" + Num(px(cut0)) + "\" y1=\"" + Num(kCutTop - 6) + "\" x2=\"" +
          Num(px(cut0)) + "\" y2=\"" + Num(bottom + 4) + "\" stroke=\"" + kLost +
          "\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>";
-    s += Text(px(cut0), kTop - 9, Fmt("power cut at %.6f s", static_cast<double>(cut0) / 1e9),
-              px(cut0) > kWidth - 160 ? "end" : "start", "spanlabel");
+    s += Text(px(cut0), kCutTop - 9, Fmt("power cut at %.6f s", static_cast<double>(cut0) / 1e9),
+              px(cut0) > kCutWidth - 160 ? "end" : "start", "spanlabel");
   }
-  s += Text(kLeft, bottom + 18,
+  s += Text(kCutLeft, bottom + 18,
             Fmt("%.6f s", static_cast<double>(x0) / 1e9) + " … " +
                 Fmt("%.6f s of simulated time from the jobs' start", static_cast<double>(x1) / 1e9),
             "start", "unit");
   const double ly = bottom + 34;
-  s += Rect("key", kLeft, kLeft + 18, ly - 7, 7, kDurable) +
-       Text(kLeft + 22, ly, "acknowledged → durable", "start", "legend");
-  s += Rect("key", kLeft + 190, kLeft + 208, ly - 7, 7, kLost) +
-       Text(kLeft + 212, ly, "acknowledged, lost at the cut", "start", "legend");
-  s += Rect("key", kLeft + 410, kLeft + 428, ly - 4, 1.5, kInFlight) +
-       Text(kLeft + 432, ly, "submitted, not yet acknowledged", "start", "legend");
+  s += Rect("key", kCutLeft, kCutLeft + 18, ly - 7, 7, kDurable) +
+       Text(kCutLeft + 22, ly, "acknowledged → durable", "start", "legend");
+  s += Rect("key", kCutLeft + 190, kCutLeft + 208, ly - 7, 7, kLost) +
+       Text(kCutLeft + 212, ly, "acknowledged, lost at the cut", "start", "legend");
+  s += Rect("key", kCutLeft + 410, kCutLeft + 428, ly - 4, 1.5, kInFlight) +
+       Text(kCutLeft + 432, ly, "submitted, not yet acknowledged", "start", "legend");
   s += "</svg>\n";
   // Every cut the trace covers: what the client's writes had become.
   s += "<ul class=\"cuts\">\n";

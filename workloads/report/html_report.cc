@@ -13,6 +13,7 @@
 #include "workloads/report/report_series.h"
 #include "workloads/report/stack_tree.h"
 #include "workloads/report/svg_chart.h"
+#include "workloads/text_format.h"
 
 namespace storlab::report {
 namespace {
@@ -38,12 +39,6 @@ svg .grid{stroke:#e4e4e4}svg .axis{stroke:#444}svg rect.span{fill:#f6d5d5}
 svg rect.bar{fill:#0072B2}
 </style>
 )";
-
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
 
 std::vector<double> Seconds(const RunSampler& s) {
   std::vector<double> x;

@@ -6,15 +6,10 @@
 
 #include "sim/node.h"
 #include "workloads/report/svg_chart.h"
+#include "workloads/text_format.h"
 
 namespace storlab::report {
 namespace {
-
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
 
 std::string Bytes(double b) {
   auto [div, unit] = ByteUnit(b);

@@ -6,6 +6,8 @@
 #include <iterator>
 #include <utility>
 
+#include "workloads/report/svg_text.h"
+
 namespace storlab::report {
 namespace {
 
@@ -15,12 +17,6 @@ constexpr double kLegendRow = 16;
 // Colour-blind-safe palette (Okabe-Ito), then greys.
 constexpr const char* kColors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
                                    "#56B4E9", "#F0E442", "#000000", "#777777", "#AAAAAA"};
-
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
 
 // A tick label: at most 4 significant digits, no trailing zeros.
 std::string Label(double v) {
@@ -39,12 +35,6 @@ double NiceStep(double max, int n) {
     if (raw <= m * p) return m * p;
   }
   return 10 * p;
-}
-
-std::string Text(double x, double y, const std::string& s, const char* anchor = "start",
-                 const char* cls = "") {
-  return "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" text-anchor=\"" + anchor + "\" class=\"" +
-         cls + "\">" + HtmlEscape(s) + "</text>";
 }
 
 std::string Line(double x1, double y1, double x2, double y2, const char* cls) {

@@ -9,7 +9,7 @@
 namespace storlab {
 
 namespace {
-constexpr uint64_t kPage = 4096;
+constexpr uint64_t kNfsPage = 4096;  // the client's page (PAGE_SIZE)
 }  // namespace
 
 NfsClient::NfsClient(const NfsClientConfig& config, uint64_t host_mem_bytes, uint64_t wsize)
@@ -32,11 +32,11 @@ Result<uint32_t> NfsClient::ParseKernel(const std::string& text) {
 uint64_t NfsClient::DefaultCongestionBytes(uint64_t host_mem_bytes) {
   // nfs_init_writepagecache(): nfs_congestion_kb = (16 * int_sqrt(totalram
   // pages)) << (PAGE_SHIFT - 10), at most 256 * 1024 (KiB).
-  const uint64_t pages = host_mem_bytes / kPage;
+  const uint64_t pages = host_mem_bytes / kNfsPage;
   auto root = static_cast<uint64_t>(std::sqrt(static_cast<double>(pages)));
   while (root * root > pages) --root;  // int_sqrt: the floor, exactly
   while ((root + 1) * (root + 1) <= pages) ++root;
-  return std::min<uint64_t>(16 * root * kPage, uint64_t{256} << 20);
+  return std::min<uint64_t>(16 * root * kNfsPage, uint64_t{256} << 20);
 }
 
 NfsClient::Congestion NfsClient::congestion_mode() const {

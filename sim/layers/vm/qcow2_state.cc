@@ -21,7 +21,7 @@ namespace storlab {
 namespace {
 
 // A map of guest cluster -> host cluster + 1 (0: unmapped), sorted.
-void SaveMap(StateWriter& w, const std::unordered_map<uint64_t, uint64_t>& m) {
+void SaveQcow2Map(StateWriter& w, const std::unordered_map<uint64_t, uint64_t>& m) {
   std::vector<std::pair<uint64_t, uint64_t>> v(m.begin(), m.end());
   std::sort(v.begin(), v.end());
   w.U64(v.size());
@@ -31,7 +31,7 @@ void SaveMap(StateWriter& w, const std::unordered_map<uint64_t, uint64_t>& m) {
   }
 }
 
-void RestoreMap(StateReader& r, std::unordered_map<uint64_t, uint64_t>& m) {
+void RestoreQcow2Map(StateReader& r, std::unordered_map<uint64_t, uint64_t>& m) {
   m.clear();
   const uint64_t n = r.Count(2);
   for (uint64_t i = 0; i < n && r.ok(); ++i) {
@@ -40,12 +40,12 @@ void RestoreMap(StateReader& r, std::unordered_map<uint64_t, uint64_t>& m) {
   }
 }
 
-void SaveChange(StateWriter& w, const Qcow2Map::Change& c) {
+void SaveQcow2Change(StateWriter& w, const Qcow2Map::Change& c) {
   w.U64(c.guest);
   w.U64(c.host ? *c.host + 1 : 0);
 }
 
-Qcow2Map::Change RestoreChange(StateReader& r) {
+Qcow2Map::Change RestoreQcow2Change(StateReader& r) {
   Qcow2Map::Change c{.guest = r.U64()};
   if (const uint64_t h = r.U64(); h != 0) c.host = h - 1;
   return c;
@@ -57,18 +57,18 @@ void Qcow2Map::SaveState(StateWriter& w) const {
   w.U64(next_cluster_);
   w.U64(l2_offset_.size());
   for (uint64_t t : l2_offset_) w.U64(t);
-  SaveMap(w, refblock_offset_);
-  SaveMap(w, map_);
-  SaveMap(w, durable_);
+  SaveQcow2Map(w, refblock_offset_);
+  SaveQcow2Map(w, map_);
+  SaveQcow2Map(w, durable_);
 }
 
 Status Qcow2Map::RestoreState(StateReader& r) {
   next_cluster_ = r.U64();
   if (r.U64() != l2_offset_.size() && r.ok()) r.Fail("an L1 table of another size");
   for (uint64_t& t : l2_offset_) t = r.U64();
-  RestoreMap(r, refblock_offset_);
-  RestoreMap(r, map_);
-  RestoreMap(r, durable_);
+  RestoreQcow2Map(r, refblock_offset_);
+  RestoreQcow2Map(r, map_);
+  RestoreQcow2Map(r, durable_);
   return r.status();
 }
 
@@ -109,10 +109,10 @@ Status Qcow2Node::SaveState(StateWriter& w) const {
   for (const auto& [slice, changes] : pending_) {
     w.U64(slice);
     w.U64(changes.size());
-    for (const auto& c : changes) SaveChange(w, c);
+    for (const auto& c : changes) SaveQcow2Change(w, c);
   }
   w.U64(written_.size());
-  for (const auto& c : written_) SaveChange(w, c);
+  for (const auto& c : written_) SaveQcow2Change(w, c);
   w.U64(dirty_refblocks_.size());
   for (uint64_t b : dirty_refblocks_) w.U64(b);
   w.Bool(depends_on_flush_);
@@ -128,10 +128,10 @@ Status Qcow2Node::RestoreState(StateReader& r) {
   for (uint64_t i = 0; i < slices && r.ok(); ++i) {
     std::vector<Qcow2Map::Change>& v = pending_[r.U64()];
     const uint64_t n = r.Count(2);
-    for (uint64_t j = 0; j < n && r.ok(); ++j) v.push_back(RestoreChange(r));
+    for (uint64_t j = 0; j < n && r.ok(); ++j) v.push_back(RestoreQcow2Change(r));
   }
   const uint64_t written = r.Count(2);
-  for (uint64_t i = 0; i < written && r.ok(); ++i) written_.push_back(RestoreChange(r));
+  for (uint64_t i = 0; i < written && r.ok(); ++i) written_.push_back(RestoreQcow2Change(r));
   const uint64_t refblocks = r.Count(1);
   for (uint64_t i = 0; i < refblocks && r.ok(); ++i) dirty_refblocks_.insert(r.U64());
   depends_on_flush_ = r.Bool();

@@ -23,7 +23,6 @@ ZfsPool::ZfsPool(Engine& engine, std::string name, const ZfsConfig& config,
                  std::unique_ptr<Store> store, bool keeps_data)
     : Node(engine, std::move(name)),
       config_(config),
-      keeps_data_(keeps_data),
       cpu_(config.host.cores, config.host.copy_bytes_per_s_per_core, config.host.memory_bandwidth),
       compressor_(config.compression, config.rates, config.compress_ratio),
       vdevs_(members, slog, config.vdevs),

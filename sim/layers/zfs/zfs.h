@@ -195,7 +195,6 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
   void CopyCurrent(uint64_t offset, uint64_t length, uint8_t* out) const override;
 
   ZfsConfig config_;
-  bool keeps_data_;
   HostCpu cpu_;
   ZfsCompressor compressor_;
   ZfsVdevs vdevs_;
