@@ -61,10 +61,10 @@ std::optional<std::pair<uint64_t, uint64_t>> CacheDestager::Pick() {
   }
   if (cfg_.expire > Nanos(0)) {
     size_t scanned = 0;
-    for (const auto& [seq, b] : table_.dirty_by_seq()) {
-      const CacheEntry& e = *table_.Find(b);
+    for (const auto& [key, since] : table_.dirty_by_seq()) {
+      const CacheEntry& e = *table_.Find(key.second);
       if (engine_.now() - e.dirty_since < cfg_.expire || ++scanned > kMaxScan) break;
-      if (Destageable(e)) return std::make_pair(b, cfg_.max_io);
+      if (Destageable(e)) return std::make_pair(key.second, cfg_.max_io);
     }
   }
   return std::nullopt;
@@ -160,16 +160,10 @@ void CacheDestager::ArmExpiry() {
   const Nanos now = engine_.now();
   // The first dirty block that has not expired yet; those that have are
   // destaged as soon as they are idle (every unlock kicks the destager).
-  Nanos at = Nanos::Max();
-  size_t scanned = 0;
-  for (const auto& [seq, b] : table_.dirty_by_seq()) {
-    Nanos t = table_.Find(b)->dirty_since + cfg_.expire;
-    if (t > now) {
-      at = t;
-      break;
-    }
-    if (++scanned > kMaxScan) return;
-  }
+  // Not armed while more than kMaxScan have expired (they keep it busy).
+  const DirtyAgeIndex::Expiry x = table_.ScanExpiry(now, cfg_.expire, kMaxScan);
+  if (x.expired > kMaxScan || !x.next) return;
+  const Nanos at = *x.next + cfg_.expire;
   if (at == Nanos::Max()) return;
   if (expiry_timer_) {
     if (expiry_at_ <= at) return;
@@ -194,14 +188,14 @@ void CacheDestager::CheckFlushes() {
   while (!flush_waiters_.empty()) {
     FlushWaiter& w = flush_waiters_.front();
     const auto& by_seq = table_.dirty_by_seq();
-    bool blocked = !by_seq.empty() && by_seq.begin()->first <= w.seq;
+    bool blocked = !by_seq.empty() && by_seq.begin()->first.first <= w.seq;
     bool failed = false;
     if (blocked && table_.failed_blocks() > 0) {
       // Blocked only by blocks whose destage failed: report the error.
       failed = true;
-      for (const auto& [seq, b] : by_seq) {
-        if (seq > w.seq) break;
-        const CacheEntry& e = *table_.Find(b);
+      for (const auto& [key, since] : by_seq) {
+        if (key.first > w.seq) break;
+        const CacheEntry& e = *table_.Find(key.second);
         if (!e.destage_failed || e.locked) {
           failed = false;
           break;

@@ -16,7 +16,7 @@ void CacheTable::Clear() {
   free_.clear();
   pending_.clear();
   by_block_ = GroupSet();
-  by_seq_.clear();
+  by_seq_.Clear();
   dirty_sectors_ = 0;
   failed_ = 0;
   // Millions of slots in a large cache: written in place, not pushed one
@@ -104,7 +104,7 @@ void CacheTable::MarkDirty(CacheEntry& e, uint32_t first, uint32_t count, uint64
     e.dirty_seq = seq;
     e.dirty_since = now;
     by_block_.insert(e.block);
-    by_seq_.emplace(seq, e.block);
+    by_seq_.Insert(seq, e.block, now);
   }
 }
 
@@ -120,7 +120,7 @@ void CacheTable::Unindex(CacheEntry& e) {
   if (n == 0) return;
   dirty_sectors_ -= n;
   by_block_.erase(e.block);
-  by_seq_.erase({e.dirty_seq, e.block});
+  by_seq_.Erase(e.dirty_seq, e.block);
 }
 
 void CacheTable::MarkClean(CacheEntry& e) {
@@ -137,7 +137,7 @@ void CacheTable::Invalidate(CacheEntry& e, uint32_t first, uint32_t count) {
     if (e.destage_failed) --failed_;
     e.destage_failed = false;
     by_block_.erase(e.block);
-    by_seq_.erase({e.dirty_seq, e.block});
+    by_seq_.Erase(e.dirty_seq, e.block);
   }
   e.valid.Clear(first, count);
 }

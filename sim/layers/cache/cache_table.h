@@ -18,11 +18,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "sim/layers/cache/cache_dirty_age.h"
 #include "sim/layers/cache/cache_mask.h"
 #include "sim/layers/page_cache/page_group_set.h"
 #include "sim/status.h"
@@ -93,7 +93,12 @@ class CacheTable {
   uint64_t dirty_bytes() const { return dirty_sectors_ * sector_bytes_; }
   uint64_t dirty_blocks() const { return by_block_.size(); }
   const GroupSet& dirty_by_block() const { return by_block_; }
-  const std::set<std::pair<uint64_t, uint64_t>>& dirty_by_seq() const { return by_seq_; }
+  // (oldest write's sequence, block) -> that write's time, oldest first.
+  const DirtyAgeIndex::Map& dirty_by_seq() const { return by_seq_.entries(); }
+  // The destager's expiry: see DirtyAgeIndex::Scan.
+  DirtyAgeIndex::Expiry ScanExpiry(Nanos now, Nanos expire, uint64_t limit) {
+    return by_seq_.Scan(now, expire, limit);
+  }
 
   // storlab sim --state (cache_state.cc): every entry in block order (slot,
   // valid and dirty sectors, oldest write, failed), the free slots in
@@ -117,7 +122,7 @@ class CacheTable {
   // In block order, as a bitmap (the page cache's GroupSet): no tree node
   // allocated and freed each time a block goes dirty and clean.
   GroupSet by_block_;
-  std::set<std::pair<uint64_t, uint64_t>> by_seq_;  // (dirty_seq, block)
+  DirtyAgeIndex by_seq_;
   uint64_t dirty_sectors_ = 0;
   uint64_t failed_ = 0;
 };

@@ -1,0 +1,100 @@
+// DirtyAgeIndex: its Scan (the expired prefix kept between calls) gives the
+// answer of a scan from the start, under random inserts, erases and times,
+// with rising write times and with an insertion that breaks them.
+#include "sim/layers/cache/cache_dirty_age.h"
+
+#include <gtest/gtest.h>
+
+#include <iterator>
+#include <vector>
+
+#include "sim/random.h"
+
+namespace storlab {
+namespace {
+
+using namespace time_literals;
+
+// The scan the destager used to run: from the start, counting expired
+// blocks until the first that has not expired, stopping past `limit`.
+DirtyAgeIndex::Expiry Reference(const DirtyAgeIndex& x, Nanos now, Nanos expire, uint64_t limit) {
+  DirtyAgeIndex::Expiry r;
+  for (const auto& [key, since] : x.entries()) {
+    if (since + expire > now) {
+      r.next = since;
+      return r;
+    }
+    if (++r.expired > limit) return r;
+  }
+  return r;
+}
+
+void ExpectSame(DirtyAgeIndex& x, Nanos now, Nanos expire, uint64_t limit) {
+  const DirtyAgeIndex::Expiry want = Reference(x, now, expire, limit);
+  const DirtyAgeIndex::Expiry got = x.Scan(now, expire, limit);
+  ASSERT_EQ(got.expired, want.expired) << "at " << now.count();
+  ASSERT_EQ(got.next.has_value(), want.next.has_value()) << "at " << now.count();
+  if (want.next) ASSERT_EQ(*got.next, *want.next);
+}
+
+TEST(DirtyAgeIndex, ScanMatchesAScanFromTheStartUnderRandomTraffic) {
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    Random rng(seed);
+    DirtyAgeIndex x;
+    uint64_t seq = 0;
+    Nanos now;
+    std::vector<std::pair<uint64_t, uint64_t>> live;  // (seq, block)
+    for (int step = 0; step < 5000; ++step) {
+      now = now + Nanos(static_cast<int64_t>(rng.Uniform(2000)));
+      const uint64_t op = rng.Uniform(10);
+      if (op < 5) {
+        // One write's blocks share its sequence number.
+        const uint64_t s = ++seq;
+        for (uint64_t n = 1 + rng.Uniform(3); n > 0; --n) {
+          const uint64_t b = rng.Uniform(1u << 20);
+          x.Insert(s, b, now);
+          live.emplace_back(s, b);
+        }
+      } else if (op < 8 && !live.empty()) {
+        const size_t i = rng.Uniform(live.size());
+        x.Erase(live[i].first, live[i].second);
+        live[i] = live.back();
+        live.pop_back();
+      }
+      ExpectSame(x, now, 50_us, 64);
+      ExpectSame(x, now, 50_us, 1u << 30);
+    }
+  }
+}
+
+TEST(DirtyAgeIndex, AnInsertThatBreaksTheRisingOrderStillGivesTheExactAnswer) {
+  DirtyAgeIndex x;
+  x.Insert(1, 10, Nanos(100));
+  x.Insert(2, 11, Nanos(200));
+  ExpectSame(x, Nanos(150), Nanos(10), 100);
+  // A restored block: an old sequence number with a later time.
+  x.Insert(0, 12, Nanos(500));
+  ExpectSame(x, Nanos(300), Nanos(10), 100);
+  ExpectSame(x, Nanos(600), Nanos(10), 100);
+  x.Erase(0, 12);
+  x.Erase(1, 10);
+  x.Erase(2, 11);
+  EXPECT_TRUE(x.empty());
+  // Empty again: rising once more.
+  x.Insert(3, 1, Nanos(700));
+  x.Insert(4, 2, Nanos(800));
+  ExpectSame(x, Nanos(805), Nanos(100), 100);
+  ExpectSame(x, Nanos(805), Nanos(100), 0);
+}
+
+TEST(DirtyAgeIndex, TimeGoingBackOrAnotherExpireStartsTheCountOver) {
+  DirtyAgeIndex x;
+  for (uint64_t i = 1; i <= 10; ++i) x.Insert(i, i, Nanos(static_cast<int64_t>(i * 100)));
+  ExpectSame(x, Nanos(1000), Nanos(50), 100);
+  ExpectSame(x, Nanos(1000), Nanos(500), 100);
+  ExpectSame(x, Nanos(400), Nanos(50), 100);
+  ExpectSame(x, Nanos(400), Nanos(50), 2);
+}
+
+}  // namespace
+}  // namespace storlab
