@@ -71,6 +71,13 @@ class KeyMap {
     slots_[i] = Slot();
   }
 
+  // Calls fn(key, const T&) for every entry, in no particular order.
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (const Slot& s : slots_)
+      if (s.value) fn(s.key, *s.value);
+  }
+
   void Clear() {
     slots_.clear();
     pool_.clear();

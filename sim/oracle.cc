@@ -105,8 +105,8 @@ void Oracle::DoSubmit(Request req) {
 void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
   const uint64_t first = req.offset / block_, n = req.length / block_;
   for (uint64_t i = 0; i < n; ++i) {
-    auto [it, fresh_block] = blocks_.try_emplace(first + i);
-    auto& versions = it->second;
+    auto [blk, fresh_block] = blocks_.TryEmplace(first + i);
+    auto& versions = blk->versions;
     if (fresh_block) {
       versions.reserve(2);  // the baseline and this write: one allocation
       versions.push_back({0, fresh_ ? zero_hash_ : kUnknown, 0, 0, false, !fresh_});
@@ -120,8 +120,21 @@ void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
       }
     }
     versions.push_back(v);
-    multi_.insert(first + i);
+    if (!blk->unsettled) {
+      blk->unsettled = true;
+      ++unsettled_;
+    }
+    if (!blk->listed) {
+      blk->listed = true;
+      unsettled_list_.push_back(first + i);
+    }
   }
+}
+
+void Oracle::Settle(Block& b) {
+  if (!b.unsettled) return;
+  b.unsettled = false;
+  --unsettled_;
 }
 
 void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
@@ -129,7 +142,8 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
   const uint64_t first = req.offset / block_, n = req.length / block_;
   if (fua) ++durable_writes_;
   for (uint64_t i = 0; i < n; ++i) {
-    auto& versions = blocks_[first + i];
+    Block& blk = *blocks_.TryEmplace(first + i).first;
+    auto& versions = blk.versions;
     uint64_t submit_mark = 0;
     for (auto& v : versions) {
       if (v.seq == seq) {
@@ -143,16 +157,24 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
     std::erase_if(versions, [&](const Version& v) {
       return v.seq != seq && v.ack_no != kInFlight && v.ack_no <= submit_mark;
     });
-    if (versions.size() == 1) multi_.erase(first + i);
+    if (versions.size() == 1) Settle(blk);
   }
 }
 
 // Runs on every FLUSH over every block with versions not yet durable: plain
-// loops, one lookup per block, blocks left with one version erased as met.
+// loops, one lookup per block, blocks left with one version dropped from the
+// list as met (and those that settled since the last FLUSH).
 void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
   ++flushes_;
-  for (auto b = multi_.begin(); b != multi_.end();) {
-    std::vector<Version>& versions = blocks_.find(*b)->second;
+  size_t out = 0;
+  for (size_t k = 0; k < unsettled_list_.size(); ++k) {
+    const uint64_t b = unsettled_list_[k];
+    Block& blk = *blocks_.Find(b);
+    if (!blk.unsettled) {
+      blk.listed = false;
+      continue;
+    }
+    std::vector<Version>& versions = blk.versions;
     // The flush made durable every version acknowledged by `mark`; among
     // them, one submitted after another was acknowledged supersedes it.
     int64_t max_submit = -1;
@@ -162,24 +184,24 @@ void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
         max_submit = std::max(max_submit, static_cast<int64_t>(v.submit_mark));
       }
     }
-    if (max_submit < 0) {
-      ++b;
-      continue;
+    if (max_submit >= 0) {
+      size_t kept = 0;
+      for (size_t i = 0; i < versions.size(); ++i) {
+        const Version& v = versions[i];
+        if (v.ack_no != kInFlight && static_cast<int64_t>(v.ack_no) <= max_submit) continue;
+        if (kept != i) versions[kept] = v;
+        ++kept;
+      }
+      versions.resize(kept);
+      if (kept == 1) {
+        Settle(blk);
+        blk.listed = false;
+        continue;
+      }
     }
-    size_t kept = 0;
-    for (size_t i = 0; i < versions.size(); ++i) {
-      const Version& v = versions[i];
-      if (v.ack_no != kInFlight && static_cast<int64_t>(v.ack_no) <= max_submit) continue;
-      if (kept != i) versions[kept] = v;
-      ++kept;
-    }
-    versions.resize(kept);
-    if (kept == 1) {
-      b = multi_.erase(b);
-    } else {
-      ++b;
-    }
+    unsettled_list_[out++] = b;
   }
+  unsettled_list_.resize(out);
 }
 
 bool Oracle::Acceptable(const std::vector<Version>& versions, uint64_t found, uint64_t mark) const {
@@ -208,18 +230,18 @@ void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, ui
   const uint64_t first = offset / block_, n = length / block_;
   for (uint64_t i = 0; i < n; ++i) {
     ++reads_checked_;
-    auto it = blocks_.find(first + i);
+    const Block* blk = blocks_.Find(first + i);
     uint64_t found = HashBlock(data + i * block_);
-    if (it == blocks_.end()) {
+    if (!blk) {
       if (fresh_ && found != zero_hash_ && read_violations_.size() < kMaxReadViolations) {
         read_violations_.push_back(
             {(first + i) * block_, found, {zero_hash_}, "a block never written read as non-zero"});
       }
       continue;
     }
-    if (!Acceptable(it->second, found, mark) && read_violations_.size() < kMaxReadViolations) {
+    if (!Acceptable(blk->versions, found, mark) && read_violations_.size() < kMaxReadViolations) {
       OracleViolation v{(first + i) * block_, found, {}, "a read returned stale or foreign data"};
-      for (const auto& ver : it->second) v.acceptable.push_back(ver.hash);
+      for (const auto& ver : blk->versions) v.acceptable.push_back(ver.hash);
       read_violations_.push_back(std::move(v));
     }
   }
@@ -241,7 +263,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
   st->done = std::move(done);
   std::vector<uint64_t> sorted;
   sorted.reserve(blocks_.size());
-  for (const auto& [b, v] : blocks_) sorted.push_back(b);
+  blocks_.ForEach([&](uint64_t b, const Block&) { sorted.push_back(b); });
   std::sort(sorted.begin(), sorted.end());
   const uint64_t max_run = std::max<uint64_t>(1, (1 << 20) / block_);
   for (uint64_t b : sorted) {
@@ -272,7 +294,8 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
         --st->in_flight;
         for (uint64_t i = 0; i < count; ++i) {
           uint64_t b = first + i;
-          const auto& versions = blocks_.find(b)->second;
+          Block& blk = *blocks_.Find(b);
+          const auto& versions = blk.versions;
           ++st->report.blocks_checked;
           if (!s.ok()) {
             ++st->report.read_errors;
@@ -299,10 +322,18 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
             }
           }
           // What is on the device now is the durable baseline.
-          if (rebaseline) blocks_[b].assign(1, Version{0, found, 0, 0, false, false});
+          if (rebaseline) blk.versions.assign(1, Version{0, found, 0, 0, false, false});
         }
         if (st->in_flight == 0 && st->next == st->runs.size()) {
-          if (rebaseline) multi_.clear();
+          if (rebaseline) {
+            // Every block is settled now (one version each).
+            for (uint64_t b : unsettled_list_) {
+              Block& x = *blocks_.Find(b);
+              x.unsettled = x.listed = false;
+            }
+            unsettled_list_.clear();
+            unsettled_ = 0;
+          }
           auto report = std::move(st->report);
           auto cb = std::move(st->done);
           *issue = nullptr;  // break the cycle
@@ -335,8 +366,7 @@ OracleReport Oracle::VerifyNow() {
 void Oracle::AppendStats(StatList& out) const {
   static constexpr StatField<Oracle> kStats[] = {
       {"blocks_tracked", kCount, [](const Oracle& x) { return StatNumber(x.blocks_.size()); }},
-      {"blocks_not_yet_durable", kCount,
-       [](const Oracle& x) { return StatNumber(x.multi_.size()); }},
+      {"blocks_not_yet_durable", kCount, [](const Oracle& x) { return StatNumber(x.unsettled_); }},
       {"flushes_completed", kCount, [](const Oracle& x) { return StatNumber(x.flushes_); }},
       {"fua_writes_completed", kCount,
        [](const Oracle& x) { return StatNumber(x.durable_writes_); }},

@@ -26,10 +26,9 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
+#include "sim/key_map.h"
 #include "sim/node.h"
 
 namespace storlab {
@@ -112,8 +111,22 @@ class Oracle : public NodeWrapper {
   uint64_t durable_writes_ = 0;
   uint64_t reads_checked_ = 0;
   std::vector<OracleViolation> read_violations_;  // stale or wrong reads seen online
-  std::unordered_map<uint64_t, std::vector<Version>> blocks_;
-  std::unordered_set<uint64_t> multi_;  // blocks with more than one version
+  // A block's versions. `unsettled`: it has more than one version that the
+  // next FLUSH may settle (set by a write, cleared when one is left);
+  // `listed`: it is in unsettled_list_.
+  struct Block {
+    std::vector<Version> versions;
+    bool unsettled = false;
+    bool listed = false;
+  };
+  void Settle(Block& b);
+  // Blocks are never forgotten (stable entries, one lookup each).
+  KeyMap<Block> blocks_;
+  // Every unsettled block, and some that settled since (dropped lazily, by
+  // the next FLUSH): a plain list where a hash set cost two lookups and a
+  // node allocation per write.
+  std::vector<uint64_t> unsettled_list_;
+  uint64_t unsettled_ = 0;
 };
 
 }  // namespace storlab
