@@ -55,8 +55,11 @@ class JobRunner {
     uint64_t passes = 0;  // times the job went over its files
   };
 
-  JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> file_ids,
-            std::vector<uint64_t> file_sizes, uint64_t io_size);
+  // `file_offsets`: where the job's I/O in each file starts (fio's
+  // f->file_offset, get_start_offset()).
+  JobRunner(SimHost& host, const JobSpec& spec, const std::vector<uint32_t>& file_ids,
+            const std::vector<uint64_t>& file_sizes, const std::vector<uint64_t>& file_offsets,
+            uint64_t io_size);
   JobRunner(const JobRunner&) = delete;
   JobRunner& operator=(const JobRunner&) = delete;
   ~JobRunner();
@@ -75,6 +78,13 @@ class JobRunner {
   // out): it starts, does no I/O and ends with error `err` ("file:...,
   // func=..., error=..." in `verror`), as fio's thread_main() does.
   void FailSetup(int err, std::string verror);
+  // fio's setup_files() failed (FailSetup()): fio's exit status is 1 even
+  // when the job's error is 0 (allow_file_create=0).
+  bool setup_failed() const { return setup_failed_; }
+  // create_serialize=0: the job's files, set up when its segment starts
+  // (fio_run_setup.cc). REQUIRES: the job has not begun.
+  void SetFiles(const std::vector<uint32_t>& file_ids, const std::vector<uint64_t>& file_sizes,
+                const std::vector<uint64_t>& file_offsets, uint64_t io_size);
 
   const JobSpec& spec() const { return spec_; }
   ThreadStat& stat() { return ts_; }
@@ -153,6 +163,8 @@ class JobRunner {
     std::vector<bool> map_read, map_write;
   };
 
+  void InitFiles(const std::vector<uint32_t>& file_ids, const std::vector<uint64_t>& file_sizes,
+                 const std::vector<uint64_t>& file_offsets);
   void Begin();
   void OnRampEnd();
   void Pump();
@@ -332,6 +344,7 @@ class JobRunner {
   bool sleeping_ = false;    // rate limit or thinktime
   bool ramp_over_ = true;
   bool failed_ = false;
+  bool setup_failed_ = false;
   bool terminated_ = false;
   // rate_min / rate_iops_min: what was done at the last check (fio's
   // last_rate_check_bytes/blocks/time).

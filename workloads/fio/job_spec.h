@@ -97,6 +97,7 @@ struct JobSpec {
   // filesetup.c get_start_offset(): where in each file the job's I/O
   // starts, offset + subjob_number * offset_increment.
   uint64_t file_offset = 0;
+  uint64_t subjob = 0;   // fio's td->subjob_number (0: the job; numjobs-1 .. 1: its clones)
   uint64_t io_size = 0;  // bytes per loop; 0: the files' total size
   // read_iolog: the trace the job replays instead of choosing its own I/O
   // (files, directions and block sizes come from it; iolog_spec.cc).

@@ -1,7 +1,8 @@
 // The option table's entries for when a job starts and what its files are
-// called and how they are allocated (options.h): wait_for, filename_format,
-// fallocate, fill_device, openfiles, unlink and the filestat engine's
-// stat_type. Help
+// called, how they are set up and allocated (options.h): wait_for,
+// filename_format, fallocate, fill_device, openfiles, unlink,
+// create_serialize, allow_file_create, file_append, offset_align and the
+// filestat engine's stat_type. Help
 // texts are fio 3.33's own (options.c, engines/fileoperations.c).
 #include "workloads/fio/options.h"
 
@@ -70,6 +71,35 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .target = &O::unlink,
        .def = "0",
        .help = "Unlink created files after job has completed"});
+  // backend.c run_threads(): with 1 every job's setup_files() runs before
+  // any job starts, one after another; with 0 each job sets its files up
+  // itself, in thread_main() (fio_run_setup.cc).
+  add({.name = "create_serialize",
+       .type = OptType::kBool,
+       .target = &O::create_serialize,
+       .def = "1",
+       .help = "Serialize creation of job files"});
+  // filesetup.c extend_file(): open() without O_CREAT; a missing file
+  // fails the job's setup (fio_run_setup.cc).
+  add({.name = "allow_file_create",
+       .type = OptType::kBool,
+       .target = &O::allow_file_create,
+       .def = "1",
+       .help = "Permit fio to create files, if they don't exist"});
+  // filesetup.c get_start_offset(): a regular file's I/O starts at its
+  // size; extend_file() neither unlinks nor lays it out again.
+  add({.name = "file_append",
+       .type = OptType::kBool,
+       .target = &O::file_append,
+       .def = "0",
+       .help = "IO will start at the end of the file(s)"});
+  // get_start_offset(): a percentage offset is aligned up to this.
+  add({.name = "offset_align",
+       .type = OptType::kSize,
+       .target = &O::offset_align,
+       .def = "0",
+       .min = 0,
+       .help = "Start IO from this offset alignment"});
   // engines/fileoperations.c: which call filestat makes (all three cost
   // the same in the simulated file system).
   add({.name = "stat_type",

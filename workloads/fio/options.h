@@ -48,6 +48,13 @@ struct JobOptions {
   // offset=, offset_increment=: where in each file a job's I/O starts
   // (job_spec.cc, fio_run.cc; fio's filesetup.c get_start_offset()).
   uint64_t offset = 0, offset_increment = 0;
+  // offset=N%, offset_increment=N% (options.c str_offset_cb,
+  // str_offset_increment_cb): percent of each file's size, -1 when not
+  // given; such an offset is aligned up to offset_align (0: the smallest
+  // block size).
+  int64_t offset_percent = -1, offset_increment_percent = -1;
+  uint64_t offset_align = 0;
+  bool file_append = false;  // the I/O starts at each file's end (get_start_offset())
   uint64_t io_size = 0;      // bytes of I/O per loop, wrapping over the files (0: size)
   int64_t number_ios = 0;    // stop after this many I/Os (0: no limit)
   bool create_only = false;  // lay the files out, do no I/O
@@ -153,6 +160,8 @@ struct JobOptions {
   bool error_dump = false;  // log the errors that do not end the job, too
   // Files and submission (option_table_io.cc), data (option_table_verify.cc).
   bool create_on_open = false;            // files created when opened: no layout
+  bool create_serialize = true;           // set up before the jobs start (0: when it starts)
+  bool allow_file_create = true;          // 0: a missing file fails the job's setup
   std::string fallocate = "native";       // none | native | posix | keep | truncate | 0 | 1
   bool fill_device = false;               // fill_fs: write until ENOSPC (fio_run.cc)
   int64_t openfiles = 0;                  // files open at once (0: nrfiles)
