@@ -285,8 +285,10 @@ void JobRunner::SubmitNow(IoUnit* u) {
     }
     // mmap with direct=1: each write is msync'ed (job_runner_engines.cc).
     if (spec_.msync_writes && u->dir == kWrite) done = MsyncAfter(*u, std::move(done));
+    // sync=: O_SYNC / O_DSYNC writes are FUA writes.
+    const uint32_t flags = u->dir == kWrite && spec_.sync_writes ? kFua : 0;
     host_.FileIo(f.id, u->dir == kRead ? Op::kRead : Op::kWrite, u->offset, u->length, spec_.direct,
-                 std::move(done), 0, data);
+                 std::move(done), flags, data);
   }
 }
 

@@ -88,6 +88,11 @@ struct JobSpec {
   // ioengine=mmap with direct=1: the I/O goes through the page cache (a
   // mapping), and each write is msync'ed (engines/mmap.c); direct is false.
   bool msync_writes = false;
+  // sync=sync|dsync (O_SYNC, O_DSYNC): each write is durable when it
+  // returns: the page cache writes its range back and flushes, a direct
+  // write goes to the device with FUA (Request kFua). Not for mmap, whose
+  // stores never see the flag.
+  bool sync_writes = false;
   RandGen rand_gen = RandGen::kTausworthe;
   uint64_t rand_seed = 0;  // offsets and the read/write mix derive from it
   RandDist rand_dist;      // random_distribution (kRandom: uniform)

@@ -153,6 +153,8 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   // io_uring_cmd (engines/io_uring.c): NVMe passthrough to a namespace's
   // generic char device, past any page cache (its files: job_spec.cc).
   if (j.engine == EngineKind::kIoUringCmd) j.direct = true;
+  j.sync_writes =
+      (o.sync == "sync" || o.sync == "1" || o.sync == "dsync") && j.engine != EngineKind::kMmap;
   // io_uring and io_uring_cmd's options (engines/io_uring.c).
   const bool uring_opts = o.sqthread_poll || o.registerfiles || o.fixedbufs ||
                           o.sqthread_poll_cpu >= 0 || o.nonvectored >= 0;

@@ -93,6 +93,18 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .target = &O::file_append,
        .def = "0",
        .help = "IO will start at the end of the file(s)"});
+  // filesetup.c file_open(): the file is opened with O_SYNC or O_DSYNC;
+  // each write is made durable before it returns (job_runner_io.cc).
+  add({.name = "sync",
+       .type = OptType::kEnum,
+       .target = &O::sync,
+       .def = "none",
+       .values = {{"none", "No O_SYNC or O_DSYNC"},
+                  {"0", "Alias for 'none'"},
+                  {"sync", "Use O_SYNC"},
+                  {"1", "Alias for 'sync'"},
+                  {"dsync", "Use O_DSYNC"}},
+       .help = "Use synchronous write IO"});
   // get_start_offset(): a percentage offset is aligned up to this.
   add({.name = "offset_align",
        .type = OptType::kSize,

@@ -162,6 +162,7 @@ struct JobOptions {
   bool create_on_open = false;            // files created when opened: no layout
   bool create_serialize = true;           // set up before the jobs start (0: when it starts)
   bool allow_file_create = true;          // 0: a missing file fails the job's setup
+  std::string sync = "none";              // none | 0 | sync | 1 | dsync: O_SYNC / O_DSYNC writes
   std::string fallocate = "native";       // none | native | posix | keep | truncate | 0 | 1
   bool fill_device = false;               // fill_fs: write until ENOSPC (fio_run.cc)
   int64_t openfiles = 0;                  // files open at once (0: nrfiles)
