@@ -328,6 +328,7 @@ std::vector<OptionDef> MakeTable() {
        .def = "0",
        .help = "Job must meet this rate or it will be shut down"});
   add({.name = "ratecycle",
+       .alias = "rate_cycle",
        .type = OptType::kInt,
        .target = &O::ratecycle,
        .def = "1000",
