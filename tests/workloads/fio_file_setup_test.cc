@@ -210,5 +210,42 @@ TEST(OffsetPercentTest, PercentOfTheFileAlignedUp) {
       << s.status.message();
 }
 
+// unlink_each_loop (backend.c thread_main(), unlink_all_files()): real
+// fio 3.33 (strace) with rw=write size=8k bs=4k loops=3: 2 pwrites, unlink,
+// open(O_CREAT), 2 pwrites, unlink, open, 2 pwrites; an 8 KiB file is left.
+// With rw=read the second loop's open fails: err=2, "func=open(u2)", 8 KiB
+// read.
+TEST(UnlinkEachLoopTest, EachLoopGetsAFreshFile) {
+  auto host = SetupHost();
+  auto s = RunOnSetupHost(*host,
+                          "--name=a --filename=/d/u1 --size=8k --bs=4k --rw=write --loops=3 "
+                          "--unlink_each_loop=1" +
+                              std::string(kLog));
+  ASSERT_TRUE(s.status.ok()) << s.status.message();
+  EXPECT_EQ(s.Job(0).error, 0);
+  EXPECT_EQ(s.Job(0).dir[kWrite].io_bytes, 24576u);
+  std::vector<std::string> want;
+  for (int loop = 0; loop < 3; ++loop) {
+    for (const auto& io : Seq("write", 0, 4096, 2)) want.push_back(io);
+  }
+  EXPECT_EQ(JobIos(s, 0), want);
+  const uint32_t id = host->fs().Lookup("/d/u1");
+  ASSERT_NE(id, 0u);
+  EXPECT_EQ(host->fs().file(id).size, 8192u);
+  // A reader: its second loop cannot open the file.
+  s = RunOnSetupHost(*host,
+                     "--name=a --filename=/d/u2 --size=8k --bs=4k --rw=read --loops=3 "
+                     "--unlink_each_loop=1");
+  ASSERT_TRUE(s.status.ok()) << s.status.message();
+  EXPECT_EQ(s.Job(0).error, 2);
+  EXPECT_EQ(s.Job(0).verror,
+            "file:filesetup.c:805, func=open(/d/u2), error=No such file or directory");
+  EXPECT_EQ(s.Job(0).dir[kRead].io_bytes, 8192u);
+  EXPECT_EQ(host->fs().Lookup("/d/u2"), 0u);
+  s = RunOnSetupHost(*host, "--name=a --filename=/d/u1 --size=8k --unlink_each_loop=always");
+  EXPECT_NE(s.status.message().find("option 'unlink_each_loop'"), std::string::npos)
+      << s.status.message();
+}
+
 }  // namespace
 }  // namespace storlab::fio

@@ -1,4 +1,4 @@
-// sync= (O_SYNC / O_DSYNC writes: job_runner_io.cc), compared with what
+// sync= (O_SYNC / O_DSYNC writes: job_runner_io.cc) and atomic=, compared with what
 // real fio 3.33 does on a file in /tmp.
 #include <gtest/gtest.h>
 
@@ -41,6 +41,20 @@ TEST(SyncOptionTest, BufferedWritesReachTheDeviceBeforeTheyReturn) {
   EXPECT_NE(s.status.message().find("option 'sync': 'osync' is not one of none, 0, sync, 1, dsync"),
             std::string::npos)
       << s.status.message();
+}
+
+// atomic=1: real fio 3.33 (strace) opens the file
+// O_RDWR|O_CREAT|O_DIRECT|0x800000 — O_ATOMIC implies O_DIRECT (init.c),
+// and Linux ignores the O_ATOMIC bit: direct I/O, past the page cache.
+TEST(AtomicOptionTest, ImpliesDirect) {
+  auto s = testing::RunArgs(RamStack("100us"), Split("--name=a --filename=/d/f --rw=write --bs=4k "
+                                                     "--size=16k --atomic=1"));
+  ASSERT_TRUE(s.status.ok()) << s.status.message();
+  EXPECT_TRUE(s.run->jobs().jobs[0].direct);
+  EXPECT_EQ(s.host->device().stats().op(Op::kWrite).ops, 4u);
+  EXPECT_GE(s.Job(0).dir[kWrite].clat.min(), 100000u);
+  s = testing::RunArgs(RamStack(), Split("--name=a --filename=/d/f --size=16k --atomic=2"));
+  EXPECT_NE(s.status.message().find("option 'atomic'"), std::string::npos) << s.status.message();
 }
 
 }  // namespace

@@ -234,6 +234,7 @@ class JobRunner {
   bool Exhaust(FileState& f);
   static size_t OpenLimit(const JobSpec& spec, size_t files);
   void UnlinkFiles();
+  bool UnlinkEachLoop();
   // The engines' own paths (job_runner_engines.cc): mmap's page faults and
   // msync, splice's rounds.
   Nanos CallCost(const IoUnit& u);

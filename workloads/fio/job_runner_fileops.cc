@@ -37,6 +37,32 @@ void JobRunner::UnlinkFiles() {
   }
 }
 
+// unlink_each_loop: backend.c thread_main() calls unlink_all_files()
+// before each loop after the first; the loop's td_io_open_file() then
+// opens each file again, O_CREAT for a job that writes (an empty file, no
+// layout: its writes allocate as they go), without it for one that only
+// reads, which fails with ENOENT: the job's error, as in fio 3.33. Returns
+// false when the job failed.
+bool JobRunner::UnlinkEachLoop() {
+  ExtentFs& fs = host_.fs();
+  for (size_t i = 0; i < files_.size(); ++i) {
+    FileState& f = files_[i];
+    const std::string& name = spec_.files[i];
+    if (name.rfind("/dev/", 0) == 0) continue;
+    if (const uint32_t id = fs.Lookup(name)) fs.Remove(id);
+    if (spec_.do_write && spec_.opts.allow_file_create) {
+      f.id = fs.Create(name);
+      continue;
+    }
+    failed_ = true;
+    ts_.error = ENOENT;
+    ts_.verror = "file:filesetup.c:805, func=open(" + name + "), error=" + std::strerror(ENOENT);
+    messages_.push_back("fio: pid=0, err=" + std::to_string(ENOENT) + "/" + ts_.verror);
+    return false;
+  }
+  return true;
+}
+
 // engines/falloc.c fio_fallocate_queue(): a read is fallocate(KEEP_SIZE), a
 // write fallocate(0), a trim fallocate(PUNCH_HOLE | KEEP_SIZE), each over
 // [offset, offset + buflen). engines/ftruncate.c fio_ftruncate_queue(): a

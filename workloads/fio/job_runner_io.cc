@@ -63,9 +63,16 @@ void JobRunner::Pump() {
     }
     // Not time_based: a loop ends when io_size bytes were issued.
     if (!o.time_based && issued_loop_bytes_ >= io_size_) {
+      // unlink_each_loop: do_io() has reaped the loop's I/O before the
+      // files go (the last reap calls Pump again).
+      if (o.unlink_each_loop && cur_depth_ > 0) break;
       ++loops_done_;
       issued_loop_bytes_ = 0;
       RestartFiles();
+      if (o.unlink_each_loop && !UnlinkEachLoop()) {
+        StopIssuing();
+        break;
+      }
     }
     // thinktime: after thinktime_blocks completions, quiesce, then idle.
     if (o.thinktime > Nanos(0) &&

@@ -136,7 +136,7 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   }
   RETURN_IF_ERROR(ApplyRwPostfix(j, where));
   j.engine = ToEngine(o.ioengine);
-  j.direct = o.direct;
+  j.direct = o.direct || o.atomic;  // fixup_options(): O_ATOMIC implies O_DIRECT
   j.iodepth = static_cast<uint32_t>(o.iodepth);
   // io_submit_mode=offload (rate-submit.c): iodepth workers, each doing
   // one I/O at a time; io_uring refuses (ioengines.c: FIO_NO_OFFLOAD).

@@ -105,6 +105,14 @@ void AddFileOptions(std::vector<OptionDef>* t) {
                   {"1", "Alias for 'sync'"},
                   {"dsync", "Use O_DSYNC"}},
        .help = "Use synchronous write IO"});
+  // init.c fixup_options(): O_ATOMIC implies O_DIRECT. Linux has no
+  // O_ATOMIC: fio 3.33 opens with O_DIRECT|040000000, a bit open(2)
+  // ignores, so the I/O is direct I/O (job_spec_fixup.cc).
+  add({.name = "atomic",
+       .type = OptType::kBool,
+       .target = &O::atomic,
+       .def = "0",
+       .help = "Use Atomic IO with O_DIRECT (implies O_DIRECT)"});
   // get_start_offset(): a percentage offset is aligned up to this.
   add({.name = "offset_align",
        .type = OptType::kSize,
@@ -112,6 +120,14 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .def = "0",
        .min = 0,
        .help = "Start IO from this offset alignment"});
+  // backend.c thread_main(): before each loop after the first,
+  // unlink_all_files(); the next open creates a write job's files afresh
+  // and fails a read job's with ENOENT (job_runner_fileops.cc).
+  add({.name = "unlink_each_loop",
+       .type = OptType::kBool,
+       .target = &O::unlink_each_loop,
+       .def = "0",
+       .help = "Unlink created files after each loop in a job has completed"});
   // engines/fileoperations.c: which call filestat makes (all three cost
   // the same in the simulated file system).
   add({.name = "stat_type",

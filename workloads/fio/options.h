@@ -162,11 +162,13 @@ struct JobOptions {
   bool create_on_open = false;            // files created when opened: no layout
   bool create_serialize = true;           // set up before the jobs start (0: when it starts)
   bool allow_file_create = true;          // 0: a missing file fails the job's setup
+  bool atomic = false;                    // O_ATOMIC, which implies O_DIRECT (init.c)
   std::string sync = "none";              // none | 0 | sync | 1 | dsync: O_SYNC / O_DSYNC writes
   std::string fallocate = "native";       // none | native | posix | keep | truncate | 0 | 1
   bool fill_device = false;               // fill_fs: write until ENOSPC (fio_run.cc)
   int64_t openfiles = 0;                  // files open at once (0: nrfiles)
   bool unlink = false;                    // unlink the files when the job is done
+  bool unlink_each_loop = false;          // and before each loop after the first
   std::string stat_type = "stat";         // filestat: stat | lstat | statx
   std::string io_submit_mode = "inline";  // inline | offload (worker threads)
   std::string buffer_pattern;             // fio_pattern.h; "": fio's random data
