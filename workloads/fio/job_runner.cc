@@ -36,7 +36,10 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, const std::vector<uint3
       io_size_(io_size),
       mix_rng_(spec.rand_seed ^ 0x6d6978ULL),
       poisson_rng_(spec.rand_seed ^ 0x706f6973ULL),
-      prio_rng_(spec.rand_seed ^ 0x7072696fULL) {
+      prio_rng_(spec.rand_seed ^ 0x7072696fULL),
+      seq_rand_rng_{Taus88(spec.rand_seed ^ 0x73720ULL), Taus88(spec.rand_seed ^ 0x73721ULL),
+                    Taus88(spec.rand_seed ^ 0x73722ULL)},
+      file_rng_(spec.rand_seed ^ 0x66737276ULL) {
   for (int d : {kRead, kWrite, kTrim}) {
     if (!spec.sizes[d].variable()) continue;
     // fio seeds bsrange_state[ddir] from its own seed (FIO_RAND_BS_OFF).
@@ -153,6 +156,14 @@ void JobRunner::InitFiles(const std::vector<uint32_t>& file_ids,
     files_.push_back(std::move(f));
   }
   open_limit_ = OpenLimit(spec, files_.size());
+  // init.c: zipf/pareto/gauss over nrfiles << FIO_FSERVICE_SHIFT ranges,
+  // unhashed (zipf_disable_hash(), gauss_disable_hash()).
+  if (spec.file_service.kind == FileService::Kind::kDist && !files_.empty()) {
+    file_dist_ = std::make_unique<RandDistGen>(spec.file_service.dist,
+                                               uint64_t{files_.size()} << FileService::kShift, 1,
+                                               spec.rand_seed ^ 0x66647374ULL);
+    file_dist_->DisableHash();
+  }
 }
 
 void JobRunner::SetFiles(const std::vector<uint32_t>& file_ids,

@@ -38,6 +38,7 @@
 #include "workloads/fio/job_spec.h"
 #include "workloads/fio/latency_target.h"
 #include "workloads/fio/offset_gen.h"
+#include "workloads/fio/rand_dist_gen.h"
 #include "workloads/fio/thread_stat.h"
 #include "workloads/host/sim_host.h"
 
@@ -170,6 +171,8 @@ class JobRunner {
   void Pump();
   bool ShouldStop(Nanos t) const;
   bool PickOffset(int dir, IoUnit* u);
+  size_t ServiceFile(bool* stay);
+  size_t DrawFile();
   void StridedZone(int dir);
   void RestartFiles();
   void Issue(int dir, Nanos t);
@@ -281,7 +284,15 @@ class JobRunner {
   // (fio's last_usec, µs after the epoch), and its generator (poisson_state).
   uint64_t poisson_usec_[3] = {0, 0, 0};
   Taus88 poisson_rng_;
-  Taus88 prio_rng_;                            // cmdprio: fio's prio_state
+  Taus88 prio_rng_;         // cmdprio: fio's prio_state
+  Taus88 seq_rand_rng_[3];  // percentage_random: fio's seq_rand_state[ddir]
+  // file_service_type (file_service.h): the file kept, for how many more
+  // I/Os (fio's file_service_file, file_service_left), and the draws of
+  // random and zipf/pareto/normal (fio's next_file_state, next_file_zipf).
+  size_t service_file_ = SIZE_MAX;
+  uint32_t service_left_ = 0;
+  Taus88 file_rng_;
+  std::unique_ptr<RandDistGen> file_dist_;
   std::unique_ptr<LatencyTarget> lat_target_;  // null without latency_target
   bool quiescing_ = false;                     // no new I/O until nothing is in flight
   bool reset_after_quiesce_ = false;           // then the statistics start over

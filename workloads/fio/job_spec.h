@@ -16,6 +16,7 @@
 #include "sim/time.h"
 #include "workloads/fio/block_sizes.h"
 #include "workloads/fio/cmdprio.h"
+#include "workloads/fio/file_service.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
@@ -94,8 +95,9 @@ struct JobSpec {
   // stores never see the flag.
   bool sync_writes = false;
   RandGen rand_gen = RandGen::kTausworthe;
-  uint64_t rand_seed = 0;  // offsets and the read/write mix derive from it
-  RandDist rand_dist;      // random_distribution (kRandom: uniform)
+  uint64_t rand_seed = 0;    // offsets and the read/write mix derive from it
+  RandDist rand_dist;        // random_distribution (kRandom: uniform)
+  FileService file_service;  // file_service_type (file_service.h)
 
   std::vector<std::string> files;  // paths in the simulated file system
   uint64_t file_size = 0;          // each file; 0: take the existing file's size

@@ -264,6 +264,9 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   auto dist = ParseRandDist(o.random_distribution);
   if (!dist.ok()) return dist.status().WithContext(where + ": job " + Quoted(j.name));
   j.rand_dist = *dist;
+  auto service = ParseFileService(o.file_service_type);
+  if (!service.ok()) return service.status().WithContext(where + ": job " + Quoted(j.name));
+  j.file_service = *service;
   // init.c fixup_options: a distribution other than uniform has no random
   // map (its hot blocks repeat).
   if (j.rand_dist.kind != RandDist::Kind::kRandom) j.opts.norandommap = true;

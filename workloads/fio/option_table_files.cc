@@ -4,6 +4,7 @@
 // create_serialize, allow_file_create, file_append, offset_align and the
 // filestat engine's stat_type. Help
 // texts are fio 3.33's own (options.c, engines/fileoperations.c).
+#include "workloads/fio/file_service.h"
 #include "workloads/fio/options.h"
 
 // The table below uses designated initializers and relies on member defaults.
@@ -128,6 +129,16 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .target = &O::unlink_each_loop,
        .def = "0",
        .help = "Unlink created files after each loop in a job has completed"});
+  // io_u.c __get_next_file(): which file the next I/O goes to
+  // (file_service.h, job_runner_offset.cc).
+  add({.name = "file_service_type",
+       .type = OptType::kString,
+       .target = &O::file_service_type,
+       .def = "roundrobin",
+       .help =
+           "How to select which file to service next: random[:N], roundrobin[:N], "
+           "sequential, zipf[:theta[:center]], pareto[:h[:center]], normal|gauss[:dev[:center]]",
+       .check = CheckFileService});
   // engines/fileoperations.c: which call filestat makes (all three cost
   // the same in the simulated file system).
   add({.name = "stat_type",

@@ -89,6 +89,9 @@ struct JobOptions {
   int64_t randseed = 0;  // 0: derived (see job_spec.h)
   std::string random_generator = "tausworthe";
   bool norandommap = false;
+  // percentage_random=R,W,T: the share of a random job's I/Os that take a
+  // random offset; the others go on sequentially (io_u.c should_do_random()).
+  DirValues percentage_random = {100, 100, 100};
   std::string random_distribution = "random";  // rand_dist.h
   int64_t tiobench_threads = 0;  // "threads": the tiobench profile's, no effect (as in fio)
   std::string verify = "0";
@@ -159,19 +162,20 @@ struct JobOptions {
   ErrorPolicy errors;
   bool error_dump = false;  // log the errors that do not end the job, too
   // Files and submission (option_table_io.cc), data (option_table_verify.cc).
-  bool create_on_open = false;            // files created when opened: no layout
-  bool create_serialize = true;           // set up before the jobs start (0: when it starts)
-  bool allow_file_create = true;          // 0: a missing file fails the job's setup
-  bool atomic = false;                    // O_ATOMIC, which implies O_DIRECT (init.c)
-  std::string sync = "none";              // none | 0 | sync | 1 | dsync: O_SYNC / O_DSYNC writes
-  std::string fallocate = "native";       // none | native | posix | keep | truncate | 0 | 1
-  bool fill_device = false;               // fill_fs: write until ENOSPC (fio_run.cc)
-  int64_t openfiles = 0;                  // files open at once (0: nrfiles)
-  bool unlink = false;                    // unlink the files when the job is done
-  bool unlink_each_loop = false;          // and before each loop after the first
-  std::string stat_type = "stat";         // filestat: stat | lstat | statx
-  std::string io_submit_mode = "inline";  // inline | offload (worker threads)
-  std::string buffer_pattern;             // fio_pattern.h; "": fio's random data
+  bool create_on_open = false;       // files created when opened: no layout
+  bool create_serialize = true;      // set up before the jobs start (0: when it starts)
+  bool allow_file_create = true;     // 0: a missing file fails the job's setup
+  bool atomic = false;               // O_ATOMIC, which implies O_DIRECT (init.c)
+  std::string sync = "none";         // none | 0 | sync | 1 | dsync: O_SYNC / O_DSYNC writes
+  std::string fallocate = "native";  // none | native | posix | keep | truncate | 0 | 1
+  bool fill_device = false;          // fill_fs: write until ENOSPC (fio_run.cc)
+  int64_t openfiles = 0;             // files open at once (0: nrfiles)
+  bool unlink = false;               // unlink the files when the job is done
+  bool unlink_each_loop = false;     // and before each loop after the first
+  std::string file_service_type = "roundrobin";  // file_service.h
+  std::string stat_type = "stat";                // filestat: stat | lstat | statx
+  std::string io_submit_mode = "inline";         // inline | offload (worker threads)
+  std::string buffer_pattern;                    // fio_pattern.h; "": fio's random data
   // What writes carry (option_table_buffers.cc, io_buffers.h).
   bool refill_buffers = false;
   bool scramble_buffers = true;
