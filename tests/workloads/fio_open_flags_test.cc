@@ -1,4 +1,4 @@
-// sync= (O_SYNC / O_DSYNC writes: job_runner_io.cc) and atomic=, compared with what
+// sync= (O_SYNC / O_DSYNC writes: job_runner_io.cc), atomic= and pre_read, compared with what
 // real fio 3.33 does on a file in /tmp.
 #include <gtest/gtest.h>
 
@@ -55,6 +55,32 @@ TEST(AtomicOptionTest, ImpliesDirect) {
   EXPECT_GE(s.Job(0).dir[kWrite].clat.min(), 100000u);
   s = testing::RunArgs(RamStack(), Split("--name=a --filename=/d/f --size=16k --atomic=2"));
   EXPECT_NE(s.status.message().find("option 'atomic'"), std::string::npos) << s.status.message();
+}
+
+// pre_read=1 (filesetup.c pre_read_file()): the job's files are read
+// before its epoch, so its buffered reads hit the page cache. Real fio
+// 3.33, rw=read size=64m bs=128k psync on ext4 (/tmp): mean clat 109.7 us
+// and runtime 58 ms without, 19.1 us and 11 ms with pre_read. Here, on a
+// RAM disk of 100 us a request: every read of the job is a cache hit.
+TEST(PreReadOptionTest, JobReadsHitTheCache) {
+  const std::string job = "--name=a --filename=/d/f --rw=read --bs=128k --size=8m";
+  auto cold = testing::RunArgs(RamStack("100us"), Split(job));
+  ASSERT_TRUE(cold.status.ok()) << cold.status.message();
+  auto warm = testing::RunArgs(RamStack("100us"), Split(job + " --pre_read=1"));
+  ASSERT_TRUE(warm.status.ok()) << warm.status.message();
+  EXPECT_EQ(warm.Job(0).dir[kRead].io_bytes, 8u << 20);
+  EXPECT_LT(warm.Job(0).dir[kRead].clat.max(), 100000u);
+  EXPECT_GT(cold.Job(0).dir[kRead].clat.max(), 100000u);
+  EXPECT_LT(warm.Job(0).dir[kRead].runtime_ms * 3, cold.Job(0).dir[kRead].runtime_ms + 1);
+  // The pre-read is outside the job's runtime: the job starts after it.
+  const auto& x = warm.run->runners()[0]->extras();
+  EXPECT_GT(x.start, cold.run->runners()[0]->extras().start);
+  // direct=1 reads past the cache: nothing to hit.
+  auto direct = testing::RunArgs(RamStack("100us"), Split(job + " --pre_read=1 --direct=1"));
+  ASSERT_TRUE(direct.status.ok()) << direct.status.message();
+  EXPECT_GE(direct.Job(0).dir[kRead].clat.min(), 100000u);
+  auto s = testing::RunArgs(RamStack(), Split(job + " --pre_read=twice"));
+  EXPECT_NE(s.status.message().find("option 'pre_read'"), std::string::npos) << s.status.message();
 }
 
 }  // namespace

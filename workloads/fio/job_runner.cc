@@ -221,6 +221,15 @@ uint64_t JobRunner::total_io_size() const {
 
 void JobRunner::Begin() {
   if (phase_ != Phase::kIdle) return;  // Terminate() started it already
+  // pre_read: the files are read first, then the job begins (its epoch
+  // after them, as thread_main() sets it after pre_read_files()).
+  if (spec_.opts.pre_read && pre_read_state_ != 2 && !failed_ && !terminated_ && !eng_.no_io) {
+    if (pre_read_state_ == 0) {
+      pre_read_state_ = 1;
+      PreRead(0, 0, host_.engine().now());
+    }
+    return;
+  }
   Nanos now = host_.engine().now();
   phase_ = Phase::kRunning;
   extras_.start = now;

@@ -238,6 +238,7 @@ class JobRunner {
   static size_t OpenLimit(const JobSpec& spec, size_t files);
   void UnlinkFiles();
   bool UnlinkEachLoop();
+  void PreRead(size_t file, uint64_t done_bytes, Nanos t);
   // The engines' own paths (job_runner_engines.cc): mmap's page faults and
   // msync, splice's rounds.
   Nanos CallCost(const IoUnit& u);
@@ -357,6 +358,8 @@ class JobRunner {
   bool ramp_over_ = true;
   bool failed_ = false;
   bool setup_failed_ = false;
+  // pre_read: 0 not yet, 1 reading, 2 done (fio's TD_PRE_READING).
+  int pre_read_state_ = 0;
   bool terminated_ = false;
   // rate_min / rate_iops_min: what was done at the last check (fio's
   // last_rate_check_bytes/blocks/time).

@@ -63,6 +63,38 @@ bool JobRunner::UnlinkEachLoop() {
   return true;
 }
 
+// pre_read (filesetup.c pre_read_file()): the job's thread reads each
+// file's I/O range, [start, end), with read()s of the largest read size on
+// its own fd (buffered unless direct=1, which reads it and caches
+// nothing), one after another, before the job begins.
+void JobRunner::PreRead(size_t file, uint64_t done_bytes, Nanos t) {
+  if (file == files_.size() || terminated_) {
+    pre_read_state_ = 2;
+    host_.engine().At(t, [this] { Begin(); });
+    return;
+  }
+  const FileState& f = files_[file];
+  const uint64_t left = f.size > f.start ? f.size - f.start - done_bytes : 0;
+  if (left == 0 || eng_.file_op != FileOp::kNone) {
+    PreRead(file + 1, 0, t);
+    return;
+  }
+  const uint64_t len = std::min(left, spec_.max_bs(kRead));
+  // Its CPU time is not the job's: fio takes ru_start after pre_read_files().
+  Nanos call = Book(t, psync_.submit);
+  host_.engine().At(call, [this, file, done_bytes, len] {
+    host_.FileIo(files_[file].id, Op::kRead, files_[file].start + done_bytes, len, spec_.direct,
+                 [this, file, done_bytes, len](Status st) {
+                   Nanos back = Book(host_.engine().now(), psync_.complete);
+                   if (!st.ok()) {  // td_verror(td, EIO, "pre_read")
+                     PreRead(file + 1, 0, back);
+                     return;
+                   }
+                   PreRead(file, done_bytes + len, back);
+                 });
+  });
+}
+
 // engines/falloc.c fio_fallocate_queue(): a read is fallocate(KEEP_SIZE), a
 // write fallocate(0), a trim fallocate(PUNCH_HOLE | KEEP_SIZE), each over
 // [offset, offset + buflen). engines/ftruncate.c fio_ftruncate_queue(): a

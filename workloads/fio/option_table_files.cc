@@ -129,6 +129,13 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .target = &O::unlink_each_loop,
        .def = "0",
        .help = "Unlink created files after each loop in a job has completed"});
+  // backend.c thread_main(): pre_read_files() reads each file's I/O
+  // range before the job's epoch (job_runner_fileops.cc).
+  add({.name = "pre_read",
+       .type = OptType::kBool,
+       .target = &O::pre_read,
+       .def = "0",
+       .help = "Pre-read files before starting official testing"});
   // io_u.c __get_next_file(): which file the next I/O goes to
   // (file_service.h, job_runner_offset.cc).
   add({.name = "file_service_type",

@@ -172,6 +172,7 @@ struct JobOptions {
   int64_t openfiles = 0;             // files open at once (0: nrfiles)
   bool unlink = false;               // unlink the files when the job is done
   bool unlink_each_loop = false;     // and before each loop after the first
+  bool pre_read = false;             // read the files before the job starts
   std::string file_service_type = "roundrobin";  // file_service.h
   std::string stat_type = "stat";                // filestat: stat | lstat | statx
   std::string io_submit_mode = "inline";         // inline | offload (worker threads)
