@@ -243,6 +243,7 @@ void JobRunner::Begin() {
   extras_.passes = 1;
   if (lat_target_) lat_target_->Reset(now, 0);  // lat_target_init()
   replay_last_issue_ = now;
+  last_think_ = now;  // init_thinktime(): td->epoch
   if (iolog_) IologOpen();
   Pump();
 }

@@ -186,6 +186,7 @@ class JobRunner {
   void CloseIopsWindow();
   void LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns);
   void SleepUntil(Nanos t);
+  bool ThinkDue(Nanos t) const;
   void PoissonNext(int dir);
   // latency_target (job_runner_latency.cc, latency_target.h).
   uint32_t DepthLimit() const { return lat_target_ ? lat_target_->depth() : spec_.iodepth; }
@@ -379,6 +380,8 @@ class JobRunner {
   uint64_t write_issues_ = 0;  // fio's io_issues[DDIR_WRITE]
   int last_dir_issued_ = -1;
   uint64_t completed_blocks_ = 0, last_think_blocks_ = 0;
+  uint64_t issued_blocks_ = 0;  // fio's io_issues, for thinktime_blocks_type=issue
+  Nanos last_think_;            // fio's last_thinktime (thinktime_iotime)
   Nanos usr_ns_, sys_ns_;
   // Bandwidth / IOPS sampling windows (fio's bw_avg_time, iops_avg_time:
   // 500 ms, or log_avg_msec for a log that averages), or none when a log

@@ -33,6 +33,20 @@ bool JobRunner::ShouldStop(Nanos t) const {
   return o.create_only;
 }
 
+// handle_thinktime(): thinktime_iotime since the last stall (its cycle is
+// iotime + thinktime), then — without it, or with thinktime_blocks given —
+// thinktime_blocks completed (init_thinktime(): io_blocks) or issued
+// (io_issues) since the last stall.
+bool JobRunner::ThinkDue(Nanos t) const {
+  const JobOptions& o = spec_.opts;
+  if (o.thinktime_iotime > Nanos(0)) {
+    if (t - last_think_ >= o.thinktime_iotime + o.thinktime) return true;
+    if (!o.thinktime_blocks_set) return false;
+  }
+  const uint64_t b = o.thinktime_blocks_type == "issue" ? issued_blocks_ : completed_blocks_;
+  return b - last_think_blocks_ >= static_cast<uint64_t>(o.thinktime_blocks);
+}
+
 void JobRunner::Pump() {
   if (in_pump_) return;
   in_pump_ = true;
@@ -74,15 +88,20 @@ void JobRunner::Pump() {
         break;
       }
     }
-    // thinktime: after thinktime_blocks completions, quiesce, then idle.
-    if (o.thinktime > Nanos(0) &&
-        completed_blocks_ - last_think_blocks_ >= static_cast<uint64_t>(o.thinktime_blocks)) {
+    // thinktime: after thinktime_blocks completions (or issues), or
+    // thinktime_iotime of I/O, quiesce, spin thinktime_spin on the CPU,
+    // then idle for the rest (backend.c handle_thinktime()).
+    if (o.thinktime > Nanos(0) && ThinkDue(t)) {
       if (cur_depth_ > 0) break;  // the last reap calls Pump again
-      last_think_blocks_ = completed_blocks_;
-      Nanos sleep = o.thinktime;
+      last_think_blocks_ = o.thinktime_blocks_type == "issue" ? issued_blocks_ : completed_blocks_;
+      if (o.thinktime_iotime > Nanos(0)) last_think_ = t;
+      const Nanos spin = Min(o.thinktime_spin, o.thinktime);
+      const Nanos spun = spin > Nanos(0) ? Book(t, spin) : t;
+      usr_ns_ += spin;
+      Nanos sleep = o.thinktime - spin;
       if (o.runtime > Nanos(0) && ramp_over_)
-        sleep = Min(sleep, Max(Nanos(0), epoch_ + o.runtime - t));
-      SleepUntil(t + sleep);
+        sleep = Min(sleep, Max(Nanos(0), epoch_ + o.runtime - spun));
+      SleepUntil(spun + sleep);
       break;
     }
     // flow_threshold_exceeded() (backend.c do_io(): before each I/O, once).
@@ -227,6 +246,7 @@ void JobRunner::Issue(int dir, Nanos t) {
     ++ts_.dir[dir].total_ios;
     issued_bytes_[dir] += u->length;
     ++issued_ios_[dir];
+    ++issued_blocks_;
     // td_io_queue(): a verify read (IO_U_F_VER_LIST) is no io_issue_bytes.
     if (CountsToSize(dir) && !u->ver_list) issued_loop_bytes_ += u->length;
     if ((spec_.opts.rate[dir] || spec_.opts.rate_iops[dir]) && spec_.opts.rate_process == "poisson")

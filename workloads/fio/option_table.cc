@@ -295,7 +295,28 @@ std::vector<OptionDef> MakeTable() {
        .def = "1",
        .min = 1,
        .max = 1 << 30,
-       .help = "IO buffer period between 'thinktime'"});
+       .help = "IO buffer period between 'thinktime'",
+       .then = [](JobOptions* o, std::string_view) { o->thinktime_blocks_set = true; }});
+  // backend.c handle_thinktime(), init_thinktime() (job_runner_io.cc).
+  add({.name = "thinktime_spin",
+       .type = OptType::kTime,
+       .target = &O::thinktime_spin,
+       .def = "0",
+       .unit = TimeUnit::kMicroseconds,
+       .help = "Start think time by spinning this amount (usec)"});
+  add({.name = "thinktime_blocks_type",
+       .type = OptType::kEnum,
+       .target = &O::thinktime_blocks_type,
+       .def = "complete",
+       .values = {{"complete", "thinktime_blocks takes effect at the completion side"},
+                  {"issue", "thinktime_blocks takes effect at the issue side"}},
+       .help = "How thinktime_blocks takes effect"});
+  add({.name = "thinktime_iotime",
+       .type = OptType::kTime,
+       .target = &O::thinktime_iotime,
+       .def = "0",
+       .unit = TimeUnit::kSeconds,
+       .help = "IO time interval between 'thinktime'"});
   add({.name = "rate",
        .type = OptType::kSizeDirs,
        .target = &O::rate,

@@ -109,6 +109,12 @@ struct JobOptions {
   int64_t verify_async = 0;
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
+  // backend.c handle_thinktime(): spin (CPU busy) this much of each
+  // thinktime; count blocks completed or issued; or think after this much
+  // I/O time (0: off), then blocks only if thinktime_blocks was given.
+  Nanos thinktime_spin, thinktime_iotime;
+  std::string thinktime_blocks_type = "complete";  // complete | issue
+  bool thinktime_blocks_set = false;
   // flow.c: jobs of one flow_id issue I/O in the ratio of their flow
   // weights; a job held back sleeps flow_sleep µs (0: spins).
   int64_t flow_id = 0;
