@@ -1,8 +1,6 @@
 #include "workloads/fio/fio_run.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
 #include "sim/quoted.h"
 #include "sim/virtual_driver.h"

@@ -187,6 +187,7 @@ class JobRunner {
   void LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns);
   void SleepUntil(Nanos t);
   bool ThinkDue(Nanos t) const;
+  void Think(Nanos t);
   void PoissonNext(int dir);
   // latency_target (job_runner_latency.cc, latency_target.h).
   uint32_t DepthLimit() const { return lat_target_ ? lat_target_->depth() : spec_.iodepth; }

@@ -33,20 +33,6 @@ bool JobRunner::ShouldStop(Nanos t) const {
   return o.create_only;
 }
 
-// handle_thinktime(): thinktime_iotime since the last stall (its cycle is
-// iotime + thinktime), then — without it, or with thinktime_blocks given —
-// thinktime_blocks completed (init_thinktime(): io_blocks) or issued
-// (io_issues) since the last stall.
-bool JobRunner::ThinkDue(Nanos t) const {
-  const JobOptions& o = spec_.opts;
-  if (o.thinktime_iotime > Nanos(0)) {
-    if (t - last_think_ >= o.thinktime_iotime + o.thinktime) return true;
-    if (!o.thinktime_blocks_set) return false;
-  }
-  const uint64_t b = o.thinktime_blocks_type == "issue" ? issued_blocks_ : completed_blocks_;
-  return b - last_think_blocks_ >= static_cast<uint64_t>(o.thinktime_blocks);
-}
-
 void JobRunner::Pump() {
   if (in_pump_) return;
   in_pump_ = true;
@@ -88,20 +74,10 @@ void JobRunner::Pump() {
         break;
       }
     }
-    // thinktime: after thinktime_blocks completions (or issues), or
-    // thinktime_iotime of I/O, quiesce, spin thinktime_spin on the CPU,
-    // then idle for the rest (backend.c handle_thinktime()).
+    // thinktime: quiesce, then think (job_runner_pace.cc).
     if (o.thinktime > Nanos(0) && ThinkDue(t)) {
       if (cur_depth_ > 0) break;  // the last reap calls Pump again
-      last_think_blocks_ = o.thinktime_blocks_type == "issue" ? issued_blocks_ : completed_blocks_;
-      if (o.thinktime_iotime > Nanos(0)) last_think_ = t;
-      const Nanos spin = Min(o.thinktime_spin, o.thinktime);
-      const Nanos spun = spin > Nanos(0) ? Book(t, spin) : t;
-      usr_ns_ += spin;
-      Nanos sleep = o.thinktime - spin;
-      if (o.runtime > Nanos(0) && ramp_over_)
-        sleep = Min(sleep, Max(Nanos(0), epoch_ + o.runtime - spun));
-      SleepUntil(spun + sleep);
+      Think(t);
       break;
     }
     // flow_threshold_exceeded() (backend.c do_io(): before each I/O, once).

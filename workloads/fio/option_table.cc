@@ -283,40 +283,7 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::norandommap,
        .help = "Accept potential duplicate random blocks"});
   AddVerifyTypeOption(&t);  // verify=, in fio's order (option_table_verify.cc)
-  add({.name = "thinktime",
-       .type = OptType::kTime,
-       .target = &O::thinktime,
-       .def = "0",
-       .unit = TimeUnit::kMicroseconds,
-       .help = "Idle time between IO buffers (usec)"});
-  add({.name = "thinktime_blocks",
-       .type = OptType::kInt,
-       .target = &O::thinktime_blocks,
-       .def = "1",
-       .min = 1,
-       .max = 1 << 30,
-       .help = "IO buffer period between 'thinktime'",
-       .then = [](JobOptions* o, std::string_view) { o->thinktime_blocks_set = true; }});
-  // backend.c handle_thinktime(), init_thinktime() (job_runner_io.cc).
-  add({.name = "thinktime_spin",
-       .type = OptType::kTime,
-       .target = &O::thinktime_spin,
-       .def = "0",
-       .unit = TimeUnit::kMicroseconds,
-       .help = "Start think time by spinning this amount (usec)"});
-  add({.name = "thinktime_blocks_type",
-       .type = OptType::kEnum,
-       .target = &O::thinktime_blocks_type,
-       .def = "complete",
-       .values = {{"complete", "thinktime_blocks takes effect at the completion side"},
-                  {"issue", "thinktime_blocks takes effect at the issue side"}},
-       .help = "How thinktime_blocks takes effect"});
-  add({.name = "thinktime_iotime",
-       .type = OptType::kTime,
-       .target = &O::thinktime_iotime,
-       .def = "0",
-       .unit = TimeUnit::kSeconds,
-       .help = "IO time interval between 'thinktime'"});
+  AddThinktimeOptions(&t);  // thinktime and its kin, in fio's order (option_table_think.cc)
   add({.name = "rate",
        .type = OptType::kSizeDirs,
        .target = &O::rate,

@@ -266,6 +266,9 @@ void AddStatOptions(std::vector<OptionDef>* table);
 // The I/O pattern options added for fio's example job files
 // (option_table_io.cc: random_distribution, ...).
 void AddIoOptions(std::vector<OptionDef>* table);
+// thinktime, thinktime_blocks, thinktime_spin, thinktime_blocks_type,
+// thinktime_iotime (option_table_think.cc).
+void AddThinktimeOptions(std::vector<OptionDef>* table);
 // The trace replay options (option_table_iolog.cc).
 void AddIologOptions(std::vector<OptionDef>* table);
 // verify= itself, and the verify options besides it (option_table_verify.cc).
