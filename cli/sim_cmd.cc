@@ -240,7 +240,7 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
   st = AfterRun(a, **host);
   if (!st.ok()) return -SimFail(st.message());
   for (const auto& r : run.runners()) {
-    if (r->stat().error) return 1;
+    if (r->stat().error || r->setup_failed()) return 1;
   }
   // A durable write lost is a failure, as a job's error is.
   if (cuts && !cuts->summary().ok()) return 1;

@@ -67,9 +67,9 @@ testing::Sim RunOn(SimHost& host, const std::string& args) {
 }
 
 // surface-scan.fio's two phases: fill with verify=meta + a pattern at
-// 512-byte intervals, then read it all back, verifying. (In one job file
-// its read phase needs create_serialize=0, fio's file setup at the job's
-// start, which storlab does not model: here, two runs.)
+// 512-byte intervals, then read it all back, verifying, as two runs on
+// one host. (In one job file, with create_serialize=0:
+// fio_file_setup_test.cc, CreateSerializeTest.SurfaceScanInOneRun.)
 TEST(FillDeviceTest, FillThenVerify) {
   HostOptions ho;
   ho.stack = "test.toml";

@@ -49,13 +49,82 @@ constexpr Why kEngines[] = {
     {"solarisaio", "Solaris asynchronous I/O, not Linux"},
 };
 
-// Options about what the simulated host does not have. (I/O priorities,
-// CPU pinning and cgroups would mean something for a simulated stack: they
-// are "not supported", not listed here.)
+// Options about what the simulated host does not have, and the options of
+// the engines above (fio --enghelp=ENGINE), which mean nothing without
+// their engine. (I/O priorities, CPU pinning, cgroups, lockmem, the I/O
+// scheduler and write hints would mean something for a simulated stack:
+// they are "not supported", not listed here.)
 constexpr Why kOptions[] = {
     {"numa_cpu_nodes", "pins to host NUMA nodes; the simulated host has none"},
     {"numa_mem_policy", "host NUMA memory policy; the simulated host has no NUMA nodes"},
     {"nfs_url", "libnfs engine option: a network NFS server"},
+    // fio's clock and the real host's processes and users.
+    {"clocksource", "how fio reads the time of day: storlab's clock is the simulation's own"},
+    {"gtod_cpu", "a thread keeping fio's time of day: storlab's clock costs nothing to read"},
+    {"uid", "runs the job as another user: the simulated file system has no owners"},
+    {"gid", "runs the job as another group: the simulated file system has no owners"},
+    {"exec_prerun", "runs a command on the real host before the job, outside the simulated stack"},
+    {"exec_postrun", "runs a command on the real host after the job, outside the simulated stack"},
+    {"unique_filename", "fio --client mode's file name prefix: storlab sim has no client/server"},
+    {"mem", "what backs fio's buffers in host memory: no simulated timing depends on it"},
+    {"iomem", "what backs fio's buffers in host memory: no simulated timing depends on it"},
+    {"hugepage-size", "huge pages for mem=shmhuge/mmaphuge: no simulated timing depends on it"},
+    {"write_barrier", "only the libpmem engine honours barriers (FIO_BARRIER), no block I/O"},
+    // net and netsplice (engines/net.c).
+    {"hostname", "net/rdma engine option: a network peer, no storage stack"},
+    {"port", "net/rdma engine option: a network port, no storage stack"},
+    {"protocol", "net engine option: TCP/UDP/Unix sockets, no storage stack"},
+    {"nodelay", "net engine option: TCP_NODELAY, no storage stack"},
+    {"listen", "net engine option: listen for a network peer, no storage stack"},
+    {"pingpong", "net engine option: network ping-pong, no storage stack"},
+    {"interface", "net engine option: the multicast network interface, no storage stack"},
+    {"ttl", "net engine option: the multicast TTL, no storage stack"},
+    {"window_size", "net engine option: the socket buffer size, no storage stack"},
+    {"mss", "net engine option: the TCP maximum segment size, no storage stack"},
+    // rdma (engines/rdma.c).
+    {"bindname", "rdma engine option: the local RDMA interface, no storage stack"},
+    {"verb", "rdma engine option: the RDMA verb, no storage stack"},
+    // rados and rbd (engines/rados.c, rbd.c).
+    {"clustername", "rados/rbd engine option: a Ceph cluster over the network"},
+    {"rbdname", "rbd engine option: a Ceph RADOS block device over the network"},
+    {"pool", "rados/rbd engine option: a Ceph pool over the network"},
+    {"clientname", "rados/rbd engine option: a Ceph client over the network"},
+    {"conf", "rados engine option: a Ceph configuration file"},
+    {"busy_poll", "rados/rbd engine option: polls for Ceph completions over the network"},
+    {"touch_objects", "rados engine option: Ceph objects over the network"},
+    // gfapi (engines/glusterfs.c).
+    {"volume", "gfapi engine option: a GlusterFS volume over the network"},
+    {"brick", "gfapi engine option: a GlusterFS brick over the network"},
+    {"single-instance", "gfapi engine option: one GlusterFS connection over the network"},
+    // exec (engines/exec.c).
+    {"program", "exec engine option: runs a program on the real host, does no I/O"},
+    {"arguments", "exec engine option: runs a program on the real host, does no I/O"},
+    {"grace_time", "exec engine option: runs a program on the real host, does no I/O"},
+    {"std_redirect", "exec engine option: runs a program on the real host, does no I/O"},
+    // cpuio (engines/cpu.c).
+    {"cpuload", "cpuio engine option: burns host CPU cycles, does no I/O"},
+    {"cpuchunks", "cpuio engine option: burns host CPU cycles, does no I/O"},
+    {"cpumode", "cpuio engine option: burns host CPU cycles, does no I/O"},
+    {"exit_on_io_done", "cpuio engine option: burns host CPU cycles, does no I/O"},
+    // e4defrag, mtd, nbd (libnbd).
+    {"donorname", "e4defrag engine option: the simulated file system is not ext4"},
+    {"inplace", "e4defrag engine option: the simulated file system is not ext4"},
+    {"skip_bad", "mtd engine option: raw flash's bad blocks, no block device"},
+    {"uri", "nbd engine option: a network NBD server"},
+    // sg (engines/sg.c).
+    {"readfua", "sg engine option: SCSI CDBs, the simulated devices have no SCSI command set"},
+    {"writefua", "sg engine option: SCSI CDBs, the simulated devices have no SCSI command set"},
+    {"sg_write_mode",
+     "sg engine option: SCSI CDBs, the simulated devices have no SCSI command set"},
+    {"stream_id", "sg engine option: SCSI CDBs, the simulated devices have no SCSI command set"},
+    // zonemode=zbd (zbd.c), which has no meaning here (kValues).
+    {"max_open_zones", "zonemode=zbd option: the simulated devices are not zoned"},
+    {"job_max_open_zones", "zonemode=zbd option: the simulated devices are not zoned"},
+    {"zonecapacity", "zonemode=zbd option: the simulated devices are not zoned"},
+    {"zone_reset_threshold", "zonemode=zbd option: the simulated devices are not zoned"},
+    {"zone_reset_frequency", "zonemode=zbd option: the simulated devices are not zoned"},
+    {"read_beyond_wp", "zonemode=zbd option: the simulated devices are not zoned"},
+    {"ignore_zone_limits", "zonemode=zbd option: the simulated devices are not zoned"},
 };
 
 // Values of an option that ask for what the simulated devices are not.
@@ -83,6 +152,12 @@ std::string_view EngineNoMeaning(std::string_view engine) {
 
 std::string_view OptionNoMeaning(std::string_view name) {
   return Find(kOptions, std::size(kOptions), name);
+}
+
+std::vector<std::string_view> NoMeaningOptions() {
+  std::vector<std::string_view> out;
+  for (const Why& w : kOptions) out.push_back(w.name);
+  return out;
 }
 
 std::string_view ValueNoMeaning(std::string_view option, std::string_view value) {

@@ -7,6 +7,7 @@
 #define STORLAB_WORKLOADS_FIO_FIO_NO_MEANING_H_
 
 #include <string_view>
+#include <vector>
 
 namespace storlab::fio {
 
@@ -15,6 +16,8 @@ namespace storlab::fio {
 std::string_view EngineNoMeaning(std::string_view engine);
 // Why option `name` means nothing here ("" when it could).
 std::string_view OptionNoMeaning(std::string_view name);
+// Every option OptionNoMeaning() explains, in its table's order.
+std::vector<std::string_view> NoMeaningOptions();
 // Why `option`=`value` means nothing here ("" when it could): an engine
 // (EngineNoMeaning) or another option's value (zonemode=zbd).
 std::string_view ValueNoMeaning(std::string_view option, std::string_view value);

@@ -1,8 +1,6 @@
 #include "workloads/fio/fio_run.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
 #include "sim/quoted.h"
 #include "sim/virtual_driver.h"
@@ -29,22 +27,13 @@ Status FioRun::Prepare() {
   for (const std::string& note : jobs_.notes) messages_.push_back(note);
   for (const JobSpec& j : jobs_.jobs) exitall_ |= j.opts.exitall;
   // Each job's files, once laid out; its runner is made when all are.
-  struct SetUp {
-    JobSpec* spec;
-    std::vector<uint32_t> ids;
-    std::vector<uint64_t> sizes;
-    int err;
-    std::string error;
-  };
-  std::vector<SetUp> set_up;
-  for (JobSpec& spec : jobs_.jobs) {
+  std::vector<SetUp> set_up(jobs_.jobs.size());
+  late_.assign(jobs_.jobs.size(), false);
+  for (size_t k = 0; k < jobs_.jobs.size(); ++k) {
+    JobSpec& spec = jobs_.jobs[k];
     const JobOptions& o = spec.opts;
-    uint64_t nfiles = spec.files.size();
-    // The smallest I/O each direction needs room for (fio's td_min_bs; the
-    // bs= size when it is fixed).
-    uint64_t max_bs = std::max({spec.do_read ? spec.sizes[kRead].min : 0,
-                                spec.do_write ? spec.sizes[kWrite].min : 0,
-                                spec.do_trim ? spec.sizes[kTrim].min : 0});
+    const uint64_t nfiles = spec.files.size();
+    const uint64_t max_bs = SmallestIo(spec);
     if (o.size_percent) {
       uint64_t total = fs.capacity() / 100 * static_cast<uint64_t>(o.size_percent);
       spec.file_size = total / nfiles / max_bs * max_bs;
@@ -62,140 +51,32 @@ Status FioRun::Prepare() {
       return Status::InvalidArgument("job '" + spec.name +
                                      "': verify= needs a host that keeps data (keep_data)");
     }
-    std::vector<uint32_t> ids;
-    std::vector<uint64_t> sizes;
-    uint32_t extend_files = 0;
-    uint64_t extend_bytes = 0;
-    std::vector<size_t> to_extend;
-    for (size_t i = 0; i < nfiles; ++i) {
-      const std::string& path = spec.files[i];
-      uint32_t id = fs.Lookup(path);
-      uint64_t have = id ? fs.file(id).size : 0;
-      // filesetup.c setup_files(): the job's I/O covers [file_offset,
-      // file_offset + io_size): size= (per file) past the offset, extending
-      // the file; filesize= or the file's own size up to its end.
-      const uint64_t off = spec.file_offset;
-      uint64_t want = spec.file_size && !o.filesize ? off + spec.file_size
-                      : spec.file_size              ? spec.file_size
-                                                    : have;
-      if (want == 0) {
-        return Status::InvalidArgument("job " + Quoted(spec.name) +
-                                       ": need size= or filesize= (file " + Quoted(path) +
-                                       " does not exist yet)");
-      }
-      if (off && want < off + max_bs) {  // setup_files(): err_offset
-        return Status::InvalidArgument("job " + Quoted(spec.name) + ": offset " +
-                                       std::to_string(off) + " leaves no room for I/O in file " +
-                                       Quoted(path) + " (" + std::to_string(want) + " bytes)");
-      }
-      if (want < max_bs) {
-        return Status::InvalidArgument("job " + Quoted(spec.name) + ": file " + Quoted(path) +
-                                       " (" + std::to_string(want) + " bytes) is smaller than bs");
-      }
-      if (!id || have < want) {
-        ++extend_files;
-        extend_bytes += want;
-        to_extend.push_back(i);
-      }
-      sizes.push_back(want);
-      ids.push_back(id);
-    }
-    // filesetup.c extend_file(): a write that meets ENOSPC while laying a
-    // file out stops the layout and fails the job (setup_files() returns
-    // 1, thread_main() exits with td->error set).
-    std::string layout_error;
-    int layout_errno = ENOSPC;
-    if (extend_files && GetEngineModel(spec.engine).file_op == FileOp::kCreate) {
-      // filesetup.c setup_files(): no extend for an FIO_DISKLESSIO engine;
-      // filecreate creates each file when the job opens it. (The null
-      // engine's files are still made here: storlab's iolog and reports
-      // name them.)
-    } else if (extend_files && o.create_on_open) {
-      // filesetup.c setup_files(): create_on_open skips the extend; the
-      // file is created (empty, costing no simulated time) when the job
-      // opens it, its writes allocate as they go, its reads find nothing.
-      for (size_t i : to_extend) {
-        if (!ids[i]) ids[i] = fs.Create(spec.files[i]);
-      }
-    } else if (extend_files) {
-      layout_.push_back({spec.name, extend_files, extend_bytes});
-      bool new_layout = spec.do_read || (spec.do_write && o.overwrite);
-      for (size_t i : to_extend) {
-        const std::string& path = spec.files[i];
-        // A write job without overwrite gets a fresh file (fio unlinks it).
-        if (!new_layout && spec.do_write && ids[i]) fs.Remove(ids[i]);
-        ids[i] = fs.Create(path);
-        // filesetup.c fallocate_file(), fallocate=: native_fallocate()'s
-        // failure is only a debug line, posix_fallocate()'s is logged;
-        // truncate sets the size and allocates nothing, none does neither
-        // (the job's writes allocate as they go).
-        // fallocate_file(): nothing with fill_device.
-        const std::string& mode = o.fill_device ? std::string("none") : o.fallocate;
-        if (mode == "native" || mode == "posix" || mode == "1") {
-          Status st = fs.Allocate(ids[i], sizes[i]);
-          if (!st.ok() && mode != "native") {
-            messages_.push_back(std::string("fio: posix_fallocate fails: ") +
-                                std::strerror(st.code() == Status::Code::kNoSpace ? ENOSPC : EIO));
-          }
-        } else if (mode == "keep") {
-          // FIO_FALLOCATE_KEEP_SIZE: a failure is the job's error.
-          Status st = fs.AllocateKeepSize(ids[i], sizes[i]);
-          if (!st.ok() && layout_error.empty()) {
-            const int err = st.code() == Status::Code::kNoSpace ? ENOSPC : EIO;
-            layout_error =
-                std::string("file:filesetup.c:93, func=fallocate, error=") + std::strerror(err);
-            layout_errno = err;
-            messages_.push_back("fio: pid=0, err=" + std::to_string(err) + "/" + layout_error);
-          }
-        } else if (mode == "truncate") {
-          fs.Truncate(ids[i], sizes[i]);
-        }
-        if (!new_layout) continue;
-        // extend_file() then sets the size with ftruncate() before writing:
-        // a layout stopped by ENOSPC leaves a file of full size whose tail
-        // is a hole, which a later run takes as laid out and reads as zeros.
-        // fill_device: no ftruncate(), the layout writes until ENOSPC and
-        // stops there quietly; a job that does not write then does its
-        // I/O over what was written (extend_file()).
-        if (!o.fill_device) fs.Truncate(ids[i], sizes[i]);
-        Status st = LayoutFile(spec, ids[i], sizes[i]);
-        if (o.fill_device && st.code() == Status::Code::kNoSpace) {
-          if (!spec.do_write) sizes[i] = std::min(sizes[i], fs.file(ids[i]).size);
-          continue;
-        }
-        if (st.code() == Status::Code::kNoSpace) {
-          messages_.emplace_back("fio: ENOSPC on laying out file, stopping");
-          layout_error =
-              std::string("file:filesetup.c:240, func=write, error=") + std::strerror(ENOSPC);
-          messages_.push_back("fio: pid=0, err=" + std::to_string(ENOSPC) + "/" + layout_error);
-          break;
-        }
-        if (!st.ok()) return st.WithContext("laying out " + Quoted(path));
-      }
-    }
-    if (!spec.io_size) {
-      for (uint64_t s : sizes) spec.io_size += s - spec.file_offset;
-    }
-    set_up.push_back({&spec, std::move(ids), std::move(sizes), layout_errno, layout_error});
     segments_ = std::max(segments_, spec.segment + 1);
-  }
-  for (SetUp& j : set_up) {
-    // Each job opens its files by name when it starts (filesetup.c
-    // td_io_open_file()): a file a later job's extend_file() unlinked and
-    // created again is the new one for the jobs before it too.
-    for (size_t i = 0; i < j.ids.size(); ++i) {
-      if (const uint32_t id = fs.Lookup(j.spec->files[i])) j.ids[i] = id;
+    // backend.c run_threads(): create_serialize=0 leaves setup_files() to
+    // the job's own thread (thread_main()): fio_run_start.cc.
+    if (!o.create_serialize) {
+      late_[k] = true;
+      set_up[k].ids.assign(nfiles, 0);
+      set_up[k].sizes.assign(nfiles, 0);
+      continue;
     }
-    const JobOptions& o = j.spec->opts;
+    RETURN_IF_ERROR(SetUpFiles(spec, &set_up[k]));
+  }
+  for (size_t k = 0; k < jobs_.jobs.size(); ++k) {
+    JobSpec& spec = jobs_.jobs[k];
+    SetUp& j = set_up[k];
+    if (!late_[k]) ReopenByName(spec, &j);
+    const JobOptions& o = spec.opts;
+    if (late_[k]) j.offsets.assign(j.ids.size(), 0);
     runners_.push_back(
-        std::make_unique<JobRunner>(host_, *j.spec, j.ids, j.sizes, j.spec->io_size));
+        std::make_unique<JobRunner>(host_, spec, j.ids, j.sizes, j.offsets, spec.io_size));
     if (o.flow) {  // flow_init_job(): at setup, stonewalled jobs too
       auto& flow = flows_[o.flow_id];
       if (!flow) flow = std::make_unique<Flow>(host_.engine());
       flow->Join(static_cast<uint64_t>(o.flow));
       runners_.back()->SetFlow(flow.get());
     }
-    if (!j.error.empty()) runners_.back()->FailSetup(j.err, j.error);
+    if (j.failed) runners_.back()->FailSetup(j.err, j.error);
   }
   layout_end_ = host_.engine().now();
   return Status();

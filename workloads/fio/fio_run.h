@@ -103,6 +103,21 @@ class FioRun {
   const PhaseStats& phases() const { return phases_; }
 
  private:
+  // A job's files as setup_files() leaves them (fio_run_setup.cc): ids,
+  // sizes, where its I/O in each starts; failed: the setup failed (the
+  // job starts, does no I/O and ends, with error `err` when not 0).
+  struct SetUp {
+    std::vector<uint32_t> ids;
+    std::vector<uint64_t> sizes, offsets;
+    bool failed = false;
+    bool no_size = false;  // the error was fio's "you need to specify size="
+    int err = 0;
+    std::string error;
+  };
+  static uint64_t SmallestIo(const JobSpec& spec);
+  Status SetUpFiles(JobSpec& spec, SetUp* out);
+  void ReopenByName(const JobSpec& spec, SetUp* s);
+  void SetUpLate(size_t k);
   Status LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size);
   void OnJobExit(const JobRunner& job);
   void StartSegment(int segment);
@@ -118,6 +133,7 @@ class FioRun {
   SimHost& host_;
   JobSet jobs_;
   std::vector<std::unique_ptr<JobRunner>> runners_;
+  std::vector<bool> late_;  // per job: create_serialize=0, set up when its segment starts
   std::map<int64_t, std::unique_ptr<Flow>> flows_;  // by flow_id (flow.h)
   std::vector<LayoutLine> layout_;
   std::vector<std::string> messages_;

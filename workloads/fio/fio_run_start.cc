@@ -7,6 +7,11 @@
 namespace storlab::fio {
 
 void FioRun::StartSegment(int segment) {
+  // create_serialize=0: these jobs set their files up now, when the jobs
+  // before their stonewall have exited; the segment starts after the layout (fio_run_setup.cc).
+  for (size_t k = 0; k < runners_.size(); ++k) {
+    if (late_[k] && runners_[k]->spec().segment == segment) SetUpLate(k);
+  }
   current_segment_ = segment;
   segment_start_ = host_.engine().now();
   phases_.Begin(segment, host_.stack(), segment_start_);

@@ -26,8 +26,9 @@ uint64_t RuntimeMs(Nanos elapsed) {
 
 }  // namespace
 
-JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> file_ids,
-                     std::vector<uint64_t> file_sizes, uint64_t io_size)
+JobRunner::JobRunner(SimHost& host, const JobSpec& spec, const std::vector<uint32_t>& file_ids,
+                     const std::vector<uint64_t>& file_sizes,
+                     const std::vector<uint64_t>& file_offsets, uint64_t io_size)
     : host_(host),
       spec_(spec),
       eng_(GetEngineModel(spec.engine)),
@@ -35,19 +36,10 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
       io_size_(io_size),
       mix_rng_(spec.rand_seed ^ 0x6d6978ULL),
       poisson_rng_(spec.rand_seed ^ 0x706f6973ULL),
-      prio_rng_(spec.rand_seed ^ 0x7072696fULL) {
-  // Random offsets are in units of blockalign= (by default the smallest
-  // size, fio's rw_min_bs), and leave room for the largest smallest size at
-  // the end.
-  // Over the directions the job uses (fio's td_min_bs and rw_min_bs).
-  const bool uses[3] = {spec.do_read, spec.do_write, spec.do_trim};
-  granule_ = UINT64_MAX;
-  uint64_t max_bs = 0;
-  for (int d : {kRead, kWrite, kTrim}) {
-    if (!uses[d]) continue;
-    granule_ = std::min(granule_, spec.ba[d]);
-    max_bs = std::max(max_bs, spec.sizes[d].min);
-  }
+      prio_rng_(spec.rand_seed ^ 0x7072696fULL),
+      seq_rand_rng_{Taus88(spec.rand_seed ^ 0x73720ULL), Taus88(spec.rand_seed ^ 0x73721ULL),
+                    Taus88(spec.rand_seed ^ 0x73722ULL)},
+      file_rng_(spec.rand_seed ^ 0x66737276ULL) {
   for (int d : {kRead, kWrite, kTrim}) {
     if (!spec.sizes[d].variable()) continue;
     // fio seeds bsrange_state[ddir] from its own seed (FIO_RAND_BS_OFF).
@@ -55,29 +47,7 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
                                                 spec.rand_seed ^ (0x627372ULL + d));
   }
   seq_left_ = 1;  // the first I/O takes a random offset (init.c: "initialized to 1")
-  // io_u.c get_rand_file_blocks(): strided zones draw within zonerange.
-  zoned_ = spec.zones.size && file_ids.size() == 1;
-  for (size_t i = 0; i < file_ids.size(); ++i) {
-    FileState f;
-    f.id = file_ids[i];
-    f.size = file_sizes[i];
-    f.start = f.zone_start = std::min(spec.file_offset, f.size);
-    f.pos[0] = f.pos[1] = f.pos[2] = f.start;
-    if (spec.random) {
-      const uint64_t region = f.size - f.start;
-      const uint64_t span = zoned_ ? std::min(spec.zones.range, region) : region;
-      uint64_t blocks = span >= max_bs ? (span - max_bs) / granule_ + 1 : 0;
-      f.picker = std::make_unique<RandomPicker>(blocks, spec.rand_gen, !spec.opts.norandommap,
-                                                spec.rand_seed + i);
-      if (spec.rand_dist.kind != RandDist::Kind::kRandom && blocks) {
-        f.picker->SetDistribution(std::make_unique<RandDistGen>(
-            spec.rand_dist, blocks, granule_, (spec.rand_seed + i) ^ 0x64697374ULL));
-      }
-    }
-    if (eng_.per_fd_worker || eng_.buffered_write_serial) f.queue.resize(spec.iodepth + 1);
-    files_.push_back(std::move(f));
-  }
-  open_limit_ = OpenLimit(spec, files_.size());
+  InitFiles(file_ids, file_sizes, file_offsets);
   units_.resize(spec.iodepth);
   for (auto& u : units_) {
     u.job = this;
@@ -146,6 +116,63 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> f
 
 JobRunner::~JobRunner() = default;
 
+void JobRunner::InitFiles(const std::vector<uint32_t>& file_ids,
+                          const std::vector<uint64_t>& file_sizes,
+                          const std::vector<uint64_t>& file_offsets) {
+  const JobSpec& spec = spec_;
+  // Random offsets are in units of blockalign= (by default the smallest
+  // size, fio's rw_min_bs), and leave room for the largest smallest size at
+  // the end.
+  // Over the directions the job uses (fio's td_min_bs and rw_min_bs).
+  const bool uses[3] = {spec.do_read, spec.do_write, spec.do_trim};
+  granule_ = UINT64_MAX;
+  uint64_t max_bs = 0;
+  for (int d : {kRead, kWrite, kTrim}) {
+    if (!uses[d]) continue;
+    granule_ = std::min(granule_, spec.ba[d]);
+    max_bs = std::max(max_bs, spec.sizes[d].min);
+  }
+  // io_u.c get_rand_file_blocks(): strided zones draw within zonerange.
+  zoned_ = spec.zones.size && file_ids.size() == 1;
+  files_.clear();
+  for (size_t i = 0; i < file_ids.size(); ++i) {
+    FileState f;
+    f.id = file_ids[i];
+    f.size = file_sizes[i];
+    f.start = f.zone_start = std::min(file_offsets[i], f.size);
+    f.pos[0] = f.pos[1] = f.pos[2] = f.start;
+    if (spec.random) {
+      const uint64_t region = f.size - f.start;
+      const uint64_t span = zoned_ ? std::min(spec.zones.range, region) : region;
+      uint64_t blocks = span >= max_bs ? (span - max_bs) / granule_ + 1 : 0;
+      f.picker = std::make_unique<RandomPicker>(blocks, spec.rand_gen, !spec.opts.norandommap,
+                                                spec.rand_seed + i);
+      if (spec.rand_dist.kind != RandDist::Kind::kRandom && blocks) {
+        f.picker->SetDistribution(std::make_unique<RandDistGen>(
+            spec.rand_dist, blocks, granule_, (spec.rand_seed + i) ^ 0x64697374ULL));
+      }
+    }
+    if (eng_.per_fd_worker || eng_.buffered_write_serial) f.queue.resize(spec.iodepth + 1);
+    files_.push_back(std::move(f));
+  }
+  open_limit_ = OpenLimit(spec, files_.size());
+  // init.c: zipf/pareto/gauss over nrfiles << FIO_FSERVICE_SHIFT ranges,
+  // unhashed (zipf_disable_hash(), gauss_disable_hash()).
+  if (spec.file_service.kind == FileService::Kind::kDist && !files_.empty()) {
+    file_dist_ = std::make_unique<RandDistGen>(spec.file_service.dist,
+                                               uint64_t{files_.size()} << FileService::kShift, 1,
+                                               spec.rand_seed ^ 0x66647374ULL);
+    file_dist_->DisableHash();
+  }
+}
+
+void JobRunner::SetFiles(const std::vector<uint32_t>& file_ids,
+                         const std::vector<uint64_t>& file_sizes,
+                         const std::vector<uint64_t>& file_offsets, uint64_t io_size) {
+  InitFiles(file_ids, file_sizes, file_offsets);
+  if (!spec_.trace) io_size_ = io_size;
+}
+
 Nanos JobRunner::Book(Nanos t, Nanos d) { return host_.cpu().Run(t, d); }
 
 void JobRunner::Start(Nanos t, Callback<void()> on_done) {
@@ -166,6 +193,7 @@ void JobRunner::Terminate() {
 
 void JobRunner::FailSetup(int err, std::string verror) {
   failed_ = true;
+  setup_failed_ = true;
   ts_.error = err;
   ts_.verror = std::move(verror);
 }
@@ -193,6 +221,15 @@ uint64_t JobRunner::total_io_size() const {
 
 void JobRunner::Begin() {
   if (phase_ != Phase::kIdle) return;  // Terminate() started it already
+  // pre_read: the files are read first, then the job begins (its epoch
+  // after them, as thread_main() sets it after pre_read_files()).
+  if (spec_.opts.pre_read && pre_read_state_ != 2 && !failed_ && !terminated_ && !eng_.no_io) {
+    if (pre_read_state_ == 0) {
+      pre_read_state_ = 1;
+      PreRead(0, 0, host_.engine().now());
+    }
+    return;
+  }
   Nanos now = host_.engine().now();
   phase_ = Phase::kRunning;
   extras_.start = now;
@@ -206,6 +243,7 @@ void JobRunner::Begin() {
   extras_.passes = 1;
   if (lat_target_) lat_target_->Reset(now, 0);  // lat_target_init()
   replay_last_issue_ = now;
+  last_think_ = now;  // init_thinktime(): td->epoch
   if (iolog_) IologOpen();
   Pump();
 }

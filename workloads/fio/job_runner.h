@@ -38,6 +38,7 @@
 #include "workloads/fio/job_spec.h"
 #include "workloads/fio/latency_target.h"
 #include "workloads/fio/offset_gen.h"
+#include "workloads/fio/rand_dist_gen.h"
 #include "workloads/fio/thread_stat.h"
 #include "workloads/host/sim_host.h"
 
@@ -55,8 +56,11 @@ class JobRunner {
     uint64_t passes = 0;  // times the job went over its files
   };
 
-  JobRunner(SimHost& host, const JobSpec& spec, std::vector<uint32_t> file_ids,
-            std::vector<uint64_t> file_sizes, uint64_t io_size);
+  // `file_offsets`: where the job's I/O in each file starts (fio's
+  // f->file_offset, get_start_offset()).
+  JobRunner(SimHost& host, const JobSpec& spec, const std::vector<uint32_t>& file_ids,
+            const std::vector<uint64_t>& file_sizes, const std::vector<uint64_t>& file_offsets,
+            uint64_t io_size);
   JobRunner(const JobRunner&) = delete;
   JobRunner& operator=(const JobRunner&) = delete;
   ~JobRunner();
@@ -75,6 +79,13 @@ class JobRunner {
   // out): it starts, does no I/O and ends with error `err` ("file:...,
   // func=..., error=..." in `verror`), as fio's thread_main() does.
   void FailSetup(int err, std::string verror);
+  // fio's setup_files() failed (FailSetup()): fio's exit status is 1 even
+  // when the job's error is 0 (allow_file_create=0).
+  bool setup_failed() const { return setup_failed_; }
+  // create_serialize=0: the job's files, set up when its segment starts
+  // (fio_run_setup.cc). REQUIRES: the job has not begun.
+  void SetFiles(const std::vector<uint32_t>& file_ids, const std::vector<uint64_t>& file_sizes,
+                const std::vector<uint64_t>& file_offsets, uint64_t io_size);
 
   const JobSpec& spec() const { return spec_; }
   ThreadStat& stat() { return ts_; }
@@ -153,11 +164,15 @@ class JobRunner {
     std::vector<bool> map_read, map_write;
   };
 
+  void InitFiles(const std::vector<uint32_t>& file_ids, const std::vector<uint64_t>& file_sizes,
+                 const std::vector<uint64_t>& file_offsets);
   void Begin();
   void OnRampEnd();
   void Pump();
   bool ShouldStop(Nanos t) const;
   bool PickOffset(int dir, IoUnit* u);
+  size_t ServiceFile(bool* stay);
+  size_t DrawFile();
   void StridedZone(int dir);
   void RestartFiles();
   void Issue(int dir, Nanos t);
@@ -171,6 +186,8 @@ class JobRunner {
   void CloseIopsWindow();
   void LogIo(const IoUnit& u, Nanos reap, uint64_t clat_ns, uint64_t lat_ns);
   void SleepUntil(Nanos t);
+  bool ThinkDue(Nanos t) const;
+  void Think(Nanos t);
   void PoissonNext(int dir);
   // latency_target (job_runner_latency.cc, latency_target.h).
   uint32_t DepthLimit() const { return lat_target_ ? lat_target_->depth() : spec_.iodepth; }
@@ -222,6 +239,8 @@ class JobRunner {
   bool Exhaust(FileState& f);
   static size_t OpenLimit(const JobSpec& spec, size_t files);
   void UnlinkFiles();
+  bool UnlinkEachLoop();
+  void PreRead(size_t file, uint64_t done_bytes, Nanos t);
   // The engines' own paths (job_runner_engines.cc): mmap's page faults and
   // msync, splice's rounds.
   Nanos CallCost(const IoUnit& u);
@@ -268,7 +287,15 @@ class JobRunner {
   // (fio's last_usec, µs after the epoch), and its generator (poisson_state).
   uint64_t poisson_usec_[3] = {0, 0, 0};
   Taus88 poisson_rng_;
-  Taus88 prio_rng_;                            // cmdprio: fio's prio_state
+  Taus88 prio_rng_;         // cmdprio: fio's prio_state
+  Taus88 seq_rand_rng_[3];  // percentage_random: fio's seq_rand_state[ddir]
+  // file_service_type (file_service.h): the file kept, for how many more
+  // I/Os (fio's file_service_file, file_service_left), and the draws of
+  // random and zipf/pareto/normal (fio's next_file_state, next_file_zipf).
+  size_t service_file_ = SIZE_MAX;
+  uint32_t service_left_ = 0;
+  Taus88 file_rng_;
+  std::unique_ptr<RandDistGen> file_dist_;
   std::unique_ptr<LatencyTarget> lat_target_;  // null without latency_target
   bool quiescing_ = false;                     // no new I/O until nothing is in flight
   bool reset_after_quiesce_ = false;           // then the statistics start over
@@ -332,6 +359,9 @@ class JobRunner {
   bool sleeping_ = false;    // rate limit or thinktime
   bool ramp_over_ = true;
   bool failed_ = false;
+  bool setup_failed_ = false;
+  // pre_read: 0 not yet, 1 reading, 2 done (fio's TD_PRE_READING).
+  int pre_read_state_ = 0;
   bool terminated_ = false;
   // rate_min / rate_iops_min: what was done at the last check (fio's
   // last_rate_check_bytes/blocks/time).
@@ -351,6 +381,8 @@ class JobRunner {
   uint64_t write_issues_ = 0;  // fio's io_issues[DDIR_WRITE]
   int last_dir_issued_ = -1;
   uint64_t completed_blocks_ = 0, last_think_blocks_ = 0;
+  uint64_t issued_blocks_ = 0;  // fio's io_issues, for thinktime_blocks_type=issue
+  Nanos last_think_;            // fio's last_thinktime (thinktime_iotime)
   Nanos usr_ns_, sys_ns_;
   // Bandwidth / IOPS sampling windows (fio's bw_avg_time, iops_avg_time:
   // 500 ms, or log_avg_msec for a log that averages), or none when a log

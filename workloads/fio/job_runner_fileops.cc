@@ -37,6 +37,64 @@ void JobRunner::UnlinkFiles() {
   }
 }
 
+// unlink_each_loop: backend.c thread_main() calls unlink_all_files()
+// before each loop after the first; the loop's td_io_open_file() then
+// opens each file again, O_CREAT for a job that writes (an empty file, no
+// layout: its writes allocate as they go), without it for one that only
+// reads, which fails with ENOENT: the job's error, as in fio 3.33. Returns
+// false when the job failed.
+bool JobRunner::UnlinkEachLoop() {
+  ExtentFs& fs = host_.fs();
+  for (size_t i = 0; i < files_.size(); ++i) {
+    FileState& f = files_[i];
+    const std::string& name = spec_.files[i];
+    if (name.rfind("/dev/", 0) == 0) continue;
+    if (const uint32_t id = fs.Lookup(name)) fs.Remove(id);
+    if (spec_.do_write && spec_.opts.allow_file_create) {
+      f.id = fs.Create(name);
+      continue;
+    }
+    failed_ = true;
+    ts_.error = ENOENT;
+    ts_.verror = "file:filesetup.c:805, func=open(" + name + "), error=" + std::strerror(ENOENT);
+    messages_.push_back("fio: pid=0, err=" + std::to_string(ENOENT) + "/" + ts_.verror);
+    return false;
+  }
+  return true;
+}
+
+// pre_read (filesetup.c pre_read_file()): the job's thread reads each
+// file's I/O range, [start, end), with read()s of the largest read size on
+// its own fd (buffered unless direct=1, which reads it and caches
+// nothing), one after another, before the job begins.
+void JobRunner::PreRead(size_t file, uint64_t done_bytes, Nanos t) {
+  if (file == files_.size() || terminated_) {
+    pre_read_state_ = 2;
+    host_.engine().At(t, [this] { Begin(); });
+    return;
+  }
+  const FileState& f = files_[file];
+  const uint64_t left = f.size > f.start ? f.size - f.start - done_bytes : 0;
+  if (left == 0 || eng_.file_op != FileOp::kNone) {
+    PreRead(file + 1, 0, t);
+    return;
+  }
+  const uint64_t len = std::min(left, spec_.max_bs(kRead));
+  // Its CPU time is not the job's: fio takes ru_start after pre_read_files().
+  Nanos call = Book(t, psync_.submit);
+  host_.engine().At(call, [this, file, done_bytes, len] {
+    host_.FileIo(files_[file].id, Op::kRead, files_[file].start + done_bytes, len, spec_.direct,
+                 [this, file, done_bytes, len](Status st) {
+                   Nanos back = Book(host_.engine().now(), psync_.complete);
+                   if (!st.ok()) {  // td_verror(td, EIO, "pre_read")
+                     PreRead(file + 1, 0, back);
+                     return;
+                   }
+                   PreRead(file, done_bytes + len, back);
+                 });
+  });
+}
+
 // engines/falloc.c fio_fallocate_queue(): a read is fallocate(KEEP_SIZE), a
 // write fallocate(0), a trim fallocate(PUNCH_HOLE | KEEP_SIZE), each over
 // [offset, offset + buflen). engines/ftruncate.c fio_ftruncate_queue(): a

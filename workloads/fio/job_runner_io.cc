@@ -63,19 +63,21 @@ void JobRunner::Pump() {
     }
     // Not time_based: a loop ends when io_size bytes were issued.
     if (!o.time_based && issued_loop_bytes_ >= io_size_) {
+      // unlink_each_loop: do_io() has reaped the loop's I/O before the
+      // files go (the last reap calls Pump again).
+      if (o.unlink_each_loop && cur_depth_ > 0) break;
       ++loops_done_;
       issued_loop_bytes_ = 0;
       RestartFiles();
+      if (o.unlink_each_loop && !UnlinkEachLoop()) {
+        StopIssuing();
+        break;
+      }
     }
-    // thinktime: after thinktime_blocks completions, quiesce, then idle.
-    if (o.thinktime > Nanos(0) &&
-        completed_blocks_ - last_think_blocks_ >= static_cast<uint64_t>(o.thinktime_blocks)) {
+    // thinktime: quiesce, then think (job_runner_pace.cc).
+    if (o.thinktime > Nanos(0) && ThinkDue(t)) {
       if (cur_depth_ > 0) break;  // the last reap calls Pump again
-      last_think_blocks_ = completed_blocks_;
-      Nanos sleep = o.thinktime;
-      if (o.runtime > Nanos(0) && ramp_over_)
-        sleep = Min(sleep, Max(Nanos(0), epoch_ + o.runtime - t));
-      SleepUntil(t + sleep);
+      Think(t);
       break;
     }
     // flow_threshold_exceeded() (backend.c do_io(): before each I/O, once).
@@ -220,6 +222,7 @@ void JobRunner::Issue(int dir, Nanos t) {
     ++ts_.dir[dir].total_ios;
     issued_bytes_[dir] += u->length;
     ++issued_ios_[dir];
+    ++issued_blocks_;
     // td_io_queue(): a verify read (IO_U_F_VER_LIST) is no io_issue_bytes.
     if (CountsToSize(dir) && !u->ver_list) issued_loop_bytes_ += u->length;
     if ((spec_.opts.rate[dir] || spec_.opts.rate_iops[dir]) && spec_.opts.rate_process == "poisson")
@@ -285,8 +288,10 @@ void JobRunner::SubmitNow(IoUnit* u) {
     }
     // mmap with direct=1: each write is msync'ed (job_runner_engines.cc).
     if (spec_.msync_writes && u->dir == kWrite) done = MsyncAfter(*u, std::move(done));
+    // sync=: O_SYNC / O_DSYNC writes are FUA writes.
+    const uint32_t flags = u->dir == kWrite && spec_.sync_writes ? kFua : 0;
     host_.FileIo(f.id, u->dir == kRead ? Op::kRead : Op::kWrite, u->offset, u->length, spec_.direct,
-                 std::move(done), 0, data);
+                 std::move(done), flags, data);
   }
 }
 

@@ -1,6 +1,6 @@
 // JobRunner's pacing (job_runner.h): rate_process=poisson's next start
-// (backend.c usec_for_io()) and the thread's sleeps (rate limits,
-// thinktime, replay waits).
+// (backend.c usec_for_io()), thinktime's stalls (handle_thinktime()) and
+// the thread's sleeps (rate limits, thinktime, replay waits).
 #include <cmath>
 
 #include "workloads/fio/job_runner.h"
@@ -19,6 +19,35 @@ void JobRunner::PoissonNext(int dir) {
   const auto mean_us = static_cast<int64_t>(1000000 / iops);
   poisson_usec_[dir] +=
       static_cast<uint64_t>(static_cast<float>(mean_us) * -std::log(static_cast<float>(u)));
+}
+
+// handle_thinktime(): thinktime_iotime since the last stall (its cycle is
+// iotime + thinktime), then — without it, or with thinktime_blocks given —
+// thinktime_blocks completed (init_thinktime(): io_blocks) or issued
+// (io_issues) since the last stall.
+bool JobRunner::ThinkDue(Nanos t) const {
+  const JobOptions& o = spec_.opts;
+  if (o.thinktime_iotime > Nanos(0)) {
+    if (t - last_think_ >= o.thinktime_iotime + o.thinktime) return true;
+    if (!o.thinktime_blocks_set) return false;
+  }
+  const uint64_t b = o.thinktime_blocks_type == "issue" ? issued_blocks_ : completed_blocks_;
+  return b - last_think_blocks_ >= static_cast<uint64_t>(o.thinktime_blocks);
+}
+
+// handle_thinktime() after io_u_quiesce(): thinktime_spin on the CPU
+// (user time), then asleep for the rest of thinktime (cut at the runtime).
+void JobRunner::Think(Nanos t) {
+  const JobOptions& o = spec_.opts;
+  last_think_blocks_ = o.thinktime_blocks_type == "issue" ? issued_blocks_ : completed_blocks_;
+  if (o.thinktime_iotime > Nanos(0)) last_think_ = t;
+  const Nanos spin = Min(o.thinktime_spin, o.thinktime);
+  const Nanos spun = spin > Nanos(0) ? Book(t, spin) : t;
+  usr_ns_ += spin;
+  Nanos sleep = o.thinktime - spin;
+  if (o.runtime > Nanos(0) && ramp_over_)
+    sleep = Min(sleep, Max(Nanos(0), epoch_ + o.runtime - spun));
+  SleepUntil(spun + sleep);
 }
 
 void JobRunner::SleepUntil(Nanos t) {

@@ -77,7 +77,8 @@ void JobRunner::CommitMerged() {
   const uint64_t offset = lead->offset;
   host_.engine().At(t, [this, id, op, offset, len, data] {
     host_.FileIo(
-        id, op, offset, len, spec_.direct, [this](Status st) { MergedDone(st); }, 0, data);
+        id, op, offset, len, spec_.direct, [this](Status st) { MergedDone(st); },
+        op == Op::kWrite && spec_.sync_writes ? kFua : 0, data);
   });
 }
 

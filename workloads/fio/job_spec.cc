@@ -293,6 +293,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
                                        ": offset + offset_increment * job number is past 4 EiB");
       }
       j.file_offset = o.offset + subjob * o.offset_increment;
+      j.subjob = subjob;
       // io_size: that much I/O, wrapping over the files (fio's io_size).
       if (o.io_size) j.io_size = o.io_size;
       if (!o.read_iolog.empty()) RETURN_IF_ERROR(ApplyReplay(&j, s.where, &set.notes));

@@ -16,6 +16,7 @@
 #include "sim/time.h"
 #include "workloads/fio/block_sizes.h"
 #include "workloads/fio/cmdprio.h"
+#include "workloads/fio/file_service.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/job_file.h"
 #include "workloads/fio/options.h"
@@ -88,15 +89,22 @@ struct JobSpec {
   // ioengine=mmap with direct=1: the I/O goes through the page cache (a
   // mapping), and each write is msync'ed (engines/mmap.c); direct is false.
   bool msync_writes = false;
+  // sync=sync|dsync (O_SYNC, O_DSYNC): each write is durable when it
+  // returns: the page cache writes its range back and flushes, a direct
+  // write goes to the device with FUA (Request kFua). Not for mmap, whose
+  // stores never see the flag.
+  bool sync_writes = false;
   RandGen rand_gen = RandGen::kTausworthe;
-  uint64_t rand_seed = 0;  // offsets and the read/write mix derive from it
-  RandDist rand_dist;      // random_distribution (kRandom: uniform)
+  uint64_t rand_seed = 0;    // offsets and the read/write mix derive from it
+  RandDist rand_dist;        // random_distribution (kRandom: uniform)
+  FileService file_service;  // file_service_type (file_service.h)
 
   std::vector<std::string> files;  // paths in the simulated file system
   uint64_t file_size = 0;          // each file; 0: take the existing file's size
   // filesetup.c get_start_offset(): where in each file the job's I/O
   // starts, offset + subjob_number * offset_increment.
   uint64_t file_offset = 0;
+  uint64_t subjob = 0;   // fio's td->subjob_number (0: the job; numjobs-1 .. 1: its clones)
   uint64_t io_size = 0;  // bytes per loop; 0: the files' total size
   // read_iolog: the trace the job replays instead of choosing its own I/O
   // (files, directions and block sizes come from it; iolog_spec.cc).

@@ -136,7 +136,7 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   }
   RETURN_IF_ERROR(ApplyRwPostfix(j, where));
   j.engine = ToEngine(o.ioengine);
-  j.direct = o.direct;
+  j.direct = o.direct || o.atomic;  // fixup_options(): O_ATOMIC implies O_DIRECT
   j.iodepth = static_cast<uint32_t>(o.iodepth);
   // io_submit_mode=offload (rate-submit.c): iodepth workers, each doing
   // one I/O at a time; io_uring refuses (ioengines.c: FIO_NO_OFFLOAD).
@@ -153,6 +153,8 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   // io_uring_cmd (engines/io_uring.c): NVMe passthrough to a namespace's
   // generic char device, past any page cache (its files: job_spec.cc).
   if (j.engine == EngineKind::kIoUringCmd) j.direct = true;
+  j.sync_writes =
+      (o.sync == "sync" || o.sync == "1" || o.sync == "dsync") && j.engine != EngineKind::kMmap;
   // io_uring and io_uring_cmd's options (engines/io_uring.c).
   const bool uring_opts = o.sqthread_poll || o.registerfiles || o.fixedbufs ||
                           o.sqthread_poll_cpu >= 0 || o.nonvectored >= 0;
@@ -262,6 +264,9 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   auto dist = ParseRandDist(o.random_distribution);
   if (!dist.ok()) return dist.status().WithContext(where + ": job " + Quoted(j.name));
   j.rand_dist = *dist;
+  auto service = ParseFileService(o.file_service_type);
+  if (!service.ok()) return service.status().WithContext(where + ": job " + Quoted(j.name));
+  j.file_service = *service;
   // init.c fixup_options: a distribution other than uniform has no random
   // map (its hot blocks repeat).
   if (j.rand_dist.kind != RandDist::Kind::kRandom) j.opts.norandommap = true;

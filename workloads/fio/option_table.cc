@@ -283,19 +283,7 @@ std::vector<OptionDef> MakeTable() {
        .target = &O::norandommap,
        .help = "Accept potential duplicate random blocks"});
   AddVerifyTypeOption(&t);  // verify=, in fio's order (option_table_verify.cc)
-  add({.name = "thinktime",
-       .type = OptType::kTime,
-       .target = &O::thinktime,
-       .def = "0",
-       .unit = TimeUnit::kMicroseconds,
-       .help = "Idle time between IO buffers (usec)"});
-  add({.name = "thinktime_blocks",
-       .type = OptType::kInt,
-       .target = &O::thinktime_blocks,
-       .def = "1",
-       .min = 1,
-       .max = 1 << 30,
-       .help = "IO buffer period between 'thinktime'"});
+  AddThinktimeOptions(&t);  // thinktime and its kin, in fio's order (option_table_think.cc)
   add({.name = "rate",
        .type = OptType::kSizeDirs,
        .target = &O::rate,
@@ -328,6 +316,7 @@ std::vector<OptionDef> MakeTable() {
        .def = "0",
        .help = "Job must meet this rate or it will be shut down"});
   add({.name = "ratecycle",
+       .alias = "rate_cycle",
        .type = OptType::kInt,
        .target = &O::ratecycle,
        .def = "1000",

@@ -1,8 +1,10 @@
 // The option table's entries for when a job starts and what its files are
-// called and how they are allocated (options.h): wait_for, filename_format,
-// fallocate, fill_device, openfiles, unlink and the filestat engine's
-// stat_type. Help
+// called, how they are set up and allocated (options.h): wait_for,
+// filename_format, fallocate, fill_device, openfiles, unlink,
+// create_serialize, allow_file_create, file_append, offset_align and the
+// filestat engine's stat_type. Help
 // texts are fio 3.33's own (options.c, engines/fileoperations.c).
+#include "workloads/fio/file_service.h"
 #include "workloads/fio/options.h"
 
 // The table below uses designated initializers and relies on member defaults.
@@ -70,6 +72,80 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .target = &O::unlink,
        .def = "0",
        .help = "Unlink created files after job has completed"});
+  // backend.c run_threads(): with 1 every job's setup_files() runs before
+  // any job starts, one after another; with 0 each job sets its files up
+  // itself, in thread_main() (fio_run_setup.cc).
+  add({.name = "create_serialize",
+       .type = OptType::kBool,
+       .target = &O::create_serialize,
+       .def = "1",
+       .help = "Serialize creation of job files"});
+  // filesetup.c extend_file(): open() without O_CREAT; a missing file
+  // fails the job's setup (fio_run_setup.cc).
+  add({.name = "allow_file_create",
+       .type = OptType::kBool,
+       .target = &O::allow_file_create,
+       .def = "1",
+       .help = "Permit fio to create files, if they don't exist"});
+  // filesetup.c get_start_offset(): a regular file's I/O starts at its
+  // size; extend_file() neither unlinks nor lays it out again.
+  add({.name = "file_append",
+       .type = OptType::kBool,
+       .target = &O::file_append,
+       .def = "0",
+       .help = "IO will start at the end of the file(s)"});
+  // filesetup.c file_open(): the file is opened with O_SYNC or O_DSYNC;
+  // each write is made durable before it returns (job_runner_io.cc).
+  add({.name = "sync",
+       .type = OptType::kEnum,
+       .target = &O::sync,
+       .def = "none",
+       .values = {{"none", "No O_SYNC or O_DSYNC"},
+                  {"0", "Alias for 'none'"},
+                  {"sync", "Use O_SYNC"},
+                  {"1", "Alias for 'sync'"},
+                  {"dsync", "Use O_DSYNC"}},
+       .help = "Use synchronous write IO"});
+  // init.c fixup_options(): O_ATOMIC implies O_DIRECT. Linux has no
+  // O_ATOMIC: fio 3.33 opens with O_DIRECT|040000000, a bit open(2)
+  // ignores, so the I/O is direct I/O (job_spec_fixup.cc).
+  add({.name = "atomic",
+       .type = OptType::kBool,
+       .target = &O::atomic,
+       .def = "0",
+       .help = "Use Atomic IO with O_DIRECT (implies O_DIRECT)"});
+  // get_start_offset(): a percentage offset is aligned up to this.
+  add({.name = "offset_align",
+       .type = OptType::kSize,
+       .target = &O::offset_align,
+       .def = "0",
+       .min = 0,
+       .help = "Start IO from this offset alignment"});
+  // backend.c thread_main(): before each loop after the first,
+  // unlink_all_files(); the next open creates a write job's files afresh
+  // and fails a read job's with ENOENT (job_runner_fileops.cc).
+  add({.name = "unlink_each_loop",
+       .type = OptType::kBool,
+       .target = &O::unlink_each_loop,
+       .def = "0",
+       .help = "Unlink created files after each loop in a job has completed"});
+  // backend.c thread_main(): pre_read_files() reads each file's I/O
+  // range before the job's epoch (job_runner_fileops.cc).
+  add({.name = "pre_read",
+       .type = OptType::kBool,
+       .target = &O::pre_read,
+       .def = "0",
+       .help = "Pre-read files before starting official testing"});
+  // io_u.c __get_next_file(): which file the next I/O goes to
+  // (file_service.h, job_runner_offset.cc).
+  add({.name = "file_service_type",
+       .type = OptType::kString,
+       .target = &O::file_service_type,
+       .def = "roundrobin",
+       .help =
+           "How to select which file to service next: random[:N], roundrobin[:N], "
+           "sequential, zipf[:theta[:center]], pareto[:h[:center]], normal|gauss[:dev[:center]]",
+       .check = CheckFileService});
   // engines/fileoperations.c: which call filestat makes (all three cost
   // the same in the simulated file system).
   add({.name = "stat_type",

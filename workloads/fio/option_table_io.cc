@@ -20,6 +20,16 @@ void AddIoOptions(std::vector<OptionDef>* t) {
        .help = "Random offset distribution generator: random (uniform), zipf[:theta[:center]], "
                "pareto[:h[:center]], normal[:dev[:center]], zoned:P/S:..., zoned_abs:P/SIZE:...",
        .check = CheckRandDist});
+  // io_u.c get_next_block(): each I/O of a random job is random with this
+  // probability (should_do_random()), else it continues sequentially
+  // (job_runner_offset.cc).
+  add({.name = "percentage_random",
+       .type = OptType::kSizeDirs,
+       .target = &O::percentage_random,
+       .def = "100,100,100",
+       .min = 0,
+       .max = 100,
+       .help = "Percentage of seq/random mix that should be random"});
   // filesetup.c setup_files(): no extend (fallocate, layout) at setup; the
   // file is opened with O_CREAT when the job starts (file_setup_open()).
   add({.name = "create_on_open",

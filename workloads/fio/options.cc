@@ -231,11 +231,25 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
         opts->size = 0;
         break;
       }
+      const bool offset = d->name == "offset" || d->name == "offset_increment";
+      int64_t* percent =
+          d->name == "offset" ? &opts->offset_percent : &opts->offset_increment_percent;
+      if (offset && !value.empty() && value.back() == '%') {
+        auto r = ParseFioInt(value.substr(0, value.size() - 1));
+        if (!r.ok() || *r < 0 || *r > 100) {
+          return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d->name) + ": " +
+                                         Quoted(value) + ": a percentage must be 0% to 100%");
+        }
+        *percent = *r;
+        opts->*std::get<uint64_t JobOptions::*>(d->target) = 0;
+        break;
+      }
       auto r = ParseFioSize(value);
       if (!r.ok()) return fail(r.status());
       RETURN_IF_ERROR(range(static_cast<int64_t>(*r)));
       opts->*std::get<uint64_t JobOptions::*>(d->target) = *r;
       if (d->name == "size") opts->size_percent = 0;
+      if (offset) *percent = -1;
       break;
     }
     case OptType::kSizeDirs:

@@ -48,6 +48,13 @@ struct JobOptions {
   // offset=, offset_increment=: where in each file a job's I/O starts
   // (job_spec.cc, fio_run.cc; fio's filesetup.c get_start_offset()).
   uint64_t offset = 0, offset_increment = 0;
+  // offset=N%, offset_increment=N% (options.c str_offset_cb,
+  // str_offset_increment_cb): percent of each file's size, -1 when not
+  // given; such an offset is aligned up to offset_align (0: the smallest
+  // block size).
+  int64_t offset_percent = -1, offset_increment_percent = -1;
+  uint64_t offset_align = 0;
+  bool file_append = false;  // the I/O starts at each file's end (get_start_offset())
   uint64_t io_size = 0;      // bytes of I/O per loop, wrapping over the files (0: size)
   int64_t number_ios = 0;    // stop after this many I/Os (0: no limit)
   bool create_only = false;  // lay the files out, do no I/O
@@ -82,6 +89,9 @@ struct JobOptions {
   int64_t randseed = 0;  // 0: derived (see job_spec.h)
   std::string random_generator = "tausworthe";
   bool norandommap = false;
+  // percentage_random=R,W,T: the share of a random job's I/Os that take a
+  // random offset; the others go on sequentially (io_u.c should_do_random()).
+  DirValues percentage_random = {100, 100, 100};
   std::string random_distribution = "random";  // rand_dist.h
   int64_t tiobench_threads = 0;  // "threads": the tiobench profile's, no effect (as in fio)
   std::string verify = "0";
@@ -99,6 +109,12 @@ struct JobOptions {
   int64_t verify_async = 0;
   Nanos thinktime;
   int64_t thinktime_blocks = 1;
+  // backend.c handle_thinktime(): spin (CPU busy) this much of each
+  // thinktime; count blocks completed or issued; or think after this much
+  // I/O time (0: off), then blocks only if thinktime_blocks was given.
+  Nanos thinktime_spin, thinktime_iotime;
+  std::string thinktime_blocks_type = "complete";  // complete | issue
+  bool thinktime_blocks_set = false;
   // flow.c: jobs of one flow_id issue I/O in the ratio of their flow
   // weights; a job held back sleeps flow_sleep µs (0: spins).
   int64_t flow_id = 0;
@@ -152,14 +168,21 @@ struct JobOptions {
   ErrorPolicy errors;
   bool error_dump = false;  // log the errors that do not end the job, too
   // Files and submission (option_table_io.cc), data (option_table_verify.cc).
-  bool create_on_open = false;            // files created when opened: no layout
-  std::string fallocate = "native";       // none | native | posix | keep | truncate | 0 | 1
-  bool fill_device = false;               // fill_fs: write until ENOSPC (fio_run.cc)
-  int64_t openfiles = 0;                  // files open at once (0: nrfiles)
-  bool unlink = false;                    // unlink the files when the job is done
-  std::string stat_type = "stat";         // filestat: stat | lstat | statx
-  std::string io_submit_mode = "inline";  // inline | offload (worker threads)
-  std::string buffer_pattern;             // fio_pattern.h; "": fio's random data
+  bool create_on_open = false;       // files created when opened: no layout
+  bool create_serialize = true;      // set up before the jobs start (0: when it starts)
+  bool allow_file_create = true;     // 0: a missing file fails the job's setup
+  bool atomic = false;               // O_ATOMIC, which implies O_DIRECT (init.c)
+  std::string sync = "none";         // none | 0 | sync | 1 | dsync: O_SYNC / O_DSYNC writes
+  std::string fallocate = "native";  // none | native | posix | keep | truncate | 0 | 1
+  bool fill_device = false;          // fill_fs: write until ENOSPC (fio_run.cc)
+  int64_t openfiles = 0;             // files open at once (0: nrfiles)
+  bool unlink = false;               // unlink the files when the job is done
+  bool unlink_each_loop = false;     // and before each loop after the first
+  bool pre_read = false;             // read the files before the job starts
+  std::string file_service_type = "roundrobin";  // file_service.h
+  std::string stat_type = "stat";                // filestat: stat | lstat | statx
+  std::string io_submit_mode = "inline";         // inline | offload (worker threads)
+  std::string buffer_pattern;                    // fio_pattern.h; "": fio's random data
   // What writes carry (option_table_buffers.cc, io_buffers.h).
   bool refill_buffers = false;
   bool scramble_buffers = true;
@@ -243,6 +266,9 @@ void AddStatOptions(std::vector<OptionDef>* table);
 // The I/O pattern options added for fio's example job files
 // (option_table_io.cc: random_distribution, ...).
 void AddIoOptions(std::vector<OptionDef>* table);
+// thinktime, thinktime_blocks, thinktime_spin, thinktime_blocks_type,
+// thinktime_iotime (option_table_think.cc).
+void AddThinktimeOptions(std::vector<OptionDef>* table);
 // The trace replay options (option_table_iolog.cc).
 void AddIologOptions(std::vector<OptionDef>* table);
 // verify= itself, and the verify options besides it (option_table_verify.cc).

@@ -83,14 +83,14 @@ uint64_t RandDistGen::Zipf() {
   } else {
     val = 1 + static_cast<uint64_t>(n * std::pow(eta * rand_uni - eta + 1.0, alpha));
   }
-  return ((val - 1) * kGoldenRatio64 + rand_off_) % blocks_;
+  return ((val - 1) * (hash_ ? kGoldenRatio64 : 1) + rand_off_) % blocks_;
 }
 
 // lib/zipf.c pareto_next.
 uint64_t RandDistGen::Pareto() {
   const double r = rand_.Next() / 4294967295.0;
   const auto n = static_cast<uint64_t>(static_cast<double>(blocks_ - 1) * std::pow(r, pareto_pow_));
-  return (n * kGoldenRatio64 + rand_off_) % blocks_;
+  return (n * (hash_ ? kGoldenRatio64 : 1) + rand_off_) % blocks_;
 }
 
 // lib/gauss.c gauss_next: the mean of 12 uniform draws, plus a deviation.
@@ -105,7 +105,7 @@ uint64_t RandDistGen::Gauss() {
     while (dev + static_cast<int64_t>(sum) >= static_cast<int64_t>(blocks_)) dev /= 2;
     sum = static_cast<uint64_t>(static_cast<int64_t>(sum) + dev);
   }
-  return (sum * kGoldenRatio64 + rand_off_) % blocks_;
+  return (sum * (hash_ ? kGoldenRatio64 : 1) + rand_off_) % blocks_;
 }
 
 // io_u.c __get_next_rand_offset_zoned / _zoned_abs: a zone by its share of

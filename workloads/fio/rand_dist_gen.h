@@ -26,6 +26,10 @@ class RandDistGen {
   RandDistGen& operator=(const RandDistGen&) = delete;
 
   uint64_t Next();
+  // Draws unscattered (lib/zipf.c zipf_disable_hash(), lib/gauss.c
+  // gauss_disable_hash()): the hot ranges sit together, as fio's file
+  // service draws them.
+  void DisableHash() { hash_ = false; }
 
  private:
   double Uniform();  // [0, 1), fio's r / (FRAND32_MAX + 1.0)
@@ -40,6 +44,7 @@ class RandDistGen {
   Taus88 rand_;       // the distribution's own state (fio's zs->rand)
   Taus88 zone_rand_;  // fio's td->zone_state
   uint64_t rand_off_ = 0;
+  bool hash_ = true;
   // zipf
   double zetan_ = 0, zeta2_ = 0;
   // pareto
