@@ -40,6 +40,7 @@
 #include "workloads/fio/offset_gen.h"
 #include "workloads/fio/rand_dist_gen.h"
 #include "workloads/fio/thread_stat.h"
+#include "workloads/fio/verify.h"
 #include "workloads/host/sim_host.h"
 
 namespace storlab::fio {
@@ -117,13 +118,8 @@ class JobRunner {
   void SetFlow(Flow* flow) { flow_ = flow; }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
-  // verify_dump: the files fio writes when a block fails (verify.c
-  // dump_buf(): NAME.OFFSET.received / .expected / .hdr_fail), in order.
-  struct DumpFile {
-    std::string name;
-    std::vector<uint8_t> bytes;
-  };
-  const std::vector<DumpFile>& verify_dumps() const { return dumps_; }
+  // verify_dump: the files fio writes when a block fails, in order.
+  const std::vector<VerifyDumpFile>& verify_dumps() const { return dumps_; }
 
  private:
   enum class Phase { kIdle, kRunning, kDraining, kFsyncing, kDone };
@@ -281,7 +277,7 @@ class JobRunner {
   ThreadStat ts_;
   Extras extras_;
   std::vector<std::string> messages_;
-  std::vector<DumpFile> dumps_;
+  std::vector<VerifyDumpFile> dumps_;
   Taus88 mix_rng_;
   // rate_process=poisson: when the next I/O of each direction may start
   // (fio's last_usec, µs after the epoch), and its generator (poisson_state).

@@ -186,7 +186,7 @@ bool JobRunner::StartVerify(Nanos t) {
 }
 
 Status WriteVerifyDumps(const JobRunner& r) {
-  for (const JobRunner::DumpFile& d : r.verify_dumps()) {
+  for (const VerifyDumpFile& d : r.verify_dumps()) {
     std::FILE* f = std::fopen(d.name.c_str(), "w");
     if (!f) {
       return Status::InvalidArgument("verify_dump: cannot open " + Quoted(d.name) + ": " +

@@ -60,6 +60,13 @@ Result<std::vector<uint8_t>> ParseVerifyPattern(std::string_view text, std::stri
 // so "123456789" gives 0x1cf96d7c (~0xe3069283, the usual check value).
 uint32_t Crc32c(const uint8_t* p, size_t n);
 
+// verify_dump: a file fio writes when a block fails (verify.c dump_buf():
+// NAME.OFFSET.received / .expected / .hdr_fail).
+struct VerifyDumpFile {
+  std::string name;
+  std::vector<uint8_t> bytes;
+};
+
 // What a block's header says it is.
 struct VerifyBlock {
   uint64_t offset = 0;
