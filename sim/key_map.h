@@ -1,14 +1,16 @@
 // KeyMap<T>: an index from a 64-bit key to an entry (the page table's
 // groups, the ZFS ARC's records) as an open-addressing hash table (linear
 // probing, Fibonacci hashing, power-of-two size, at most half full,
-// backward-shift deletion) over entries allocated one by one, so their
-// addresses stay put while they live (an LRU list links them) and freed
-// entries are reused. A lookup is a multiply, a shift and usually one
-// probe, where std::unordered_map pays a 64-bit division and a pointer
-// chase. Not thread-safe.
+// backward-shift deletion) over entries allocated in chunks (64, doubling
+// to 4096 entries), so their addresses stay put while they live (an LRU
+// list links them), entries made together sit together, and freed entries
+// are reused. A lookup is a multiply, a shift and usually one probe, where
+// std::unordered_map pays a 64-bit division and a pointer chase; an insert
+// allocates once per chunk, not once per entry. Not thread-safe.
 #ifndef STORLAB_SIM_KEY_MAP_H_
 #define STORLAB_SIM_KEY_MAP_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,15 +40,7 @@ class KeyMap {
   std::pair<T*, bool> TryEmplace(uint64_t key) {
     if (T* v = Find(key)) return {v, false};
     if ((size_ + 1) * 2 > slots_.size()) Rehash(slots_.size() * 2);
-    T* v;
-    if (free_.empty()) {
-      pool_.push_back(std::make_unique<T>());
-      v = pool_.back().get();
-    } else {
-      v = free_.back();
-      free_.pop_back();
-      *v = T();
-    }
+    T* v = Allocate();
     Place(key, v);
     ++size_;
     return {v, true};
@@ -80,7 +74,8 @@ class KeyMap {
 
   void Clear() {
     slots_.clear();
-    pool_.clear();
+    chunks_.clear();
+    chunk_used_ = chunk_size_ = 0;
     free_.clear();
     size_ = 0;
     Rehash(kMinSlots);
@@ -88,6 +83,7 @@ class KeyMap {
 
  private:
   static constexpr size_t kMinSlots = 1024;
+  static constexpr size_t kFirstChunk = 64, kMaxChunk = 4096;
   struct Slot {
     uint64_t key = 0;
     T* value = nullptr;  // nullptr: empty
@@ -100,6 +96,21 @@ class KeyMap {
     size_t i = Home(key);
     while (slots_[i].value) i = (i + 1) & mask_;
     slots_[i] = Slot{key, v};
+  }
+  // A fresh entry: a freed one, or the next of the newest chunk.
+  T* Allocate() {
+    if (!free_.empty()) {
+      T* v = free_.back();
+      free_.pop_back();
+      *v = T();
+      return v;
+    }
+    if (chunk_used_ == chunk_size_) {
+      chunk_size_ = chunk_size_ == 0 ? kFirstChunk : std::min(chunk_size_ * 2, kMaxChunk);
+      chunks_.push_back(std::make_unique<T[]>(chunk_size_));
+      chunk_used_ = 0;
+    }
+    return &chunks_.back()[chunk_used_++];
   }
   void Rehash(size_t n) {
     std::vector<Slot> old = std::move(slots_);
@@ -116,7 +127,8 @@ class KeyMap {
   size_t mask_ = 0;
   unsigned shift_ = 64;
   size_t size_ = 0;
-  std::vector<std::unique_ptr<T>> pool_;
+  std::vector<std::unique_ptr<T[]>> chunks_;  // every entry, live or free
+  size_t chunk_used_ = 0, chunk_size_ = 0;    // entries handed out of the newest chunk
   std::vector<T*> free_;
 };
 

@@ -59,6 +59,23 @@ uint64_t Oracle::HashBlock(const uint8_t* p) const {
   return h == kUnknown ? 1 : h;  // keep 0 free to mean "unknown"
 }
 
+Oracle::Block* Oracle::FindBlock(uint64_t b) const {
+  Group* g = blocks_.Find(b / kGroup);
+  const unsigned bit = b % kGroup;
+  return g != nullptr && (g->present >> bit & 1) != 0 ? &g->blocks[bit] : nullptr;
+}
+
+std::pair<Oracle::Block*, bool> Oracle::AddBlock(uint64_t b) {
+  Group& g = *blocks_.TryEmplace(b / kGroup).first;
+  const unsigned bit = b % kGroup;
+  const bool added = (g.present >> bit & 1) == 0;
+  if (added) {
+    g.present = static_cast<uint8_t>(g.present | 1u << bit);
+    ++tracked_;
+  }
+  return {&g.blocks[bit], added};
+}
+
 void Oracle::DoSubmit(Request req) {
   switch (req.op) {
     case Op::kRead: {
@@ -105,10 +122,9 @@ void Oracle::DoSubmit(Request req) {
 void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
   const uint64_t first = req.offset / block_, n = req.length / block_;
   for (uint64_t i = 0; i < n; ++i) {
-    auto [blk, fresh_block] = blocks_.TryEmplace(first + i);
+    auto [blk, fresh_block] = AddBlock(first + i);
     auto& versions = blk->versions;
     if (fresh_block) {
-      versions.reserve(2);  // the baseline and this write: one allocation
       versions.push_back({0, fresh_ ? zero_hash_ : kUnknown, 0, 0, false, !fresh_});
     }
     Version v{seq, zero_hash_, acks_, kInFlight, req.op == Op::kTrim, false, req.file_id};
@@ -142,7 +158,7 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
   const uint64_t first = req.offset / block_, n = req.length / block_;
   if (fua) ++durable_writes_;
   for (uint64_t i = 0; i < n; ++i) {
-    Block& blk = *blocks_.TryEmplace(first + i).first;
+    Block& blk = *AddBlock(first + i).first;
     auto& versions = blk.versions;
     uint64_t submit_mark = 0;
     for (auto& v : versions) {
@@ -154,9 +170,12 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
     if (!fua) continue;
     // Durable by itself: it supersedes every version acknowledged before it
     // was submitted.
-    std::erase_if(versions, [&](const Version& v) {
-      return v.seq != seq && v.ack_no != kInFlight && v.ack_no <= submit_mark;
-    });
+    versions.erase(std::remove_if(versions.begin(), versions.end(),
+                                  [&](const Version& v) {
+                                    return v.seq != seq && v.ack_no != kInFlight &&
+                                           v.ack_no <= submit_mark;
+                                  }),
+                   versions.end());
     if (versions.size() == 1) Settle(blk);
   }
 }
@@ -169,12 +188,12 @@ void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
   size_t out = 0;
   for (size_t k = 0; k < unsettled_list_.size(); ++k) {
     const uint64_t b = unsettled_list_[k];
-    Block& blk = *blocks_.Find(b);
+    Block& blk = *FindBlock(b);
     if (!blk.unsettled) {
       blk.listed = false;
       continue;
     }
-    std::vector<Version>& versions = blk.versions;
+    Versions& versions = blk.versions;
     // The flush made durable every version acknowledged by `mark`; among
     // them, one submitted after another was acknowledged supersedes it.
     int64_t max_submit = -1;
@@ -204,7 +223,7 @@ void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
   unsettled_list_.resize(out);
 }
 
-bool Oracle::Acceptable(const std::vector<Version>& versions, uint64_t found, uint64_t mark) const {
+bool Oracle::Acceptable(const Versions& versions, uint64_t found, uint64_t mark) const {
   // Versions superseded by a write acknowledged by `mark` (and submitted
   // after they were acknowledged) are no longer acceptable.
   int64_t max_submit = -1;
@@ -230,7 +249,7 @@ void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, ui
   const uint64_t first = offset / block_, n = length / block_;
   for (uint64_t i = 0; i < n; ++i) {
     ++reads_checked_;
-    const Block* blk = blocks_.Find(first + i);
+    const Block* blk = FindBlock(first + i);
     uint64_t found = HashBlock(data + i * block_);
     if (!blk) {
       if (fresh_ && found != zero_hash_ && read_violations_.size() < kMaxReadViolations) {
@@ -262,8 +281,11 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
   auto st = std::make_shared<State>();
   st->done = std::move(done);
   std::vector<uint64_t> sorted;
-  sorted.reserve(blocks_.size());
-  blocks_.ForEach([&](uint64_t b, const Block&) { sorted.push_back(b); });
+  sorted.reserve(tracked_);
+  blocks_.ForEach([&](uint64_t g, const Group& grp) {
+    for (uint64_t i = 0; i < kGroup; ++i)
+      if ((grp.present >> i & 1) != 0) sorted.push_back(g * kGroup + i);
+  });
   std::sort(sorted.begin(), sorted.end());
   const uint64_t max_run = std::max<uint64_t>(1, (1 << 20) / block_);
   for (uint64_t b : sorted) {
@@ -294,7 +316,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
         --st->in_flight;
         for (uint64_t i = 0; i < count; ++i) {
           uint64_t b = first + i;
-          Block& blk = *blocks_.Find(b);
+          Block& blk = *FindBlock(b);
           const auto& versions = blk.versions;
           ++st->report.blocks_checked;
           if (!s.ok()) {
@@ -328,7 +350,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
           if (rebaseline) {
             // Every block is settled now (one version each).
             for (uint64_t b : unsettled_list_) {
-              Block& x = *blocks_.Find(b);
+              Block& x = *FindBlock(b);
               x.unsettled = x.listed = false;
             }
             unsettled_list_.clear();
@@ -365,7 +387,7 @@ OracleReport Oracle::VerifyNow() {
 
 void Oracle::AppendStats(StatList& out) const {
   static constexpr StatField<Oracle> kStats[] = {
-      {"blocks_tracked", kCount, [](const Oracle& x) { return StatNumber(x.blocks_.size()); }},
+      {"blocks_tracked", kCount, [](const Oracle& x) { return StatNumber(x.tracked_); }},
       {"blocks_not_yet_durable", kCount, [](const Oracle& x) { return StatNumber(x.unsettled_); }},
       {"flushes_completed", kCount, [](const Oracle& x) { return StatNumber(x.flushes_); }},
       {"fua_writes_completed", kCount,

@@ -24,8 +24,11 @@
 #ifndef STORLAB_SIM_ORACLE_H_
 #define STORLAB_SIM_ORACLE_H_
 
+#include <array>
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/key_map.h"
@@ -71,7 +74,7 @@ class Oracle : public NodeWrapper {
   // Verify() driven to completion in virtual time.
   OracleReport VerifyNow();
 
-  uint64_t blocks_tracked() const { return blocks_.size(); }
+  uint64_t blocks_tracked() const { return tracked_; }
   // Reads that returned an unacceptable (e.g. stale) version, as they happened.
   const std::vector<OracleViolation>& read_violations() const { return read_violations_; }
   void AppendStats(StatList& out) const override;
@@ -92,6 +95,9 @@ class Oracle : public NodeWrapper {
     bool unknown;          // initial content of a non-fresh device
     uint32_t file = 0;     // Request.file_id of the write
   };
+  // A block's versions: the baseline and one write fit inline (a block's
+  // usual count between flushes), more go to the heap.
+  using Versions = boost::container::small_vector<Version, 2>;
   void RecordSubmit(const Request& req, uint64_t seq);
   void RecordAck(const Request& req, uint64_t seq, bool fua);
   void OnFlushDone(uint64_t mark, uint32_t file);
@@ -99,7 +105,7 @@ class Oracle : public NodeWrapper {
   // Whether `found` is an acceptable content given `versions`, when the
   // writes acknowledged by `mark` (ack number) supersede what they replaced;
   // mark 0: nothing is superseded beyond what flushes and FUA already pruned.
-  bool Acceptable(const std::vector<Version>& versions, uint64_t found, uint64_t mark) const;
+  bool Acceptable(const Versions& versions, uint64_t found, uint64_t mark) const;
   uint64_t HashBlock(const uint8_t* p) const;
 
   bool fresh_;
@@ -115,13 +121,25 @@ class Oracle : public NodeWrapper {
   // next FLUSH may settle (set by a write, cleared when one is left);
   // `listed`: it is in unsettled_list_.
   struct Block {
-    std::vector<Version> versions;
+    Versions versions;
     bool unsettled = false;
     bool listed = false;
   };
+  // Blocks by eight consecutive ones, so that a 4 KiB write of 512-byte
+  // blocks costs one index lookup and one entry, not eight of each.
+  static constexpr uint64_t kGroup = 8;
+  struct Group {
+    std::array<Block, kGroup> blocks;
+    uint8_t present = 0;  // bit i: blocks[i] is tracked
+  };
   void Settle(Block& b);
-  // Blocks are never forgotten (stable entries, one lookup each).
-  KeyMap<Block> blocks_;
+  // Block `b` if tracked, else nullptr.
+  Block* FindBlock(uint64_t b) const;
+  // Block `b`, tracked from now on; `second`: it was not before.
+  std::pair<Block*, bool> AddBlock(uint64_t b);
+  // Blocks are never forgotten (stable entries).
+  KeyMap<Group> blocks_;
+  uint64_t tracked_ = 0;
   // Every unsettled block, and some that settled since (dropped lazily, by
   // the next FLUSH): a plain list where a hash set cost two lookups and a
   // node allocation per write.

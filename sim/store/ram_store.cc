@@ -17,15 +17,26 @@ bool AllZero(const uint8_t* p, uint64_t n) {
 
 }  // namespace
 
+uint8_t* RamStore::Add(uint64_t idx) {
+  Page& p = *pages_.TryEmplace(idx).first;
+  p.bytes.reset(new uint8_t[kPage]);
+  return p.bytes.get();
+}
+
+void RamStore::Release(uint64_t idx, Page& p) {
+  p.bytes.reset();
+  pages_.Erase(idx);
+}
+
 Status RamStore::Read(uint64_t off, uint64_t len, uint8_t* out) const {
   while (len > 0) {
     uint64_t idx = off / kPage, in_page = off % kPage;
     uint64_t n = std::min(len, kPage - in_page);
-    auto it = pages_.find(idx);
-    if (it == pages_.end()) {
+    const Page* p = pages_.Find(idx);
+    if (p == nullptr) {
       std::memset(out, 0, n);
     } else {
-      std::memcpy(out, it->second.get() + in_page, n);
+      std::memcpy(out, p->bytes.get() + in_page, n);
     }
     off += n;
     len -= n;
@@ -38,16 +49,16 @@ Status RamStore::Write(uint64_t off, uint64_t len, const uint8_t* in) {
   while (len > 0) {
     uint64_t idx = off / kPage, in_page = off % kPage;
     uint64_t n = std::min(len, kPage - in_page);
-    auto it = pages_.find(idx);
-    if (it == pages_.end()) {
+    Page* p = pages_.Find(idx);
+    if (p == nullptr) {
       if (!AllZero(in, n)) {
-        Page p(new uint8_t[kPage]());
-        std::memcpy(p.get() + in_page, in, n);
-        pages_.emplace(idx, std::move(p));
+        uint8_t* bytes = Add(idx);
+        if (n < kPage) std::memset(bytes, 0, kPage);
+        std::memcpy(bytes + in_page, in, n);
       }
     } else {
-      std::memcpy(it->second.get() + in_page, in, n);
-      if (n < kPage ? AllZero(it->second.get(), kPage) : AllZero(in, n)) pages_.erase(it);
+      std::memcpy(p->bytes.get() + in_page, in, n);
+      if (n < kPage ? AllZero(p->bytes.get(), kPage) : AllZero(in, n)) Release(idx, *p);
     }
     off += n;
     len -= n;
@@ -60,13 +71,13 @@ Status RamStore::Zero(uint64_t off, uint64_t len) {
   while (len > 0) {
     uint64_t idx = off / kPage, in_page = off % kPage;
     uint64_t n = std::min(len, kPage - in_page);
-    auto it = pages_.find(idx);
-    if (it != pages_.end()) {
+    Page* p = pages_.Find(idx);
+    if (p != nullptr) {
       if (n == kPage) {
-        pages_.erase(it);
+        Release(idx, *p);
       } else {
-        std::memset(it->second.get() + in_page, 0, n);
-        if (AllZero(it->second.get(), kPage)) pages_.erase(it);
+        std::memset(p->bytes.get() + in_page, 0, n);
+        if (AllZero(p->bytes.get(), kPage)) Release(idx, *p);
       }
     }
     off += n;
@@ -78,24 +89,24 @@ Status RamStore::Zero(uint64_t off, uint64_t len) {
 Status RamStore::SaveState(StateWriter& w) const {
   std::vector<uint64_t> idx;
   idx.reserve(pages_.size());
-  for (const auto& [i, p] : pages_) idx.push_back(i);
+  pages_.ForEach([&](uint64_t i, const Page&) { idx.push_back(i); });
   std::sort(idx.begin(), idx.end());  // a deterministic file
   w.U64(idx.size());
   for (uint64_t i : idx) {
     w.U64(i);
-    w.Raw(pages_.at(i).get(), kPage);
+    w.Raw(pages_.Find(i)->bytes.get(), kPage);
   }
   return Status();
 }
 
 Status RamStore::RestoreState(StateReader& r) {
-  if (!pages_.empty()) return Status::Internal("RamStore::RestoreState: not empty");
+  if (pages_.size() != 0) return Status::Internal("RamStore::RestoreState: not empty");
   const uint64_t n = r.Count(kPage);
   for (uint64_t k = 0; k < n && r.ok(); ++k) {
     const uint64_t i = r.U64();
-    Page p(new uint8_t[kPage]);
-    r.Raw(p.get(), kPage);
-    if (r.ok()) pages_.emplace(i, std::move(p));
+    std::unique_ptr<uint8_t[]> bytes(new uint8_t[kPage]);
+    r.Raw(bytes.get(), kPage);
+    if (r.ok()) pages_.TryEmplace(i).first->bytes = std::move(bytes);
   }
   return r.status();
 }

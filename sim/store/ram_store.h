@@ -1,13 +1,15 @@
 // RamStore: a sparse in-memory store, allocated page by page on first write.
 //
-// Pages are 4 KiB. A page that becomes all zeros is released, so write-zeroes
-// and trim give memory back. Not thread-safe.
+// Pages are 4 KiB, indexed by a KeyMap (one multiply and usually one probe
+// per page, where std::unordered_map divided and allocated a node per
+// page). A page that becomes all zeros is released, so write-zeroes and
+// trim give memory back. Not thread-safe.
 #ifndef STORLAB_SIM_STORE_RAM_STORE_H_
 #define STORLAB_SIM_STORE_RAM_STORE_H_
 
 #include <memory>
-#include <unordered_map>
 
+#include "sim/key_map.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -30,8 +32,14 @@ class RamStore : public Store {
   Status RestoreState(StateReader& r) override;
 
  private:
-  using Page = std::unique_ptr<uint8_t[]>;
-  std::unordered_map<uint64_t, Page> pages_;  // page index -> 4 KiB
+  struct Page {
+    std::unique_ptr<uint8_t[]> bytes;  // 4 KiB
+  };
+  // A new page for index `idx`, its bytes uninitialised.
+  uint8_t* Add(uint64_t idx);
+  // Releases page `idx` (its bytes now, its entry for reuse).
+  void Release(uint64_t idx, Page& p);
+  KeyMap<Page> pages_;  // page index -> 4 KiB
 };
 
 }  // namespace storlab

@@ -174,5 +174,22 @@ TEST(OracleTest, TrimMayLeaveOldDataOrZeros) {
   EXPECT_TRUE(r.oracle->VerifyNow().ok());
 }
 
+TEST(OracleTest, CountsAndChecksBlocksAcrossItsGroupsOfEight) {
+  // The oracle indexes blocks by groups of eight; writes that straddle a
+  // group, and blocks far apart, are tracked and checked one by one.
+  Rig r;
+  auto a = Pattern(3072, 1), b = Pattern(512, 2);
+  ASSERT_TRUE(testing::Write(r.e, *r.oracle, 3072, a, kFua).status.ok());  // blocks 6..11
+  ASSERT_TRUE(testing::Write(r.e, *r.oracle, 1 << 20, b).status.ok());     // block 2048
+  EXPECT_EQ(r.oracle->blocks_tracked(), 7u);
+  ASSERT_TRUE(r.disk->media().Write(4096 + 512, 512, b.data()).ok());  // corrupt block 9
+  r.stack.PowerCut();
+  OracleReport rep = r.oracle->VerifyNow();
+  EXPECT_EQ(rep.blocks_checked, 7u);
+  ASSERT_EQ(rep.violations.size(), 1u) << rep.Summary();
+  EXPECT_EQ(rep.violations[0].offset, 4608u);
+  EXPECT_EQ(rep.blocks_older, 1u) << "the unflushed write at 1 MiB was lost";
+}
+
 }  // namespace
 }  // namespace storlab

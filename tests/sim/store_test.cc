@@ -40,6 +40,30 @@ TEST(StoreTest, RamStoreIsSparseAndCorrect) {
   EXPECT_EQ(big.allocated_bytes(), 0u) << "all-zero pages are released";
 }
 
+TEST(StoreTest, RamStorePartialPagesZeroTheRestAndReleaseWhenZeroed) {
+  RamStore s;
+  auto a = Pattern(100, 3);
+  ASSERT_TRUE(s.Write(4096 * 7 + 50, a.size(), a.data()).ok());  // inside one new page
+  std::vector<uint8_t> r(4096);
+  ASSERT_TRUE(s.Read(4096 * 7, r.size(), r.data()).ok());
+  EXPECT_TRUE(std::all_of(r.begin(), r.begin() + 50, [](uint8_t b) { return b == 0; }));
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), r.begin() + 50));
+  EXPECT_TRUE(std::all_of(r.begin() + 150, r.end(), [](uint8_t b) { return b == 0; }));
+  EXPECT_EQ(s.allocated_bytes(), 4096u);
+  ASSERT_TRUE(s.Zero(4096 * 7 + 40, 200).ok());  // a partial zero that clears the page
+  EXPECT_EQ(s.allocated_bytes(), 0u);
+  // Released entries are reused: many writes and trims of different pages.
+  for (uint64_t i = 0; i < 5000; ++i) {
+    ASSERT_TRUE(s.Write(i * 4096, a.size(), a.data()).ok());
+    if (i % 2 == 0) ASSERT_TRUE(s.Zero(i * 4096, 4096).ok());
+  }
+  EXPECT_EQ(s.allocated_bytes(), 2500u * 4096u);
+  ASSERT_TRUE(s.Read(4096, a.size(), r.data()).ok());
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), r.begin()));
+  ASSERT_TRUE(s.Read(8192, a.size(), r.data()).ok());
+  EXPECT_TRUE(std::all_of(r.begin(), r.begin() + 100, [](uint8_t b) { return b == 0; }));
+}
+
 TEST(StoreTest, FileStoreIsCorrectAndKeepsDataAcrossReopen) {
   std::string path = std::filesystem::temp_directory_path() /
                      ("storlab-store-test-" + std::to_string(::getpid()) + ".img");

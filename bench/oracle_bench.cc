@@ -1,0 +1,104 @@
+// What the durability oracle and the RAM store cost per write, in CPU time:
+// the work an export does on its engine thread for each request when it
+// keeps data (`storlab mount --stack ram`, `nbdkit storlab stack=ram`),
+// without the transport. Random 4 KiB writes at queue depth 32 over a `ram`
+// device of 8 GiB (512-byte logical blocks), each write's bytes distinct;
+// with the oracle and without it (the store alone), and a FLUSH every
+// FLUSH_EVERY writes (0: never, as fio without fsync).
+//
+//   storlab_bench_oracle [WRITES] [FLUSH_EVERY]
+//
+// Prints CPU nanoseconds per write for each. A figure for comparing two
+// builds in one run, never asserted (docs/fusefs.md, "the ceiling").
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <vector>
+
+#include "sim/devices/ram_disk.h"
+#include "sim/engine.h"
+#include "sim/oracle.h"
+#include "sim/random.h"
+#include "sim/stack.h"
+#include "sim/store/ram_store.h"
+
+namespace storlab {
+namespace {
+
+constexpr uint64_t kCapacity = uint64_t{8} << 30;
+constexpr uint64_t kBlock = 4096;
+constexpr int kDepth = 32;
+
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Runs `writes` random writes (and flushes) through a fresh stack; returns
+// CPU ns per write.
+double Run(uint64_t writes, uint64_t flush_every, bool with_oracle) {
+  Engine e;
+  Stack stack(e, "bench", 1, DataMode());
+  RamDisk::Config cfg;
+  cfg.capacity = kCapacity;
+  Node* top = &stack.Adopt(std::make_unique<RamDisk>(e, "ram", cfg, std::make_unique<RamStore>()));
+  if (with_oracle) top = &stack.Adopt(std::make_unique<Oracle>(e, *top));
+  Random rng(1, "bench");
+  std::vector<std::vector<uint8_t>> bufs(kDepth, std::vector<uint8_t>(kBlock));
+  uint64_t issued = 0, stamp = 0;
+  int in_flight = 0;
+  std::vector<int> free_slots;
+  for (int i = 0; i < kDepth; ++i) free_slots.push_back(i);
+  const double t0 = CpuSeconds();
+  auto fill = [&] {
+    while (in_flight < kDepth && issued < writes) {
+      const int slot = free_slots.back();
+      free_slots.pop_back();
+      std::vector<uint8_t>& buf = bufs[slot];
+      // Distinct bytes per write: a stamp in every 512-byte block.
+      ++stamp;
+      for (uint64_t b = 0; b < kBlock; b += 512) std::memcpy(&buf[b], &stamp, sizeof stamp);
+      Request r;
+      r.op = Op::kWrite;
+      r.offset = rng.Uniform(kCapacity / kBlock) * kBlock;
+      r.length = kBlock;
+      r.data = buf.data();
+      r.done = [&, slot](Status) {
+        --in_flight;
+        free_slots.push_back(slot);
+      };
+      ++in_flight;
+      ++issued;
+      top->Submit(std::move(r));
+      if (flush_every != 0 && issued % flush_every == 0) {
+        Request f;
+        f.op = Op::kFlush;
+        f.done = [](Status) {};
+        top->Submit(std::move(f));
+      }
+    }
+  };
+  fill();
+  while (e.Step()) fill();
+  return (CpuSeconds() - t0) * 1e9 / static_cast<double>(writes);
+}
+
+}  // namespace
+}  // namespace storlab
+
+int main(int argc, char** argv) {
+  const uint64_t writes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
+  const uint64_t flush_every = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 0;
+  const double store = storlab::Run(writes, flush_every, false);
+  const double oracle = storlab::Run(writes, flush_every, true);
+  std::printf("%llu random 4 KiB writes, QD32, 8 GiB ram, flush every %llu\n",
+              static_cast<unsigned long long>(writes),
+              static_cast<unsigned long long>(flush_every));
+  std::printf("store only:       %8.0f ns CPU per write\n", store);
+  std::printf("store and oracle: %8.0f ns CPU per write (oracle %.0f)\n", oracle, oracle - store);
+  return 0;
+}
