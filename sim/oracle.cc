@@ -247,9 +247,13 @@ bool Oracle::Acceptable(const Versions& versions, uint64_t found, uint64_t mark)
 
 void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, uint64_t mark) {
   const uint64_t first = offset / block_, n = length / block_;
+  const Group* grp = nullptr;  // the group of block first + i, looked up once per group
   for (uint64_t i = 0; i < n; ++i) {
     ++reads_checked_;
-    const Block* blk = FindBlock(first + i);
+    const uint64_t b = first + i, bit = b % kGroup;
+    if (i == 0 || bit == 0) grp = blocks_.Find(b / kGroup);
+    const Block* blk =
+        grp != nullptr && (grp->present >> bit & 1) != 0 ? &grp->blocks[bit] : nullptr;
     uint64_t found = HashBlock(data + i * block_);
     if (!blk) {
       if (fresh_ && found != zero_hash_ && read_violations_.size() < kMaxReadViolations) {
