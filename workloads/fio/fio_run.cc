@@ -6,6 +6,7 @@
 #include "sim/virtual_driver.h"
 #include "workloads/fio/engines.h"
 #include "workloads/fio/iolog_read.h"
+#include "workloads/fio/report_units.h"
 
 // The tables below use designated initializers and rely on member defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -175,10 +176,25 @@ std::vector<FioRun::Report> FioRun::Reports() const {
   // fio's __show_run_stats(): consecutive jobs with group_reporting in the
   // same group share one entry; the name is the first member's, the options
   // the last member's.
+  // Jobs with stats=0 are left out; as in fio, one without group_reporting
+  // still counts a slot (nr_ts), and a slot no job fills is reported as an
+  // empty entry of group -1 (terse and JSON show it; normal skips it).
   std::vector<Report> out;
+  size_t slots = 0;
   int last_group = -1;
   for (const auto& r : runners_) {
     const JobSpec& s = r->spec();
+    if (!s.opts.group_reporting) {
+      ++slots;
+    } else if (last_group != s.groupid && s.opts.stats) {
+      last_group = s.groupid;
+      ++slots;
+    }
+  }
+  last_group = -1;
+  for (const auto& r : runners_) {
+    const JobSpec& s = r->spec();
+    if (!s.opts.stats) continue;
     bool join = !out.empty() && s.opts.group_reporting && last_group == s.groupid;
     if (!join) {
       out.emplace_back();
@@ -186,6 +202,7 @@ std::vector<FioRun::Report> FioRun::Reports() const {
       out.back().ts.description = r->stat().description;
       out.back().ts.groupid = s.groupid;
       out.back().ts.members = 0;
+      SetReportUnits(s.opts, &out.back().ts);
     }
     Report& rep = out.back();
     const ThreadStat& ts = r->stat();
@@ -218,7 +235,21 @@ std::vector<FioRun::Report> FioRun::Reports() const {
     if (const SteadyState* ss = SteadyData(*r)) rep.ts.ss = ss;
     last_group = s.groupid;
   }
+  while (out.size() < slots) {
+    out.emplace_back();
+    out.back().ts.groupid = -1;
+    out.back().ts.members = 0;
+    out.back().ts.latency_depth = 0;
+    out.back().ts.clat_percentiles = false;
+  }
   return out;
+}
+
+bool FioRun::ShowsDiskUtil() const {
+  for (const auto& r : runners_) {
+    if (r->spec().opts.disk_util && !GetEngineModel(r->spec().engine).diskless) return true;
+  }
+  return false;
 }
 
 std::vector<GroupStat> FioRun::Groups(const std::vector<Report>& reports) const {
@@ -226,7 +257,9 @@ std::vector<GroupStat> FioRun::Groups(const std::vector<Report>& reports) const 
   for (const auto& r : runners_) max_group = std::max(max_group, r->spec().groupid);
   std::vector<GroupStat> groups(static_cast<size_t>(max_group) + 1);
   for (size_t g = 0; g < groups.size(); ++g) groups[g].groupid = static_cast<int>(g);
-  for (const Report& rep : reports) groups[static_cast<size_t>(rep.ts.groupid)].Add(rep.ts);
+  for (const Report& rep : reports) {
+    if (rep.ts.groupid >= 0) groups[static_cast<size_t>(rep.ts.groupid)].Add(rep.ts);
+  }
   for (auto& g : groups) g.Finish();
   return groups;
 }

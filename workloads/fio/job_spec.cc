@@ -192,6 +192,19 @@ Nanos ExpectedTime(const JobSet& jobs) {
 namespace {
 constexpr int kMaxJobs = 4096;
 constexpr uint64_t kMaxFiles = uint64_t{1} << 20;
+
+// options.c gives kb_base and unit_base .prio = 1: fio_options_parse()
+// sorts a job file section's options so that they apply first (and are
+// echoed first); a command line's apply in the order given
+// (parse_cmd_line()).
+std::vector<RawEntry> InPrioOrder(const RawSection& s) {
+  std::vector<RawEntry> e = s.entries;
+  if (s.where.rfind("command line", 0) == 0) return e;
+  std::stable_partition(e.begin(), e.end(), [](const RawEntry& x) {
+    return x.key == "kb_base" || x.key == "unit_base";
+  });
+  return e;
+}
 }  // namespace
 
 Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_seed) {
@@ -202,7 +215,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
   uint64_t total_files = 0;
   for (const RawSection& s : sections) {
     if (s.name == "global") {
-      for (const RawEntry& e : s.entries) {
+      for (const RawEntry& e : InPrioOrder(s)) {
         RETURN_IF_ERROR(ApplyOption(&global, e.key, e.value, e.has_value, e.where));
       }
       continue;
@@ -210,7 +223,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
     JobOptions o = global;
     o.echo.clear();
     o.name = s.name;
-    for (const RawEntry& e : s.entries) {
+    for (const RawEntry& e : InPrioOrder(s)) {
       RETURN_IF_ERROR(ApplyOption(&o, e.key, e.value, e.has_value, e.where));
     }
     if (o.name.empty()) {

@@ -362,6 +362,7 @@ std::vector<OptionDef> MakeTable() {
   AddErrorOptions(&t);
   AddFlowOptions(&t);
   AddPrioOptions(&t);
+  AddReportOptions(&t);
   return t;
 }
 
