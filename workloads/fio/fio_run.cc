@@ -12,6 +12,25 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace storlab::fio {
+namespace {
+
+// options.c set_cpus_allowed(), str_cpumask_cb(): a CPU the host does not
+// have is an error (fio checks cpus_configured(); here the simulated
+// host's cores).
+Status CheckCpus(const JobSet& jobs, uint32_t cores) {
+  for (const JobSpec& j : jobs.jobs) {
+    if (j.opts.cpus.empty() || j.opts.cpus.back() < cores) continue;
+    return Status::InvalidArgument("job " + Quoted(j.name) + ": option " +
+                                   (j.opts.cpus_allowed.empty() ? "'cpumask'" : "'cpus_allowed'") +
+                                   ": CPU " + std::to_string(j.opts.cpus.back()) +
+                                   " too large (max=" + std::to_string(cores - 1) +
+                                   "): the simulated host has " + std::to_string(cores) +
+                                   " cores ([host] cores, --host-cores)");
+  }
+  return Status();
+}
+
+}  // namespace
 
 FioRun::FioRun(SimHost& host, JobSet jobs) : host_(host), jobs_(std::move(jobs)) {}
 
@@ -27,6 +46,7 @@ Status FioRun::Prepare() {
   host_.set_direct_bypasses_cache(!buffered);
   for (const std::string& note : jobs_.notes) messages_.push_back(note);
   for (const JobSpec& j : jobs_.jobs) exitall_ |= j.opts.exitall;
+  RETURN_IF_ERROR(CheckCpus(jobs_, host_.cpu().cores()));
   // Each job's files, once laid out; its runner is made when all are.
   std::vector<SetUp> set_up(jobs_.jobs.size());
   late_.assign(jobs_.jobs.size(), false);

@@ -186,7 +186,7 @@ void JobRunner::SetFiles(const std::vector<uint32_t>& file_ids,
   if (!spec_.trace) io_size_ = io_size;
 }
 
-Nanos JobRunner::Book(Nanos t, Nanos d) { return host_.cpu().Run(t, d); }
+Nanos JobRunner::Book(Nanos t, Nanos d) { return host_.cpu().Run(t, d, &spec_.cpus); }
 
 void JobRunner::Start(Nanos t, Callback<void()> on_done) {
   on_done_ = std::move(on_done);

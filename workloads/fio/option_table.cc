@@ -363,6 +363,7 @@ std::vector<OptionDef> MakeTable() {
   AddFlowOptions(&t);
   AddPrioOptions(&t);
   AddReportOptions(&t);
+  AddCpuOptions(&t);
   return t;
 }
 

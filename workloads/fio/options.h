@@ -219,6 +219,10 @@ struct JobOptions {
   bool bwavgtime_set = false, iopsavgtime_set = false;
   bool log_unix_epoch = false, log_alternate_epoch = false;
   int64_t log_alternate_epoch_clock_id = 0;
+  // CPU affinity (option_table_cpu.cc): cpumask / cpus_allowed as given,
+  // and the CPUs they allow, sorted (empty: every core of the host).
+  std::string cpumask, cpus_allowed, cpus_allowed_policy = "shared";
+  std::vector<uint32_t> cpus;
 
   // The options as written ("job options" / "global options" in fio's
   // JSON): name and value, in the order given; options given without a
@@ -296,6 +300,8 @@ void AddPrioOptions(std::vector<OptionDef>* table);
 // unified_rw_reporting, stats, kb_base, unit_base, significant_figures,
 // disk_util, bwavgtime, iopsavgtime, log_*_epoch (option_table_report.cc).
 void AddReportOptions(std::vector<OptionDef>* table);
+// cpumask, cpus_allowed, cpus_allowed_policy (option_table_cpu.cc).
+void AddCpuOptions(std::vector<OptionDef>* table);
 // wait_for, filename_format, fallocate, fill_device, openfiles, unlink, stat_type
 // (option_table_files.cc).
 void AddFileOptions(std::vector<OptionDef>* table);
