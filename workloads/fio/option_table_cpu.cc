@@ -6,9 +6,11 @@
 // (fio_run.cc), as fio checks them against cpus_configured(). Help texts
 // are fio's own.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "sim/quoted.h"
 #include "workloads/fio/options.h"
