@@ -196,6 +196,16 @@ TEST(FioUnitsTest, KbBaseReadsSizes) {
   ASSERT_TRUE(jobs.ok()) << jobs.status().message();
   EXPECT_EQ(jobs->jobs[0].opts.size, 1000000u);
   EXPECT_EQ(jobs->jobs[0].opts.echo.front().first, "kb_base");  // fio's echo order
+  // bssplit= and bsrange= too: real fio's write_iolog shows only 1000- and
+  // 2000-byte reads for 1k/50:2k/50 and for 1k-2k.
+  for (const char* bs : {"--bssplit=1k/50:2k/50", "--bsrange=1k-2k"}) {
+    auto s = RunJob(std::string("--name=x --ioengine=null --size=1m --rw=randread --kb_base=1000 "
+                                "--number_ios=64 ") +
+                    bs);
+    ASSERT_TRUE(s.status.ok());
+    EXPECT_EQ(s.run->jobs().jobs[0].sizes[kRead].min, 1000u) << bs;
+    EXPECT_EQ(s.run->jobs().jobs[0].sizes[kRead].max, 2000u) << bs;
+  }
 }
 
 // Real fio 3.33, ioengine=null rate_iops=1000 for 2 s: 3 bw and 3 IOPS
