@@ -27,21 +27,21 @@ Status Bad(std::string_view part, const std::string& why) {
   return Status::InvalidArgument(Quoted(part) + ": " + why);
 }
 
-Result<uint64_t> Size(std::string_view text) {
-  auto r = ParseFioSize(text);
+Result<uint64_t> Size(std::string_view text, int kb_base) {
+  auto r = ParseFioSize(text, kb_base);
   if (!r.ok()) return r.status();
   if (*r == 0) return Bad(text, "a block size must be at least 1 byte");
   return *r;
 }
 
 // One range, "1k-16k" or "1k:16k" (parse.c FIO_OPT_RANGE).
-Result<DirBlockSizes> ParseRange(std::string_view part) {
+Result<DirBlockSizes> ParseRange(std::string_view part, int kb_base) {
   size_t sep = part.find('-');
   if (sep == std::string_view::npos) sep = part.find(':');
   if (sep == std::string_view::npos) return Bad(part, "a range is MIN-MAX (e.g. 4k-64k)");
-  auto lo = Size(part.substr(0, sep));
+  auto lo = Size(part.substr(0, sep), kb_base);
   if (!lo.ok()) return lo.status();
-  auto hi = Size(part.substr(sep + 1));
+  auto hi = Size(part.substr(sep + 1), kb_base);
   if (!hi.ok()) return hi.status();
   DirBlockSizes d;
   d.min = std::min(*lo, *hi);
@@ -51,7 +51,7 @@ Result<DirBlockSizes> ParseRange(std::string_view part) {
 
 // One direction's split, "4k/10:64k/50:32k" (options.c split_parse_ddir and
 // bssplit_ddir). Empty: the direction keeps its sizes (*given false).
-Result<DirBlockSizes> ParseSplit(std::string_view part, bool* given) {
+Result<DirBlockSizes> ParseSplit(std::string_view part, bool* given, int kb_base) {
   *given = false;
   DirBlockSizes d;
   if (part.empty()) return d;
@@ -63,7 +63,7 @@ Result<DirBlockSizes> ParseSplit(std::string_view part, bool* given) {
       return Bad(part, "at most " + std::to_string(kMaxSplits) + " sizes per direction");
     }
     size_t slash = entry.find('/');
-    auto bs = Size(entry.substr(0, slash));
+    auto bs = Size(entry.substr(0, slash), kb_base);
     if (!bs.ok()) return bs.status();
     uint32_t perc = kMissing;
     if (slash != std::string_view::npos) {
@@ -109,12 +109,12 @@ Result<DirBlockSizes> ParseSplit(std::string_view part, bool* given) {
 
 }  // namespace
 
-Status ApplyBsrange(std::string_view value, BlockSizes* sizes) {
+Status ApplyBsrange(std::string_view value, BlockSizes* sizes, int kb_base) {
   std::vector<std::string_view> parts = Split(value, ',');
   if (parts.size() > 3) return Bad(value, "at most three ranges (read,write,trim)");
   BlockSizes out = *sizes;
   for (size_t i = 0; i < parts.size(); ++i) {
-    auto r = ParseRange(parts[i]);
+    auto r = ParseRange(parts[i], kb_base);
     if (!r.ok()) return r.status();
     // One range: every direction; two: trims take the second (parse.c).
     for (size_t d = i; d < 3; ++d) {
@@ -125,13 +125,13 @@ Status ApplyBsrange(std::string_view value, BlockSizes* sizes) {
   return Status();
 }
 
-Status ApplyBssplit(std::string_view value, BlockSizes* sizes) {
+Status ApplyBssplit(std::string_view value, BlockSizes* sizes, int kb_base) {
   std::vector<std::string_view> parts = Split(value, ',');
   if (parts.size() > 3) return Bad(value, "at most three lists (read,write,trim)");
   BlockSizes out = *sizes;
   for (size_t i = 0; i < parts.size(); ++i) {
     bool given = false;
-    auto r = ParseSplit(parts[i], &given);
+    auto r = ParseSplit(parts[i], &given, kb_base);
     if (!r.ok()) return r.status();
     if (!given) continue;
     // options.c str_split_parse: one list applies to all directions; with

@@ -48,10 +48,11 @@ struct DirBlockSizes {
 // kRead, kWrite, kTrim as options.h's DirValues.
 using BlockSizes = std::array<DirBlockSizes, 3>;
 
-// Applies bsrange= / bssplit= over `sizes` (which start from bs=). Errors
-// name the part of `value` that is wrong; `sizes` is unchanged then.
-Status ApplyBsrange(std::string_view value, BlockSizes* sizes);
-Status ApplyBssplit(std::string_view value, BlockSizes* sizes);
+// Applies bsrange= / bssplit= over `sizes` (which start from bs=), their
+// sizes read with kb_base's prefixes (fio_units.h). Errors name the part
+// of `value` that is wrong; `sizes` is unchanged then.
+Status ApplyBsrange(std::string_view value, BlockSizes* sizes, int kb_base = 1024);
+Status ApplyBssplit(std::string_view value, BlockSizes* sizes, int kb_base = 1024);
 
 // For the option table's value checks.
 Status CheckBsrange(std::string_view value);

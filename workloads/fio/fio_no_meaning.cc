@@ -51,9 +51,9 @@ constexpr Why kEngines[] = {
 
 // Options about what the simulated host does not have, and the options of
 // the engines above (fio --enghelp=ENGINE), which mean nothing without
-// their engine. (I/O priorities, CPU pinning, cgroups, lockmem, the I/O
-// scheduler and write hints would mean something for a simulated stack:
-// they are "not supported", not listed here.)
+// their engine. (CPU pinning, lockmem, lockfile and the engine flags
+// nowait, force_async, userspace_reap and thp would mean something for the
+// simulated host and stack: they are "not supported", not listed here.)
 constexpr Why kOptions[] = {
     {"numa_cpu_nodes", "pins to host NUMA nodes; the simulated host has none"},
     {"numa_mem_policy", "host NUMA memory policy; the simulated host has no NUMA nodes"},
@@ -70,6 +70,27 @@ constexpr Why kOptions[] = {
     {"iomem", "what backs fio's buffers in host memory: no simulated timing depends on it"},
     {"hugepage-size", "huge pages for mem=shmhuge/mmaphuge: no simulated timing depends on it"},
     {"write_barrier", "only the libpmem engine honours barriers (FIO_BARRIER), no block I/O"},
+    // The host's scheduling and resource control, which the model has not.
+    {"nice",
+     "the simulated host's cores run CPU bursts in arrival order (workloads/host/cpu_pool.h), "
+     "with no scheduler priority for nice to change"},
+    {"cgroup", "a blkio/io cgroup: the simulated host has no cgroups, its stack no I/O controller"},
+    {"cgroup_weight",
+     "a blkio/io cgroup weight: the simulated host has no cgroups, its stack no I/O controller"},
+    {"cgroup_nodelete", "keeps fio's cgroup directory: the simulated host has no cgroups"},
+    {"ioscheduler",
+     "switches the device's Linux I/O scheduler (sysfs queue/scheduler): the simulated stack "
+     "has no block-layer scheduler to switch"},
+    {"write_hint",
+     "a write lifetime hint (fcntl F_SET_RW_HINT): no simulated device or layer places data by "
+     "hints"},
+    // Log compression (iolog.c iolog_file_inflate(), options.c).
+    {"log_compression", "compresses the logs with zlib, which is not among storlab's dependencies"},
+    {"log_compression_cpus",
+     "pins fio's log compression threads; compression needs zlib, not among storlab's "
+     "dependencies"},
+    {"log_store_compressed",
+     "stores the logs zlib-compressed, and zlib is not among storlab's dependencies"},
     // net and netsplice (engines/net.c).
     {"hostname", "net/rdma engine option: a network peer, no storage stack"},
     {"port", "net/rdma engine option: a network port, no storage stack"},

@@ -6,11 +6,31 @@
 #include "sim/virtual_driver.h"
 #include "workloads/fio/engines.h"
 #include "workloads/fio/iolog_read.h"
+#include "workloads/fio/report_units.h"
 
 // The tables below use designated initializers and rely on member defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace storlab::fio {
+namespace {
+
+// options.c set_cpus_allowed(), str_cpumask_cb(): a CPU the host does not
+// have is an error (fio checks cpus_configured(); here the simulated
+// host's cores).
+Status CheckCpus(const JobSet& jobs, uint32_t cores) {
+  for (const JobSpec& j : jobs.jobs) {
+    if (j.opts.cpus.empty() || j.opts.cpus.back() < cores) continue;
+    return Status::InvalidArgument("job " + Quoted(j.name) + ": option " +
+                                   (j.opts.cpus_allowed.empty() ? "'cpumask'" : "'cpus_allowed'") +
+                                   ": CPU " + std::to_string(j.opts.cpus.back()) +
+                                   " too large (max=" + std::to_string(cores - 1) +
+                                   "): the simulated host has " + std::to_string(cores) +
+                                   " cores ([host] cores, --host-cores)");
+  }
+  return Status();
+}
+
+}  // namespace
 
 FioRun::FioRun(SimHost& host, JobSet jobs) : host_(host), jobs_(std::move(jobs)) {}
 
@@ -26,6 +46,7 @@ Status FioRun::Prepare() {
   host_.set_direct_bypasses_cache(!buffered);
   for (const std::string& note : jobs_.notes) messages_.push_back(note);
   for (const JobSpec& j : jobs_.jobs) exitall_ |= j.opts.exitall;
+  RETURN_IF_ERROR(CheckCpus(jobs_, host_.cpu().cores()));
   // Each job's files, once laid out; its runner is made when all are.
   std::vector<SetUp> set_up(jobs_.jobs.size());
   late_.assign(jobs_.jobs.size(), false);
@@ -175,10 +196,25 @@ std::vector<FioRun::Report> FioRun::Reports() const {
   // fio's __show_run_stats(): consecutive jobs with group_reporting in the
   // same group share one entry; the name is the first member's, the options
   // the last member's.
+  // Jobs with stats=0 are left out; as in fio, one without group_reporting
+  // still counts a slot (nr_ts), and a slot no job fills is reported as an
+  // empty entry of group -1 (terse and JSON show it; normal skips it).
   std::vector<Report> out;
+  size_t slots = 0;
   int last_group = -1;
   for (const auto& r : runners_) {
     const JobSpec& s = r->spec();
+    if (!s.opts.group_reporting) {
+      ++slots;
+    } else if (last_group != s.groupid && s.opts.stats) {
+      last_group = s.groupid;
+      ++slots;
+    }
+  }
+  last_group = -1;
+  for (const auto& r : runners_) {
+    const JobSpec& s = r->spec();
+    if (!s.opts.stats) continue;
     bool join = !out.empty() && s.opts.group_reporting && last_group == s.groupid;
     if (!join) {
       out.emplace_back();
@@ -186,6 +222,7 @@ std::vector<FioRun::Report> FioRun::Reports() const {
       out.back().ts.description = r->stat().description;
       out.back().ts.groupid = s.groupid;
       out.back().ts.members = 0;
+      SetReportUnits(s.opts, &out.back().ts);
     }
     Report& rep = out.back();
     const ThreadStat& ts = r->stat();
@@ -218,7 +255,21 @@ std::vector<FioRun::Report> FioRun::Reports() const {
     if (const SteadyState* ss = SteadyData(*r)) rep.ts.ss = ss;
     last_group = s.groupid;
   }
+  while (out.size() < slots) {
+    out.emplace_back();
+    out.back().ts.groupid = -1;
+    out.back().ts.members = 0;
+    out.back().ts.latency_depth = 0;
+    out.back().ts.clat_percentiles = false;
+  }
   return out;
+}
+
+bool FioRun::ShowsDiskUtil() const {
+  for (const auto& r : runners_) {
+    if (r->spec().opts.disk_util && !GetEngineModel(r->spec().engine).diskless) return true;
+  }
+  return false;
 }
 
 std::vector<GroupStat> FioRun::Groups(const std::vector<Report>& reports) const {
@@ -226,7 +277,9 @@ std::vector<GroupStat> FioRun::Groups(const std::vector<Report>& reports) const 
   for (const auto& r : runners_) max_group = std::max(max_group, r->spec().groupid);
   std::vector<GroupStat> groups(static_cast<size_t>(max_group) + 1);
   for (size_t g = 0; g < groups.size(); ++g) groups[g].groupid = static_cast<int>(g);
-  for (const Report& rep : reports) groups[static_cast<size_t>(rep.ts.groupid)].Add(rep.ts);
+  for (const Report& rep : reports) {
+    if (rep.ts.groupid >= 0) groups[static_cast<size_t>(rep.ts.groupid)].Add(rep.ts);
+  }
   for (auto& g : groups) g.Finish();
   return groups;
 }

@@ -84,6 +84,9 @@ class FioRun {
   void SetEtaTicks(Nanos first, Nanos every, std::function<void(Nanos)> show);
 
   std::vector<Report> Reports() const;
+  // Whether the reports show fio's disk_util: a job that does device I/O
+  // and has disk_util=1 (init.c only sets the disks up for such a job).
+  bool ShowsDiskUtil() const;
   std::vector<GroupStat> Groups(const std::vector<Report>& reports) const;
 
   SimHost& host() { return host_; }

@@ -43,22 +43,25 @@ bool SplitNumber(const std::string& s, double* number, std::string* unit, bool* 
   return std::isfinite(*number);
 }
 
-// fio's kb_base=1024 multipliers: "k"/"kb" binary, "kib" decimal (parse.c
-// get_mult_bytes in compatibility mode). 0 if the suffix is not a size.
-double SizeMultiplier(const std::string& u) {
+// parse.c __get_mult_bytes(): with kb_base=1024 (fio's compatibility
+// mode) "k"/"kb" are binary and "kib" decimal; kb_base=1000 gives them
+// their true meaning. 0 if the suffix is not a size.
+double SizeMultiplier(const std::string& u, int kb_base = 1024) {
   if (u.empty() || u == "b") return 1;
+  const double plain = kb_base == 1000 ? 1000.0 : 1024.0;
+  const double iec = kb_base == 1000 ? 1024.0 : 1000.0;
   static const char kPrefixes[] = "kmgtpe";
   for (int i = 0; i < 6; ++i) {
     std::string p(1, kPrefixes[i]);
-    if (u == p || u == p + "b") return std::pow(1024.0, i + 1);
-    if (u == p + "ib" || u == p + "i") return std::pow(1000.0, i + 1);
+    if (u == p || u == p + "b") return std::pow(plain, i + 1);
+    if (u == p + "ib" || u == p + "i") return std::pow(iec, i + 1);
   }
   return 0;
 }
 
 }  // namespace
 
-Result<uint64_t> ParseFioSize(std::string_view text) {
+Result<uint64_t> ParseFioSize(std::string_view text, int kb_base) {
   std::string s = TrimBlanks(text);
   double v;
   std::string unit;
@@ -66,7 +69,7 @@ Result<uint64_t> ParseFioSize(std::string_view text) {
   if (s.empty() || !SplitNumber(s, &v, &unit, &frac)) {
     return Status::InvalidArgument(Quoted(s) + ": expected a size (4096, 4k, 64k, 1m, 4g)");
   }
-  double mult = SizeMultiplier(unit);
+  double mult = SizeMultiplier(unit, kb_base);
   if (mult == 0) {
     return Status::InvalidArgument(Quoted(s) + ": unknown size suffix " + Quoted(unit) +
                                    " (use k, m, g, t, p)");

@@ -28,7 +28,9 @@ namespace storlab::fio {
 
 enum class TimeUnit { kMicroseconds, kMilliseconds, kSeconds };
 
-Result<uint64_t> ParseFioSize(std::string_view text);
+// kb_base (fio's kb_base= option): 1024, fio's default, or 1000, where
+// "k" is 1000 and "KiB" 1024.
+Result<uint64_t> ParseFioSize(std::string_view text, int kb_base = 1024);
 Result<Nanos> ParseFioTime(std::string_view text, TimeUnit default_unit);
 Result<bool> ParseFioBool(std::string_view text);
 Result<int64_t> ParseFioInt(std::string_view text);

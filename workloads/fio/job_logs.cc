@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -41,24 +42,32 @@ std::unique_ptr<JobLogs> JobLogs::Make(const JobOptions& o, const std::string& j
                                        int thread_number) {
   if (!o.bw_log.on && !o.lat_log.on && !o.iops_log.on && !o.hist_log.on) return nullptr;
   std::unique_ptr<JobLogs> l(new JobLogs());
-  l->avg_msec_ = static_cast<uint64_t>(o.log_avg_msec);
+  const auto avg = static_cast<uint64_t>(o.log_avg_msec);
   l->log_max_ = o.log_max_value;
   l->log_offset_ = o.log_offset;
   l->log_prio_ = o.log_prio;
   l->append_ = !o.per_job_logs;
-  auto make = [&](const LogFile& f, const char* type, bool inline_log) {
+  auto make = [&](const LogFile& f, const char* type, bool inline_log, uint64_t avg_msec) {
     auto log = std::make_unique<Log>();
     log->file = LogName(f, job_name, type, thread_number, o.per_job_logs);
     log->inline_log = inline_log;
+    log->avg_msec = avg_msec;
     return log;
   };
+  // init.c setup_log(): bwavgtime / iopsavgtime, when given, shorten the
+  // log's window to theirs.
+  auto window = [avg](bool set, int64_t ms) {
+    return set ? std::min(avg, static_cast<uint64_t>(ms)) : avg;
+  };
   if (o.lat_log.on) {
-    l->lat_ = make(o.lat_log, "lat", true);
-    l->slat_ = make(o.lat_log, "slat", true);
-    l->clat_ = make(o.lat_log, "clat", true);
+    l->lat_ = make(o.lat_log, "lat", true, avg);
+    l->slat_ = make(o.lat_log, "slat", true, avg);
+    l->clat_ = make(o.lat_log, "clat", true, avg);
   }
-  if (o.bw_log.on) l->bw_ = make(o.bw_log, "bw", false);
-  if (o.iops_log.on) l->iops_ = make(o.iops_log, "iops", false);
+  if (o.bw_log.on) l->bw_ = make(o.bw_log, "bw", false, window(o.bwavgtime_set, o.bwavgtime));
+  if (o.iops_log.on) {
+    l->iops_ = make(o.iops_log, "iops", false, window(o.iopsavgtime_set, o.iopsavgtime));
+  }
   if (o.hist_log.on) {
     l->hist_ = true;
     l->hist_file_ = LogName(o.hist_log, job_name, "clat_hist", thread_number, o.per_job_logs);
@@ -75,19 +84,20 @@ JobLogs::~JobLogs() = default;
 // once the window has passed.
 void JobLogs::Add(Log* log, uint64_t ms, uint64_t val, int dir, uint64_t bs, uint64_t offset,
                   uint32_t prio) {
-  if (!avg_msec_) {
-    log->samples.push_back({ms, val, dir, bs, offset, prio});
+  const uint64_t avg_msec = log->avg_msec;
+  if (!avg_msec) {
+    log->samples.push_back({ms + epoch_ms_, val, dir, bs, offset, prio});
     return;
   }
   log->window[static_cast<size_t>(dir)].Add(val);
   uint64_t& last = log->avg_last[static_cast<size_t>(dir)];
   if (ms < last) return;
   const uint64_t this_window = ms - last;
-  if (this_window < avg_msec_ && (log->inline_log || avg_msec_ - this_window > kLogMsecSlack)) {
+  if (this_window < avg_msec && (log->inline_log || avg_msec - this_window > kLogMsecSlack)) {
     return;
   }
   Flush(log, dir, ms);
-  last = ms - ms % avg_msec_;
+  last = ms - ms % avg_msec;
 }
 
 // fio's __add_stat_to_log().
@@ -95,7 +105,7 @@ void JobLogs::Flush(Log* log, int dir, uint64_t ms) {
   IoStat& w = log->window[static_cast<size_t>(dir)];
   if (w.samples) {
     uint64_t v = log_max_ ? w.max : static_cast<uint64_t>(std::llround(w.mean));  // mean >= 0
-    log->samples.push_back({ms, v, dir, 0, 0, 0});  // no priority for a window
+    log->samples.push_back({ms + epoch_ms_, v, dir, 0, 0, 0});  // no priority for a window
   }
   w = IoStat();
 }
@@ -115,7 +125,8 @@ void JobLogs::OnIo(const Io& io, const LatencyHistogram& clat) {
     const uint64_t this_window = io.ms - last;
     if (this_window >= hist_msec_) {
       std::vector<uint64_t>& before = hist_before_[static_cast<size_t>(io.dir)];
-      HistSample s{io.ms, io.dir, io.bs, std::vector<uint64_t>(LatencyHistogram::kBuckets)};
+      HistSample s{io.ms + epoch_ms_, io.dir, io.bs,
+                   std::vector<uint64_t>(LatencyHistogram::kBuckets)};
       for (unsigned i = 0; i < LatencyHistogram::kBuckets; ++i) {
         s.counts[i] = clat.bucket(i) - before[i];
         before[i] = clat.bucket(i);
@@ -127,11 +138,11 @@ void JobLogs::OnIo(const Io& io, const LatencyHistogram& clat) {
 }
 
 void JobLogs::OnBwWindow(uint64_t ms, int dir, uint64_t rate) {
-  if (bw_ && avg_msec_) Add(bw_.get(), ms, rate, dir, 0, 0);
+  if (bw_ && bw_->avg_msec) Add(bw_.get(), ms, rate, dir, 0, 0);
 }
 
 void JobLogs::OnIopsWindow(uint64_t ms, int dir, uint64_t rate) {
-  if (iops_ && avg_msec_) Add(iops_.get(), ms, rate, dir, 0, 0);
+  if (iops_ && iops_->avg_msec) Add(iops_.get(), ms, rate, dir, 0, 0);
 }
 
 void JobLogs::Finish(uint64_t ms) {

@@ -48,11 +48,17 @@ class JobLogs {
 
   // One line per I/O for bw (iops): write_bw_log (write_iops_log) without
   // log_avg_msec. The runner then takes its bw (iops) figures per I/O too.
-  bool bw_per_io() const { return bw_ && !avg_msec_; }
-  bool iops_per_io() const { return iops_ && !avg_msec_; }
-  // The bw (iops) window when that log averages: log_avg_msec; 0: fio's 500 ms.
-  uint64_t bw_window_ms() const { return bw_ ? avg_msec_ : 0; }
-  uint64_t iops_window_ms() const { return iops_ ? avg_msec_ : 0; }
+  bool bw_per_io() const { return bw_ && !bw_->avg_msec; }
+  bool iops_per_io() const { return iops_ && !iops_->avg_msec; }
+  // The bw (iops) window when that log averages: log_avg_msec, or
+  // min(log_avg_msec, bwavgtime) when bwavgtime was given (init.c
+  // setup_log()); 0: fio's 500 ms.
+  uint64_t bw_window_ms() const { return bw_ ? bw_->avg_msec : 0; }
+  uint64_t iops_window_ms() const { return iops_ ? iops_->avg_msec : 0; }
+  // log_unix_epoch / log_alternate_epoch: the simulated clock's
+  // milliseconds at the job's epoch, added to the lines' times from now on
+  // (fio's td->alternate_epoch, stat.c __add_log_sample()).
+  void SetEpochMs(uint64_t ms) { epoch_ms_ = ms; }
 
   struct Io {
     uint64_t ms;  // completion, since the epoch
@@ -92,6 +98,7 @@ class JobLogs {
   struct Log {
     std::string file;
     bool inline_log = false;  // lat/slat/clat: no slack on the window
+    uint64_t avg_msec = 0;    // its averaging window (0: a line per I/O)
     std::vector<Sample> samples;
     std::array<IoStat, 3> window;
     std::array<uint64_t, 3> avg_last{};
@@ -110,7 +117,7 @@ class JobLogs {
   Status WriteLog(const std::string& dir, const Log& log) const;
   Status WriteHist(const std::string& dir) const;
 
-  uint64_t avg_msec_ = 0;
+  uint64_t epoch_ms_ = 0;
   bool log_max_ = false, log_offset_ = false, log_prio_ = false, append_ = false;
   std::unique_ptr<Log> bw_, lat_, slat_, clat_, iops_;
   // write_hist_log

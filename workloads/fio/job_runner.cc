@@ -15,7 +15,16 @@ namespace {
 
 using namespace time_literals;
 
-constexpr Nanos kAvgTime = 500_ms;  // fio's bw_avg_time and iops_avg_time
+// log_unix_epoch / log_alternate_epoch (time.c set_epoch_time(), at the
+// job's epoch and again at reset_all_stats()): the logs' times count from
+// the clock's epoch. Every clock of the simulated host (any
+// log_alternate_epoch_clock_id) reads the simulated time, which starts at
+// the Unix epoch as the report's "timestamp" does.
+void SetLogEpoch(JobLogs* logs, const JobOptions& o, Nanos now) {
+  if (logs && (o.log_unix_epoch || o.log_alternate_epoch)) {
+    logs->SetEpochMs(static_cast<uint64_t>(now.count() / 1000000));
+  }
+}
 
 // fio's runtime: microseconds elapsed, rounded up to milliseconds
 // (backend.c update_runtime()).
@@ -74,11 +83,15 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, const std::vector<uint3
   if (!spec.opts.write_iolog.empty()) iolog_ = std::make_unique<IologWriter>(spec.opts.write_iolog);
   // A replay ends with its trace, not after io_size bytes.
   if (spec.trace) io_size_ = UINT64_MAX;
-  bw_avg_ = iops_avg_ = kAvgTime;
+  // fio's bw_avg_time / iops_avg_time (bwavgtime=, iopsavgtime=; 500 ms);
+  // a log that averages gives them its window unless they were given
+  // (init.c setup_log()).
+  bw_avg_ = Nanos(spec.opts.bwavgtime * 1000000);
+  iops_avg_ = Nanos(spec.opts.iopsavgtime * 1000000);
   if (logs_) {
-    if (logs_->bw_window_ms())
+    if (logs_->bw_window_ms() && !spec.opts.bwavgtime_set)
       bw_avg_ = Nanos(static_cast<int64_t>(logs_->bw_window_ms()) * 1000000);
-    if (logs_->iops_window_ms())
+    if (logs_->iops_window_ms() && !spec.opts.iopsavgtime_set)
       iops_avg_ = Nanos(static_cast<int64_t>(logs_->iops_window_ms()) * 1000000);
     bw_windows_ = !logs_->bw_per_io();
     iops_windows_ = !logs_->iops_per_io();
@@ -173,7 +186,7 @@ void JobRunner::SetFiles(const std::vector<uint32_t>& file_ids,
   if (!spec_.trace) io_size_ = io_size;
 }
 
-Nanos JobRunner::Book(Nanos t, Nanos d) { return host_.cpu().Run(t, d); }
+Nanos JobRunner::Book(Nanos t, Nanos d) { return host_.cpu().Run(t, d, &spec_.cpus); }
 
 void JobRunner::Start(Nanos t, Callback<void()> on_done) {
   on_done_ = std::move(on_done);
@@ -234,6 +247,7 @@ void JobRunner::Begin() {
   phase_ = Phase::kRunning;
   extras_.start = now;
   epoch_ = now;
+  SetLogEpoch(logs_.get(), spec_.opts, now);
   thread_free_ = now;
   next_bw_sample_ = now + bw_avg_;
   next_iops_sample_ = now + iops_avg_;
@@ -259,6 +273,7 @@ void JobRunner::OnRampEnd() {
 // (the end of ramp_time; latency_target's final run).
 void JobRunner::ResetStats(Nanos now) {
   epoch_ = now;
+  SetLogEpoch(logs_.get(), spec_.opts, now);
   extras_.epoch = now;
   ts_.ResetIo();
   for (int d = 0; d < 3; ++d) {

@@ -192,6 +192,20 @@ Nanos ExpectedTime(const JobSet& jobs) {
 namespace {
 constexpr int kMaxJobs = 4096;
 constexpr uint64_t kMaxFiles = uint64_t{1} << 20;
+
+// options.c gives kb_base, unit_base and cpus_allowed_policy .prio = 1:
+// fio_options_parse()
+// sorts a job file section's options so that they apply first (and are
+// echoed first); a command line's apply in the order given
+// (parse_cmd_line()).
+std::vector<RawEntry> InPrioOrder(const RawSection& s) {
+  std::vector<RawEntry> e = s.entries;
+  if (s.where.rfind("command line", 0) == 0) return e;
+  std::stable_partition(e.begin(), e.end(), [](const RawEntry& x) {
+    return x.key == "kb_base" || x.key == "unit_base" || x.key == "cpus_allowed_policy";
+  });
+  return e;
+}
 }  // namespace
 
 Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_seed) {
@@ -202,7 +216,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
   uint64_t total_files = 0;
   for (const RawSection& s : sections) {
     if (s.name == "global") {
-      for (const RawEntry& e : s.entries) {
+      for (const RawEntry& e : InPrioOrder(s)) {
         RETURN_IF_ERROR(ApplyOption(&global, e.key, e.value, e.has_value, e.where));
       }
       continue;
@@ -210,7 +224,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
     JobOptions o = global;
     o.echo.clear();
     o.name = s.name;
-    for (const RawEntry& e : s.entries) {
+    for (const RawEntry& e : InPrioOrder(s)) {
       RETURN_IF_ERROR(ApplyOption(&o, e.key, e.value, e.has_value, e.where));
     }
     if (o.name.empty()) {
@@ -248,6 +262,13 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       j.groupid = groupid;
       j.segment = segment;
       j.first_of_section = clone == 0;
+      // backend.c thread_main(): with cpus_allowed_policy=split a job keeps
+      // one CPU of its set, the (thread_number - 1) % count-th
+      // (options.c fio_cpus_split()).
+      j.cpus = o.cpus;
+      if (o.cpus_allowed_policy == "split" && !j.cpus.empty()) {
+        j.cpus = {j.cpus[static_cast<size_t>(j.thread_number - 1) % j.cpus.size()]};
+      }
       RETURN_IF_ERROR(FixupJob(j, s.where, &set.notes));
       // init.c add_job() numbers the clones of numjobs from the last down,
       // the job itself being subjob 0 (its first clone is subjob numjobs-1,

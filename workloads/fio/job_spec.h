@@ -128,6 +128,9 @@ struct JobSpec {
   // io_submit_mode=offload: iodepth worker threads do the I/O (a
   // synchronous engine keeps its iodepth); the job's thread never waits.
   bool offload = false;
+  // The host cores its CPU bursts may run on (cpumask, cpus_allowed; with
+  // cpus_allowed_policy=split one of them); empty: any.
+  std::vector<uint32_t> cpus;
   // zonemode=strided (io_u.c setup_strided_zone_mode()); size 0: no zones.
   struct Zones {
     uint64_t size = 0;   // bytes of I/O per zone

@@ -118,11 +118,11 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
   j.rwmixread = mixed ? static_cast<int>(o.rwmixread) : (j.do_read ? 100 : 0);
   for (size_t d = 0; d < 3; ++d) j.sizes[d] = DirBlockSizes::Fixed(o.bs[d]);
   if (!o.bsrange.empty()) {
-    Status st = ApplyBsrange(o.bsrange, &j.sizes);
+    Status st = ApplyBsrange(o.bsrange, &j.sizes, o.kb_base == "1000" ? 1000 : 1024);
     if (!st.ok()) return st.WithContext(where + ": job " + Quoted(j.name) + ": option 'bsrange'");
   }
   if (!o.bssplit.empty()) {
-    Status st = ApplyBssplit(o.bssplit, &j.sizes);
+    Status st = ApplyBssplit(o.bssplit, &j.sizes, o.kb_base == "1000" ? 1000 : 1024);
     if (!st.ok()) return st.WithContext(where + ": job " + Quoted(j.name) + ": option 'bssplit'");
   }
   // init.c fixup_options: blockalign= applies to random I/O only, and turns

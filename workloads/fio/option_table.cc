@@ -362,6 +362,8 @@ std::vector<OptionDef> MakeTable() {
   AddErrorOptions(&t);
   AddFlowOptions(&t);
   AddPrioOptions(&t);
+  AddReportOptions(&t);
+  AddCpuOptions(&t);
   return t;
 }
 

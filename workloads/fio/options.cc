@@ -68,8 +68,11 @@ Result<std::vector<double>> ParseFloatList(const OptionDef& d, std::string_view 
   return out;
 }
 
-Status ParseDirs(const OptionDef& d, std::string_view where, std::string_view value,
-                 DirValues* out) {
+// kb_base= as parse.c's fio_get_kb_base() reads it.
+int KbBase(const JobOptions& o) { return o.kb_base == "1000" ? 1000 : 1024; }
+
+Status ParseDirs(const OptionDef& d, std::string_view where, std::string_view value, DirValues* out,
+                 int kb_base) {
   std::vector<std::string> parts = SplitCommas(value);
   if (parts.size() > 3) {
     return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
@@ -80,7 +83,7 @@ Status ParseDirs(const OptionDef& d, std::string_view where, std::string_view va
   DirValues v = def;
   for (size_t i = 0; i < parts.size(); ++i) {
     if (parts[i].empty()) continue;
-    auto r = ParseFioSize(parts[i]);
+    auto r = ParseFioSize(parts[i], kb_base);
     if (!r.ok()) return BadValue(d, where, value, r.status());
     if (static_cast<int64_t>(*r) < d.min || static_cast<int64_t>(*r) > d.max) {
       return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
@@ -244,7 +247,7 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
         opts->*std::get<uint64_t JobOptions::*>(d->target) = 0;
         break;
       }
-      auto r = ParseFioSize(value);
+      auto r = ParseFioSize(value, KbBase(*opts));
       if (!r.ok()) return fail(r.status());
       RETURN_IF_ERROR(range(static_cast<int64_t>(*r)));
       opts->*std::get<uint64_t JobOptions::*>(d->target) = *r;
@@ -253,8 +256,8 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
       break;
     }
     case OptType::kSizeDirs:
-      RETURN_IF_ERROR(
-          ParseDirs(*d, where, value, &(opts->*std::get<DirValues JobOptions::*>(d->target))));
+      RETURN_IF_ERROR(ParseDirs(
+          *d, where, value, &(opts->*std::get<DirValues JobOptions::*>(d->target)), KbBase(*opts)));
       break;
     case OptType::kTime: {
       auto r = ParseFioTime(value, d->unit);

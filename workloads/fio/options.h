@@ -210,6 +210,19 @@ struct JobOptions {
   // steadystate (option_table_stat.cc, steadystate.h): off unless ss_dur.
   std::string steadystate = "iops_slope:0.01%";
   Nanos ss_dur, ss_ramp;
+  // Reporting (option_table_report.cc): fio's unified_rw_rep, stats,
+  // kb_base, unit_base, sig_figs, do_disk_util, bw/iops_avg_time (ms; _set:
+  // given), and the logs' epoch.
+  std::string unified_rw_reporting = "none", kb_base = "1024", unit_base = "0";
+  bool stats = true, disk_util = true;
+  int64_t sig_figs = 4, bwavgtime = 500, iopsavgtime = 500;
+  bool bwavgtime_set = false, iopsavgtime_set = false;
+  bool log_unix_epoch = false, log_alternate_epoch = false;
+  int64_t log_alternate_epoch_clock_id = 0;
+  // CPU affinity (option_table_cpu.cc): cpumask / cpus_allowed as given,
+  // and the CPUs they allow, sorted (empty: every core of the host).
+  std::string cpumask, cpus_allowed, cpus_allowed_policy = "shared";
+  std::vector<uint32_t> cpus;
 
   // The options as written ("job options" / "global options" in fio's
   // JSON): name and value, in the order given; options given without a
@@ -284,6 +297,11 @@ void AddFlowOptions(std::vector<OptionDef>* table);
 // prio, prioclass, the cmdprio_* options and the io_uring and pvsync2
 // engine options (option_table_prio.cc).
 void AddPrioOptions(std::vector<OptionDef>* table);
+// unified_rw_reporting, stats, kb_base, unit_base, significant_figures,
+// disk_util, bwavgtime, iopsavgtime, log_*_epoch (option_table_report.cc).
+void AddReportOptions(std::vector<OptionDef>* table);
+// cpumask, cpus_allowed, cpus_allowed_policy (option_table_cpu.cc).
+void AddCpuOptions(std::vector<OptionDef>* table);
 // wait_for, filename_format, fallocate, fill_device, openfiles, unlink, stat_type
 // (option_table_files.cc).
 void AddFileOptions(std::vector<OptionDef>* table);

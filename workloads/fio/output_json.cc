@@ -2,7 +2,6 @@
 #include <ctime>
 
 #include "sim/stats_json.h"
-#include "workloads/fio/engines.h"
 #include "workloads/fio/fio_json_print.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/steadystate.h"
@@ -145,18 +144,32 @@ Json SteadyStateJson(const SteadyState& ss) {
 Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s, bool plus) {
   const ThreadStat& ts = rep.ts;
   Json j;
-  j["jobname"] = ts.name;
-  j["groupid"] = ts.groupid;
+  // fio's json leaves out an empty string: an empty slot (stats=0, see
+  // FioRun::Reports()) has no jobname, and its group -1 prints unsigned.
+  if (!ts.name.empty()) j["jobname"] = ts.name;
+  if (ts.groupid < 0) {
+    j["groupid"] = static_cast<uint32_t>(ts.groupid);
+  } else {
+    j["groupid"] = ts.groupid;
+  }
   j["error"] = ts.error;
   j["eta"] = 0;
   j["elapsed"] = elapsed_s;
   if (rep.opts && !rep.opts->echo.empty()) j["job options"] = Echo(rep.opts->echo);
-  static const char* const kDirs[] = {"read", "write", "trim"};
-  for (int d = 0; d < 3; ++d) j[kDirs[d]] = DirJson(ts, rs, d, plus);
-  Json sync;
-  sync["total_ios"] = ts.sync_total;
-  sync["lat_ns"] = LatJson(ts.sync_lat, ts.lat_percentiles || ts.clat_percentiles, ts, plus);
-  j["sync"] = sync;
+  // stat.c add_ddir_status_json(): unified_rw_reporting=mixed has one
+  // "mixed" object and no others (not even sync); =both adds "mixed" after
+  // them, the directions summed (add_mixed_ddir_status_json()).
+  if (ts.unified_rw_rep == kUnifiedMixed) {
+    j["mixed"] = DirJson(ts, rs, kRead, plus);
+  } else {
+    static const char* const kDirs[] = {"read", "write", "trim"};
+    for (int d = 0; d < 3; ++d) j[kDirs[d]] = DirJson(ts, rs, d, plus);
+    Json sync;
+    sync["total_ios"] = ts.sync_total;
+    sync["lat_ns"] = LatJson(ts.sync_lat, ts.lat_percentiles || ts.clat_percentiles, ts, plus);
+    j["sync"] = sync;
+    if (ts.unified_rw_rep == kUnifiedBoth) j["mixed"] = DirJson(ts.Mixed(), rs, kRead, plus);
+  }
   double usr = 0, sys = 0;
   if (ts.total_run_time_ms) {
     usr = static_cast<double>(ts.usr_time_ms) * 100 / static_cast<double>(ts.total_run_time_ms);
@@ -184,10 +197,12 @@ Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s,
     j["total_err"] = ts.total_err_count;
     j["first_error"] = ts.first_error;
   }
-  j["latency_depth"] = ts.latency_depth;
-  j["latency_target"] = ts.latency_target;
-  j["latency_percentile"] = ts.latency_percentile;
-  j["latency_window"] = ts.latency_window;
+  if (ts.latency_depth) {
+    j["latency_depth"] = ts.latency_depth;
+    j["latency_target"] = ts.latency_target;
+    j["latency_percentile"] = ts.latency_percentile;
+    j["latency_window"] = ts.latency_window;
+  }
   if (!ts.description.empty()) j["desc"] = ts.description;
   if (ts.ss) j["steadystate"] = SteadyStateJson(*ts.ss);
   return j;
@@ -298,14 +313,13 @@ Json FioJson(const FioRun& run, const OutputOptions& options) {
   auto groups = run.Groups(reports);
   uint64_t elapsed_s = static_cast<uint64_t>((run.end_time().count() + 999999999) / 1000000000);
   Json jobs = Json::array();
+  const GroupStat none;
   for (const auto& rep : reports) {
-    jobs.push_back(
-        JobJson(rep, groups[static_cast<size_t>(rep.ts.groupid)], elapsed_s, options.json_plus));
+    const GroupStat& rs = rep.ts.groupid < 0 ? none : groups[static_cast<size_t>(rep.ts.groupid)];
+    jobs.push_back(JobJson(rep, rs, elapsed_s, options.json_plus));
   }
   root["jobs"] = jobs;
-  bool any_io = false;
-  for (const auto& r : run.runners()) any_io |= !GetEngineModel(r->spec().engine).diskless;
-  if (any_io) root["disk_util"] = DiskUtilJson(run);
+  if (run.ShowsDiskUtil()) root["disk_util"] = DiskUtilJson(run);
   root["storlab"] = StorlabJson(run);
   return root;
 }

@@ -7,14 +7,23 @@
 #include <cstring>
 
 #include "workloads/fio/append_printf.h"
-#include "workloads/fio/engines.h"
 #include "workloads/fio/output.h"
+#include "workloads/fio/report_units.h"
 #include "workloads/fio/steadystate.h"
 
 namespace storlab::fio {
 namespace {
 
-std::string N2s(uint64_t v, bool pow2, const char* unit) { return Num2Str(v, 4, 1, pow2, unit); }
+std::string N2s(uint64_t v, bool pow2, const char* unit, int sig_figs = 4) {
+  return Num2Str(v, sig_figs, 1, pow2, unit);
+}
+
+// stat.c show_ss_normal(): num2str(bw_mean / kb_base, sig_figs, kb_base, ...).
+std::string SteadyBw(uint64_t bw_mean, const ThreadStat& ts, bool pow2) {
+  const uint64_t v = bw_mean / static_cast<uint64_t>(ts.kb_base);
+  if (ts.unit_base == kN2sBitPerSec) return Num2Str(v * 8, ts.sig_figs, ts.kb_base, pow2, "bit/s");
+  return Num2Str(v, ts.sig_figs, ts.kb_base, pow2, "B/s");
+}
 
 const char* RwName(const std::string& rw) { return rw == "readwrite" ? "rw" : rw.c_str(); }
 
@@ -86,18 +95,23 @@ void Percentiles(std::string* s, const char* pre, const LatencyHistogram& h, con
   }
 }
 
+// stat.c show_ddir_status(): sizes and rates in the units of kb_base
+// (rs's), unit_base and significant_figures (ts's).
 void DdirStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs, int ddir) {
   const DirStat& d = ts.dir[ddir];
   if (!d.runtime_ms) return;
   uint64_t bw = 1000 * d.io_bytes / d.runtime_ms;
   uint64_t iops = 1000 * d.total_ios / d.runtime_ms;
+  const bool i2p = KbPow2(rs.kb_base);
+  const int sf = ts.sig_figs;
   AppendPrintf(s, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n",
-               ddir == kRead    ? "read"
-               : ddir == kWrite ? "write"
-                                : "trim",
-               Num2Str(iops, 4, 1, false, "").c_str(), N2s(bw, true, "B/s").c_str(),
-               N2s(bw, false, "B/s").c_str(), N2s(d.io_bytes, true, "B").c_str(), d.runtime_ms,
-               ddir == kWrite ? "; 0 zone resets" : "");
+               ts.unified_rw_rep == kUnifiedMixed ? "mixed"
+               : ddir == kRead                    ? "read"
+               : ddir == kWrite                   ? "write"
+                                                  : "trim",
+               Num2Str(iops, sf, 1, false, "").c_str(), RateStr(bw, sf, i2p, ts.unit_base).c_str(),
+               RateStr(bw, sf, !i2p, ts.unit_base).c_str(), N2s(d.io_bytes, i2p, "B", sf).c_str(),
+               d.runtime_ms, ddir == kWrite ? "; 0 zone resets" : "");
   if (d.slat.samples()) DisplayLat(s, "slat", d.slat);
   if (d.clat.samples()) DisplayLat(s, "clat", d.clat);
   if (d.lat.samples()) DisplayLat(s, " lat", d.lat);
@@ -129,12 +143,16 @@ void DdirStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs, int d
       p = static_cast<int>(mean) * 100.0 / (static_cast<double>(rs.agg[ddir]) / 1024.0);
       if (p > 100.0) p = 100.0;
     }
-    const char* unit = "KiB";
-    if (mean > 1024.0 * 1024.0) {
-      mn = static_cast<uint64_t>(static_cast<double>(mn) / 1024.0);
-      mx = static_cast<uint64_t>(static_cast<double>(mx) / 1024.0);
-      mean /= 1024.0;
-      dev /= 1024.0;
+    // fio compares rs->unit_base with 1, which N2S_BITPERSEC never is:
+    // the samples stay in bytes, "KiB" or "kB" as kb_base says, and above
+    // kb_base² they are divided by kb_base and called "MiB" either way.
+    const char* unit = i2p ? "KiB" : "kB";
+    const double kb = rs.kb_base;
+    if (mean > kb * kb) {
+      mn = static_cast<uint64_t>(static_cast<double>(mn) / kb);
+      mx = static_cast<uint64_t>(static_cast<double>(mx) / kb);
+      mean /= kb;
+      dev /= kb;
       unit = "MiB";
     }
     AppendPrintf(s,
@@ -186,6 +204,7 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
   for (int d = 0; d < 3; ++d) {
     if (ts.dir[d].io_bytes) DdirStatus(s, ts, rs, d);
   }
+  if (ts.unified_rw_rep == kUnifiedBoth) DdirStatus(s, ts.Mixed(), rs, kRead);
   static const char* const kRanges[] = {
       "2=", "4=", "10=", "20=", "50=", "100=", "250=", "500=", "750=", "1000=", "2000=", ">=2000="};
   ShowLat(s, CalcLat(ts.lat_n, total), kRanges, "nsec");
@@ -239,27 +258,46 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
       ts.latency_target, ts.latency_window, ts.latency_percentile, ts.latency_depth);
   if (ts.ss) {  // stat.c show_ss_normal()
     const SteadyState& ss = *ts.ss;
+    const bool i2p = KbPow2(ts.kb_base);
     const SteadyStateCriterion& c = ss.criterion_spec();
     AppendPrintf(s, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
-                 ss.attained() ? "yes" : "no",
-                 Num2Str(ss.bw_mean() / 1024, 4, 1024, true, "B/s").c_str(),
-                 Num2Str(ss.bw_mean() / 1024, 4, 1024, false, "B/s").c_str(),
-                 Num2Str(ss.iops_mean(), 4, 1, false, "").c_str(), c.iops ? "iops" : "bw",
+                 ss.attained() ? "yes" : "no", SteadyBw(ss.bw_mean(), ts, i2p).c_str(),
+                 SteadyBw(ss.bw_mean(), ts, !i2p).c_str(),
+                 Num2Str(ss.iops_mean(), ts.sig_figs, 1, false, "").c_str(), c.iops ? "iops" : "bw",
                  c.slope ? " slope" : " mean dev", ss.criterion(), c.pct ? "%" : "");
   }
+}
+
+// stat.c show_group_stats() and, with unified_rw_reporting=both,
+// show_mixed_group_stats().
+void GroupLine(std::string* s, const GroupStat& rs, const char* name, uint64_t agg, uint64_t min_bw,
+               uint64_t max_bw, uint64_t io, uint64_t min_run, uint64_t max_run) {
+  const bool i2p = KbPow2(rs.kb_base);
+  const int sf = rs.sig_figs, u = rs.unit_base;
+  AppendPrintf(s, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
+               name, RateStr(agg, sf, i2p, u).c_str(), RateStr(agg, sf, !i2p, u).c_str(),
+               RateStr(min_bw, sf, i2p, u).c_str(), RateStr(max_bw, sf, i2p, u).c_str(),
+               RateStr(min_bw, sf, !i2p, u).c_str(), RateStr(max_bw, sf, !i2p, u).c_str(),
+               N2s(io, i2p, "B", sf).c_str(), N2s(io, !i2p, "B", sf).c_str(), min_run, max_run);
 }
 
 void GroupStatus(std::string* s, const GroupStat& rs) {
   AppendPrintf(s, "\nRun status group %d (all jobs):\n", rs.groupid);
   static const char* const kNames[] = {"   READ", "  WRITE", "   TRIM"};
+  uint64_t io = 0, agg = 0, min_bw = UINT64_MAX, max_bw = 0, min_run = UINT64_MAX, max_run = 0;
   for (int i = 0; i < 3; ++i) {
     if (!rs.max_run[i]) continue;
-    AppendPrintf(s, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
-                 kNames[i], N2s(rs.agg[i], true, "B/s").c_str(),
-                 N2s(rs.agg[i], false, "B/s").c_str(), N2s(rs.min_bw[i], true, "B/s").c_str(),
-                 N2s(rs.max_bw[i], true, "B/s").c_str(), N2s(rs.min_bw[i], false, "B/s").c_str(),
-                 N2s(rs.max_bw[i], false, "B/s").c_str(), N2s(rs.iobytes[i], true, "B").c_str(),
-                 N2s(rs.iobytes[i], false, "B").c_str(), rs.min_run[i], rs.max_run[i]);
+    GroupLine(s, rs, rs.unified_rw_rep == kUnifiedMixed ? "  MIXED" : kNames[i], rs.agg[i],
+              rs.min_bw[i], rs.max_bw[i], rs.iobytes[i], rs.min_run[i], rs.max_run[i]);
+    io += rs.iobytes[i];
+    agg += rs.agg[i];
+    min_bw = std::min(min_bw, rs.min_bw[i]);
+    max_bw = std::max(max_bw, rs.max_bw[i]);
+    min_run = std::min(min_run, rs.min_run[i]);
+    max_run = std::max(max_run, rs.max_run[i]);
+  }
+  if (rs.unified_rw_rep == kUnifiedBoth) {
+    GroupLine(s, rs, "  MIXED", agg, min_bw, max_bw, io, min_run, max_run);
   }
 }
 
@@ -273,11 +311,14 @@ std::string FioNormalHeader(const FioRun& run) {
     if (j.clone == 0) {
       // fio's min_bs-max_bs per direction (bsrange=, bssplit=); a replay
       // shows the options' sizes, not the trace's.
+      // init.c add_job(): in kb_base's units, significant_figures long.
       std::string lo[3], hi[3];
+      const bool i2p = j.opts.kb_base != "1000";
+      const int sf = static_cast<int>(j.opts.sig_figs);
       for (size_t d = 0; d < 3; ++d) {
         const DirBlockSizes& z = j.sizes[d];
-        lo[d] = N2s(j.trace ? j.opts.bs[d] : z.min, true, "B");
-        hi[d] = N2s(j.trace ? j.opts.bs[d] : z.max, true, "B");
+        lo[d] = N2s(j.trace ? j.opts.bs[d] : z.min, i2p, "B", sf);
+        hi[d] = N2s(j.trace ? j.opts.bs[d] : z.max, i2p, "B", sf);
       }
       AppendPrintf(
           &s, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
@@ -307,12 +348,11 @@ std::string FioNormalReport(const FioRun& run, const OutputOptions& options) {
   auto groups = run.Groups(reports);
   std::string time = FioTimeString(options.real_time);
   for (const auto& rep : reports) {
+    if (rep.ts.groupid < 0) continue;  // an empty slot (stats=0): no I/O, nothing shown
     ThreadStatus(&s, rep.ts, groups[static_cast<size_t>(rep.ts.groupid)], time);
   }
   for (const auto& g : groups) GroupStatus(&s, g);
-  bool any_io = false;
-  for (const auto& r : run.runners()) any_io |= !GetEngineModel(r->spec().engine).diskless;
-  if (any_io) {
+  if (run.ShowsDiskUtil()) {
     auto du = DiskUtilJson(run)[0];
     AppendPrintf(&s, "\nDisk stats (read/write):\n");
     AppendPrintf(&s,

@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "workloads/fio/append_printf.h"
-#include "workloads/fio/engines.h"
 #include "workloads/fio/fio_known_options.h"
 #include "workloads/fio/output.h"
 
@@ -88,9 +87,14 @@ std::string JobTerse(const FioRun& run, const FioRun::Report& rep, const GroupSt
     AppendPrintf(&s, "%d;%s;%s;%d;%d", ver, std::string(FioVersion()).c_str(), ts.name.c_str(),
                  ts.groupid, ts.error);
   }
+  // unified_rw_reporting: mixed's line has one status, the sum; both's
+  // adds it after the others (stat.c show_mixed_ddir_status_terse()).
   DirTerse(&s, ts, rs, kRead, ver);
-  DirTerse(&s, ts, rs, kWrite, ver);
-  if (ver == 2 || ver == 4 || ver == 5) DirTerse(&s, ts, rs, kTrim, ver);
+  if (ts.unified_rw_rep != kUnifiedMixed) {
+    DirTerse(&s, ts, rs, kWrite, ver);
+    if (ver == 2 || ver == 4 || ver == 5) DirTerse(&s, ts, rs, kTrim, ver);
+  }
+  if (ts.unified_rw_rep == kUnifiedBoth) DirTerse(&s, ts.Mixed(), rs, kRead, ver);
   double usr = 0, sys = 0;
   if (ts.total_run_time_ms) {
     const double runt = static_cast<double>(ts.total_run_time_ms);
@@ -134,11 +138,12 @@ std::string JobTerse(const FioRun& run, const FioRun::Report& rep, const GroupSt
 std::string FioTerseReport(const FioRun& run, int version) {
   auto reports = run.Reports();
   auto groups = run.Groups(reports);
-  bool any_io = false;
-  for (const auto& r : run.runners()) any_io |= !GetEngineModel(r->spec().engine).diskless;
+  const bool disk_util = run.ShowsDiskUtil();
+  const GroupStat none;
   std::string s;
   for (const auto& rep : reports) {
-    s += JobTerse(run, rep, groups[static_cast<size_t>(rep.ts.groupid)], version, any_io);
+    const GroupStat& rs = rep.ts.groupid < 0 ? none : groups[static_cast<size_t>(rep.ts.groupid)];
+    s += JobTerse(run, rep, rs, version, disk_util);
   }
   return s;
 }

@@ -126,7 +126,7 @@ void ThreadStat::ResetIo() {
 
 void ThreadStat::Merge(const ThreadStat& src) {
   for (int l = 0; l < 3; ++l) {
-    DirStat& d = dir[l];
+    DirStat& d = dir[unified_rw_rep == kUnifiedMixed ? kRead : l];
     const DirStat& s = src.dir[l];
     d.clat.Merge(s.clat);
     d.slat.Merge(s.slat);
@@ -169,7 +169,24 @@ void ThreadStat::Merge(const ThreadStat& src) {
   total_complete += src.total_complete;
 }
 
+ThreadStat ThreadStat::Mixed() const {
+  ThreadStat m;
+  m.unified_rw_rep = kUnifiedMixed;
+  m.kb_base = m.unit_base = m.sig_figs = 0;
+  m.percentile_list = percentile_list;
+  m.percentile_precision = percentile_precision;
+  m.clat_percentiles = clat_percentiles;
+  m.lat_percentiles = lat_percentiles;
+  m.slat_percentiles = slat_percentiles;
+  m.Merge(*this);
+  return m;
+}
+
 void GroupStat::Add(const ThreadStat& ts) {
+  kb_base = ts.kb_base;
+  unit_base = ts.unit_base;
+  sig_figs = ts.sig_figs;
+  unified_rw_rep |= ts.unified_rw_rep;
   for (int j = 0; j < 3; ++j) {
     const DirStat& d = ts.dir[j];
     if (!d.runtime_ms) continue;

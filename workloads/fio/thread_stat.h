@@ -19,6 +19,10 @@ namespace storlab::fio {
 class SteadyState;  // steadystate.h
 
 constexpr int kRead = 0, kWrite = 1, kTrim = 2;
+// fio's unified_rw_reporting (UNIFIED_SPLIT, _MIXED, _BOTH) and the units
+// of its num2str() (enum n2s_unit: N2S_NONE, N2S_BYTEPERSEC, N2S_BITPERSEC).
+constexpr int kUnifiedSplit = 0, kUnifiedMixed = 1, kUnifiedBoth = 2;
+constexpr int kN2sNone = 0, kN2sBytePerSec = 4, kN2sBitPerSec = 5;
 
 // fio's struct io_stat without a histogram (bandwidth and IOPS samples).
 struct IoStat {
@@ -94,6 +98,13 @@ struct ThreadStat {
   std::vector<double> percentile_list = LatencyHistogram::DefaultPercentiles();
   bool clat_percentiles = true, lat_percentiles = false, slat_percentiles = false;
   int percentile_precision = 2;  // decimals of the list in the normal output
+  // How the reports show it (fio's ts->unified_rw_rep, kb_base, unit_base,
+  // sig_figs): the first member's. With kUnifiedMixed, Merge() sums every
+  // direction into dir[kRead] (fio's sum_thread_stats()).
+  int unified_rw_rep = kUnifiedSplit;
+  int kb_base = 1024;
+  int unit_base = kN2sBytePerSec;
+  int sig_figs = 4;
 
   // fio's io_u_mark_depth(): the depth at submit, including this I/O.
   void MarkDepth(uint32_t cur_depth);
@@ -105,10 +116,17 @@ struct ThreadStat {
   void ResetIo();
   // sum_thread_stats(this, src).
   void Merge(const ThreadStat& src);
+  // stat.c gen_mixed_ddir_stats_from_ts() (unified_rw_reporting=both): the
+  // directions summed into dir[kRead]. As in fio, kb_base, unit_base and
+  // sig_figs are left 0, so its normal line shows "IOPS=0, BW=0 (0)(0B/...)".
+  ThreadStat Mixed() const;
 };
 
 struct GroupStat {
   int groupid = 0;
+  // The members' reporting settings (fio's rs->kb_base, unit_base,
+  // sig_figs: the last member's; unified_rw_rep: OR of them all).
+  int unified_rw_rep = kUnifiedSplit, kb_base = 1024, unit_base = kN2sBytePerSec, sig_figs = 4;
   std::array<uint64_t, 3> min_run{}, max_run{}, min_bw{}, max_bw{}, iobytes{}, agg{};
   // Accumulates one (possibly merged) thread stat, as __show_run_stats does.
   void Add(const ThreadStat& ts);

@@ -20,12 +20,21 @@ class CpuPool {
   // REQUIRES: cores >= 1.
   explicit CpuPool(uint32_t cores) : free_at_(cores) {}
 
-  // Runs `d` of CPU work ready at `t`; returns when it ends.
-  Nanos Run(Nanos t, Nanos d) {
+  // Runs `d` of CPU work ready at `t`; returns when it ends. `allowed`
+  // (sorted core numbers below cores(); null or empty: any core) limits the
+  // cores it may run on (a thread's CPU affinity).
+  Nanos Run(Nanos t, Nanos d, const std::vector<uint32_t>* allowed = nullptr) {
     if (d == Nanos(0)) return t;
     size_t best = 0;
-    for (size_t i = 1; i < free_at_.size(); ++i) {
-      if (free_at_[i] < free_at_[best]) best = i;
+    if (allowed && !allowed->empty()) {
+      best = (*allowed)[0];
+      for (uint32_t i : *allowed) {
+        if (free_at_[i] < free_at_[best]) best = i;
+      }
+    } else {
+      for (size_t i = 1; i < free_at_.size(); ++i) {
+        if (free_at_[i] < free_at_[best]) best = i;
+      }
     }
     Nanos start = Max(t, free_at_[best]);
     free_at_[best] = start + d;
