@@ -66,6 +66,32 @@ int Dir(uint32_t action) {  // t_get_ddir(): 0 read, 1 write, 2 trim, -1 none
 
 }  // namespace
 
+// options.c str_replay_skip_cb(): blanks around the list are dropped, each
+// comma-separated word must be one of the four kinds.
+Result<uint32_t> ParseReplaySkip(std::string_view value) {
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  uint32_t mask = 0;
+  for (;;) {
+    const size_t comma = value.find(',');
+    const std::string_view word = value.substr(0, comma);
+    if (word == "read") {
+      mask |= 1u << ReplayEntry::kRead;
+    } else if (word == "write") {
+      mask |= 1u << ReplayEntry::kWrite;
+    } else if (word == "trim") {
+      mask |= 1u << ReplayEntry::kTrim;
+    } else if (word == "sync") {
+      mask |= 1u << ReplayEntry::kSync;
+    } else {
+      return Status::InvalidArgument("unknown skip type '" + std::string(word) +
+                                     "' (read, write, trim, sync)");
+    }
+    if (comma == std::string_view::npos) return mask;
+    value.remove_prefix(comma + 1);
+  }
+}
+
 bool IsBlktrace(std::string_view data, bool* need_swap) {
   if (data.size() < kRecord) return false;
   if ((Load(data.data(), 4, false) & 0xffffff00) == kMagic) {
@@ -81,6 +107,10 @@ bool IsBlktrace(std::string_view data, bool* need_swap) {
 
 Status ParseBlktrace(std::string_view data, bool need_swap, const JobOptions& o, ReplayTrace* t) {
   const bool big = need_swap;  // fields are decoded, not swapped: a swap means big-endian
+  uint32_t skip = 0;           // replay_skip (checked when the option was given)
+  if (!o.replay_skip.empty()) {
+    ASSIGN_OR_RETURN(skip, ParseReplaySkip(o.replay_skip));
+  }
   uint64_t last_ttime = 0;
   int this_depth[3] = {0, 0, 0}, depth[3] = {0, 0, 0};
   std::vector<uint32_t> devices;
@@ -140,6 +170,18 @@ Status ParseBlktrace(std::string_view data, bool need_swap, const JobOptions& o,
       const auto a = static_cast<uint64_t>(o.replay_align);
       bytes = (bytes + a - 1) & ~(a - 1);
     }
+    // replay_skip: handle_trace_discard() and handle_trace_flush() skip
+    // before their file is added, handle_trace_fs() after; the skipped
+    // event's time still moved last_ttime (queue_trace()).
+    const bool discard = tr.action & (kTcDiscard << kTcShift);
+    const bool flush = !discard && (tr.action & (kTcFlush << kTcShift));
+    const bool is_write = tr.action & (kTcWrite << kTcShift);
+    if ((discard && (skip & (1u << ReplayEntry::kTrim))) ||
+        (flush && (skip & (1u << ReplayEntry::kSync)))) {
+      continue;
+    }
+    const bool skip_fs = !discard && !flush &&
+                         (skip & (1u << (is_write ? ReplayEntry::kWrite : ReplayEntry::kRead)));
     // trace_add_file(): one file per device; fio finds it under /dev by
     // major and minor, we name it /dev/block/MAJOR:MINOR (replay_redirect:
     // every device goes to that one file).
@@ -162,16 +204,16 @@ Status ParseBlktrace(std::string_view data, bool need_swap, const JobOptions& o,
                                   : o.replay_redirect;
     e.file =
         static_cast<uint32_t>(std::find(t->files.begin(), t->files.end(), name) - t->files.begin());
-    if (tr.action & (kTcDiscard << kTcShift)) {  // handle_trace_discard()
+    if (discard) {  // handle_trace_discard()
       e.kind = ReplayEntry::kTrim;
       ++t->trims;
-    } else if (tr.action & (kTcFlush << kTcShift)) {  // handle_trace_flush()
+    } else if (flush) {  // handle_trace_flush()
       e.kind = ReplayEntry::kSync;
       ++t->syncs;
       bytes = 0;
     } else {  // handle_trace_fs(): fio skips (and warns about) empty ones
-      if (!bytes) continue;
-      const int rw = (tr.action & (kTcWrite << kTcShift)) ? 1 : 0;
+      if (skip_fs || !bytes) continue;
+      const int rw = is_write ? 1 : 0;
       e.kind = rw ? ReplayEntry::kWrite : ReplayEntry::kRead;
       ++t->ios[rw];
       t->max_bs[rw] = std::max<uint64_t>(t->max_bs[rw], bytes);

@@ -10,13 +10,14 @@ namespace storlab::fio {
 namespace {
 
 // Writes [0, size) of a file front to back, one request at a time, then
-// fsyncs it: fio's extend_file() with create_fsync=1.
+// fsyncs it: fio's extend_file() (create_fsync=0: no fsync).
 struct LayoutWriter {
   SimHost* host;
   uint32_t id;
   uint64_t size;
   uint64_t chunk;
   bool direct;
+  bool fsync;
   IoBuffers* bufs;  // empty: timing only
   // filesetup.c extend_file() writes max_bs at a time, each filled by
   // fill_io_buffer() (a pattern starts again every `bs` bytes).
@@ -27,6 +28,10 @@ struct LayoutWriter {
   Status status;
 
   void Next() {
+    if (pos >= size && !fsync) {
+      done = true;
+      return;
+    }
     if (pos >= size) {
       host->Fsync(id, direct, [this](Status st) {
         if (!st.ok() && status.ok()) status = st;
@@ -83,6 +88,7 @@ Status FioRun::LayoutFile(const JobSpec& spec, uint32_t id, uint64_t size) {
                  .size = size,
                  .chunk = chunk,
                  .direct = true,
+                 .fsync = spec.opts.create_fsync,
                  .bufs = &bufs,
                  .bs = spec.max_bs(kWrite)};
   w.Next();

@@ -69,6 +69,9 @@ Result<ReplayTrace> ParseReplayTrace(const std::string& path, std::string_view d
 // (fio's is_blktrace()), and its parser.
 bool IsBlktrace(std::string_view data, bool* need_swap);
 Status ParseBlktrace(std::string_view data, bool need_swap, const JobOptions& o, ReplayTrace* t);
+// replay_skip=read,write,trim,sync as fio's str_replay_skip_cb() reads it:
+// bit 1 << ReplayEntry::kRead, kWrite, kTrim, kSync for each kind named.
+Result<uint32_t> ParseReplaySkip(std::string_view value);
 
 // iolog_spec.cc: loads the job's read_iolog (a ':' list picks one per
 // clone, fio's get_name_by_idx()) and makes the job replay it: its files,

@@ -51,8 +51,10 @@ Status ApplyReplay(JobSpec* j, const std::string& where, std::vector<std::string
     if (!t->max_bs[d]) continue;
     j->sizes[d] = DirBlockSizes::Fixed(t->max_bs[d]);  // the trace's, not bsrange=
   }
-  if (t->blktrace && !Given(o, "iodepth")) {
-    // read_blktrace(): the probed depth unless iodepth= was set.
+  if (t->blktrace && !Given(o, "iodepth") && !o.read_iolog_chunked) {
+    // read_blktrace(): the probed depth unless iodepth= was set; read in
+    // chunks, it returns before it probes (real fio 3.33, libaio: a trace
+    // of depth 4 replays at 4, chunked at 1).
     j->iodepth = t->depth;
     if (!GetEngineModel(j->engine).async) j->iodepth = 1;
   }

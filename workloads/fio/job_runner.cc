@@ -289,6 +289,10 @@ void JobRunner::ResetStats(Nanos now) {
 void JobRunner::StopIssuing() {
   if (phase_ != Phase::kRunning) return;
   phase_ = Phase::kDraining;
+  if (overlap_held_) {  // serialize_overlap: fio frees a requeued I/O at the end
+    free_.push_back(overlap_held_);
+    overlap_held_ = nullptr;
+  }
   if (cur_depth_ == 0) {
     Nanos t = Max(host_.engine().now(), thread_free_);
     // Finish from an event, never from inside a completion's Pump.
@@ -299,7 +303,10 @@ void JobRunner::StopIssuing() {
 void JobRunner::FinishIo(Nanos t) {
   extras_.io_end = t;
   const bool writes = spec_.do_write;
-  if (spec_.opts.end_fsync && writes && !failed_ && !eng_.no_io && !verifying_) {
+  // backend.c do_io(): `end_fsync || fsync_on_close` fsyncs every file; the
+  // close that follows skips its own fsync (should_fsync(): last_was_sync).
+  const bool fsync = spec_.opts.end_fsync || spec_.opts.fsync_on_close;
+  if (fsync && writes && !failed_ && !eng_.no_io && !verifying_ && !spec_.opts.verify_only) {
     phase_ = Phase::kFsyncing;
     FsyncNext(0, t);
     return;
@@ -361,7 +368,8 @@ void JobRunner::Finish(Nanos t) {
   // thread_main(): the writes' runtime ends where do_verify() starts; the
   // verify pass's reads get their own.
   if (verifying_) {
-    ts_.dir[kWrite].runtime_ms = RuntimeMs(verify_start_ - epoch_);
+    // update_runtime(): verify_only's dry run has no write runtime.
+    ts_.dir[kWrite].runtime_ms = spec_.opts.verify_only ? 0 : RuntimeMs(verify_start_ - epoch_);
     if (ts_.dir[kRead].io_bytes) ts_.dir[kRead].runtime_ms = RuntimeMs(t - verify_start_);
   }
   ts_.total_run_time_ms = static_cast<uint64_t>(elapsed.count() / 1000000);

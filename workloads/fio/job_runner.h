@@ -135,11 +135,12 @@ class JobRunner {
     bool submit_blocks;  // libaio buffered: the I/O happens in io_submit
     uint64_t offset;
     uint64_t length;
-    uint32_t ioprio = 0;    // io_u->ioprio (cmdprio.h)
-    bool ver_list = false;  // a verify read of a block written (fio's IO_U_F_VER_LIST)
-    Nanos start;            // fio's start_time
-    Nanos issue;            // fio's issue_time
-    Nanos arrival;          // reaches the stack (or the fd queue)
+    uint32_t ioprio = 0;     // io_u->ioprio (cmdprio.h)
+    bool ver_list = false;   // a verify read of a block written (fio's IO_U_F_VER_LIST)
+    bool in_flight = false;  // queued to the engine, not reaped (fio's IO_U_F_FLIGHT)
+    Nanos start;             // fio's start_time
+    Nanos issue;             // fio's issue_time
+    Nanos arrival;           // reaches the stack (or the fd queue)
   };
   struct FileState {
     uint32_t id;              // ExtentFs id
@@ -172,6 +173,10 @@ class JobRunner {
   void StridedZone(int dir);
   void RestartFiles();
   void Issue(int dir, Nanos t);
+  void Launch(IoUnit* u, Nanos t);
+  bool OverlapHold(IoUnit* u);  // serialize_overlap (job_runner_overlap.cc)
+  bool OverlapsInFlight(const IoUnit& u) const;
+  bool LaunchHeld(Nanos t);
   void Dispatch(IoUnit* u);
   void StartWorker(FileState& f, Nanos t);
   void SubmitNow(IoUnit* u);
@@ -189,6 +194,7 @@ class JobRunner {
   uint32_t DepthLimit() const { return lat_target_ ? lat_target_->depth() : spec_.iodepth; }
   void LatencyTargetHit(const IoUnit& u, uint64_t lat_ns, Nanos t);
   void LatencyTargetAct(LatencyTarget::Action a);
+  void LatencyFatal(const IoUnit& u, uint64_t lat_ns, uint64_t max_ns);
   void ResetStats(Nanos now);
   void StopIssuing();
   void FinishIo(Nanos t);
@@ -302,13 +308,6 @@ class JobRunner {
   // verify=: the blocks written (fio's io_hist_list, write order; a block
   // written again supersedes its older entry), the verify pass's position,
   // and what each unit's block should hold.
-  struct VerifyPiece {
-    uint32_t file;
-    uint64_t length;  // 0: superseded
-    VerifyBlock block;
-    bool in_flight = true;      // its write has not completed (fio's IP_F_IN_FLIGHT)
-    std::vector<uint8_t> data;  // verify_dump: what was written
-  };
   std::vector<VerifyPiece> verify_hist_;
   std::vector<size_t> verify_piece_;  // per unit: its entry (a write's, or a verify read's)
   size_t hist_live_ = 0;              // entries not yet verified (fio's io_hist_len)
@@ -330,7 +329,8 @@ class JobRunner {
   std::vector<IoUnit*> batch_;
   std::deque<Unreaped> unreaped_;
   bool low_wait_ = false;
-  bool poll_wait_ = false;  // io_in_polling(): waits for one event after each I/O
+  bool poll_wait_ = false;          // io_in_polling(): waits for one event after each I/O
+  IoUnit* overlap_held_ = nullptr;  // serialize_overlap: picked, waits for an overlap to go
   bool in_getevents_ = false;
   // vsync: the run in the call, its gathered data, and the I/O that did
   // not continue it (FIO_Q_BUSY), queued again when the call returns.

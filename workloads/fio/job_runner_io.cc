@@ -1,22 +1,12 @@
 // JobRunner's I/O path (job_runner.h): choosing each I/O's direction, rate
 // limits, thinktime and fsync=, issuing it through the engine model (per-fd
-// helper threads included), and reaping its completion. Offsets and sizes
-// are in job_runner_offset.cc.
+// helper threads included). Reaping is in job_runner_reap.cc, offsets and
+// sizes in job_runner_offset.cc.
 #include <algorithm>
 
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
-namespace {
-
-using namespace time_literals;
-
-// Waits longer than this put the thread to sleep (a context switch in
-// fio's "ctx"); shorter ones are copies and syscalls that return at once.
-constexpr Nanos kSleepThreshold = 10_us;
-
-}  // namespace
-
 bool JobRunner::ShouldStop(Nanos t) const {
   if (failed_ || terminated_) return true;
   const JobOptions& o = spec_.opts;
@@ -60,6 +50,12 @@ void JobRunner::Pump() {
     if (ShouldStop(t)) {
       StopIssuing();
       break;
+    }
+    // serialize_overlap: the I/O held back goes first, once nothing in
+    // flight overlaps it (job_runner_overlap.cc).
+    if (overlap_held_) {
+      if (!LaunchHeld(t)) break;
+      continue;  // the stop checks again, with the held I/O counted
     }
     // Not time_based: a loop ends when io_size bytes were issued.
     if (!o.time_based && issued_loop_bytes_ >= io_size_) {
@@ -190,6 +186,14 @@ void JobRunner::Issue(int dir, Nanos t) {
   if (!opened_now_.empty() && !OpenPicked(&t)) return;
   free_.pop_back();
   if (!u->ver_list) pending_dir_ = -1;
+  if (OverlapHold(u)) return;
+  Launch(u, t);
+}
+
+// td_io_queue(): the I/O picked goes to the engine.
+void JobRunner::Launch(IoUnit* u, Nanos t) {
+  const int dir = u->dir;
+  u->in_flight = true;
   u->ioprio = spec_.cmdprio.Pick(dir, u->length, prio_rng_);  // io_u.c, fio_cmdprio_set_ioprio()
   const bool direct = spec_.direct || eng_.no_io;
   u->submit_blocks =
@@ -245,7 +249,10 @@ void JobRunner::Issue(int dir, Nanos t) {
 
 void JobRunner::Dispatch(IoUnit* u) {
   Engine& engine = host_.engine();
-  if (eng_.no_io) {
+  // verify_only: an I/O of the dry run (backend.c do_dry_run()) completes
+  // at once, without I/O (io_u_sync_complete()); the verify pass reads.
+  const bool dry = spec_.opts.verify_only && spec_.do_write && !verifying_ && !u->ver_list;
+  if (eng_.no_io || dry) {
     engine.At(u->arrival, [u] { u->job->Reap(u, Status(), u->job->host_.engine().now()); });
     return;
   }
@@ -293,102 +300,6 @@ void JobRunner::SubmitNow(IoUnit* u) {
     host_.FileIo(f.id, u->dir == kRead ? Op::kRead : Op::kWrite, u->offset, u->length, spec_.direct,
                  std::move(done), flags, data);
   }
-}
-
-void JobRunner::OnStackDone(IoUnit* u, Status st) {
-  Nanos now = host_.engine().now();
-  FileState& f = files_[u->file];
-  Nanos visible = now;
-  bool serial =
-      u->dir != kTrim && (eng_.per_fd_worker || (eng_.buffered_write_serial && !spec_.direct &&
-                                                 (u->dir == kWrite || u->dir == kSync)));
-  if (serial) {
-    Nanos exit = eng_.per_fd_worker ? psync_.complete : Nanos(0);
-    f.worker_free = now + exit;
-    visible = f.worker_free + eng_.notify;
-    f.worker_busy = false;
-    if (f.q_size) StartWorker(f, f.worker_free);
-  }
-  if (spec_.queueing.batching && !u->blocks_thread) {
-    Completed(u, std::move(st));  // reaped when the thread gets the event
-    return;
-  }
-  Reap(u, st, visible);
-}
-
-void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
-  const JobOptions& o = spec_.opts;
-  if (u->dir == kWrite && VerifyOn()) VerifyWritten(*u);
-  // A context switch when the thread had to sleep for the completion: a
-  // call that returns within kSleepThreshold (a page-cache copy) does not switch.
-  if (visible - (u->blocks_thread ? u->arrival : thread_free_) > kSleepThreshold) ++ts_.ctx;
-  Nanos t0 = u->blocks_thread ? visible : Max(visible, thread_free_);
-  // sqthread_poll: fio_ioring_getevents() reaps the ring without io_uring_enter().
-  const Nanos complete = spec_.sqthread_poll ? Nanos(0) : eng_.complete;
-  Nanos reap = spec_.sqthread_poll ? t0 : Book(t0, complete);
-  sys_ns_ += complete;
-  thread_free_ = Max(thread_free_, reap);
-  if (u->blocks_thread) blocked_io_ = false;
-  if (u->submit_blocks) u->issue = visible;
-  if (!st.ok()) {
-    RecordError(*u, st);
-  } else if (u->dir == kRead && EmptyRead(*u)) {
-    // create_on_open: nothing there (job_runner_errors.cc).
-  } else if (u->dir == kSync) {
-    if (!o.disable_clat) ts_.sync_lat.Add(static_cast<uint64_t>((reap - u->issue).count()));
-  } else {
-    // io_u.c account_io_completion(): disable_lat / disable_clat /
-    // disable_slat (and gtod_reduce, all three) leave their figures out.
-    DirStat& d = ts_.dir[u->dir];
-    uint64_t clat = static_cast<uint64_t>((reap - u->issue).count());
-    // FIO_NOSTATS (filecreate & co.): account_io_completion() takes no
-    // latency samples; the bytes and I/Os count.
-    const bool samples = !eng_.no_stats;
-    // A trim is done inside the engine's queue call (FIO_Q_COMPLETED):
-    // io_u_queued() never takes its slat.
-    if (eng_.async && !eng_.no_io && !o.disable_slat && u->dir != kTrim) {
-      d.slat.Add(static_cast<uint64_t>((u->issue - u->start).count()));
-    }
-    if (!o.disable_clat && samples) {
-      d.clat.Add(clat);
-      ts_.MarkLatency(clat);
-    }
-    const auto lat = static_cast<uint64_t>((reap - u->start).count());
-    if (!o.disable_lat && samples) d.lat.Add(lat);
-    // stat.c add_clat_sample() / add_lat_sample(): the I/O's priority's
-    // figure, its total latency with lat_percentiles.
-    if (samples && !(ts_.lat_percentiles ? o.disable_lat : o.disable_clat))
-      d.AddPrio(u->ioprio, ts_.lat_percentiles ? lat : clat);
-    if (lat_target_ && !o.disable_lat && samples) {
-      LatencyTargetHit(*u, static_cast<uint64_t>((reap - u->start).count()), reap);
-    }
-    if (ramp_over_) {
-      Account(u->dir, u->length, reap);
-      if (logs_ && samples) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
-    }
-    d.io_bytes += u->length;
-    ++completed_blocks_;
-    if (ramp_over_ && u->dir < 3) {
-      done_bytes_[u->dir] += u->length;
-      ++done_ios_[u->dir];
-      if (MinRateMissed(u->dir, reap)) failed_ = true;
-    }
-    if (u->dir == kRead && VerifyOn()) VerifyRead(*u);
-  }
-  if (!in_getevents_) ts_.MarkComplete(1);
-  --cur_depth_;
-  free_.push_back(u);
-  // backend.c do_io(): after the completions, lat_target_check().
-  if (lat_target_ && ramp_over_ && !failed_ && phase_ == Phase::kRunning) {
-    LatencyTargetAct(lat_target_->Check(reap, done_ios_[0] + done_ios_[1]));
-  }
-  if (phase_ == Phase::kDraining) {
-    if (cur_depth_ == 0) FinishIo(thread_free_);
-    return;
-  }
-  if (in_getevents_) return;  // GetEvents() pumps after the batch
-  poll_wait_ = false;         // a synchronous unit (trim, fsync) was the wait
-  Pump();
 }
 
 }  // namespace storlab::fio

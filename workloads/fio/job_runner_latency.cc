@@ -16,10 +16,15 @@ void JobRunner::LatencyTargetHit(const IoUnit& u, uint64_t lat_ns, Nanos t) {
     LatencyTargetAct(a);
     return;
   }
+  LatencyFatal(u, lat_ns, lat_target_->config().target_ns);
+}
+
+// io_u.c lat_fatal(): the job's error is ETIMEDOUT (the first one says
+// why); the I/O itself still counts. max_latency and latency_target.
+void JobRunner::LatencyFatal(const IoUnit& u, uint64_t lat_ns, uint64_t max_ns) {
   if (failed_) return;
   messages_.push_back("fio: latency of " + std::to_string(lat_ns) +
-                      " nsec exceeds specified max (" +
-                      std::to_string(lat_target_->config().target_ns) +
+                      " nsec exceeds specified max (" + std::to_string(max_ns) +
                       " nsec): " + host_.fs().file(files_[u.file].id).name + " " +
                       (u.dir == kRead ? "read" : "write") + " " + std::to_string(u.offset) + " " +
                       std::to_string(u.length));

@@ -102,6 +102,9 @@ bool JobRunner::PickOffset(int dir, IoUnit* u) {
   // rw=randread:N: every Nth I/O takes a random offset, the others go on
   // from where the last one ended (__get_next_offset, ddir_seq_nr).
   bool random_offset = true;
+  // rw_sequencer=identical: an I/O that takes no random offset repeats the
+  // last one's (below, f.pos then keeps where the last I/O started).
+  const bool identical = spec_.seq_nr > 1 && spec_.opts.rw_sequencer == "identical";
   if (--seq_left_ == 0) {
     seq_left_ = spec_.seq_nr;
     // percentage_random: should_do_random(), random when 1 + 100·r <= it.
@@ -192,7 +195,10 @@ bool JobRunner::PickOffset(int dir, IoUnit* u) {
       if (from_map)
         len = std::min(len, f.picker->Claim(b, (len + granule_ - 1) / granule_) * granule_);
     }
-    f.pos[dir] = off + len;
+    // io_u.c get_next_block(): with rw_sequencer=identical, the next I/O
+    // that takes no random offset starts where this one did (fio's
+    // f->last_start[ddir]; 0 before the first).
+    f.pos[dir] = identical ? off : off + len;
     zone_bytes_ += len;
     if (!stay || idx != service_file_) {  // __get_next_file(): a new pick
       service_file_ = idx;

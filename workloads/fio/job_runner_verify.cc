@@ -13,6 +13,15 @@
 // its next I/O, as fio's do_io() does when break_on_this_error() sees
 // td->error.
 //
+// verify_only (backend.c do_dry_run()): a job that writes goes through its
+// writes without doing them — each completes at once (job_runner_io.cc
+// Dispatch()), is counted, and its block enters the history — then
+// verifies what the stack holds, written earlier by another job. Its
+// writes get no runtime (update_runtime()); verify_header() skips the
+// numberio check, and the rand_seed check passes for a job that only
+// writes (verify_io_u() takes the header's: !td_rw()); here neither is
+// checked, so a randrw job's blocks written by another job pass too.
+//
 // The first failure ends the job with EILSEQ, as fio's io_u_queued_complete()
 // / io_u_sync_complete() do with the error verify_io_u() returns (with or
 // without verify_fatal: that option only stops verify_io_u() at the failing
@@ -113,10 +122,10 @@ void JobRunner::VerifyFill(const IoUnit& u, uint8_t* data) {
 void JobRunner::VerifyRead(const IoUnit& u) {
   if (failed_ || (spec_.do_write && !u.ver_list)) return;
   const size_t slot = static_cast<size_t>(&u - units_.data());
-  const VerifyOutcome v =
-      CheckVerify(spec_.verify, spec_.verify_pattern, verify_unit_[slot], u.ver_list,
-                  host_.fs().file(files_[u.file].id).name, bufs_.slot(slot), u.length,
-                  spec_.verify_interval, spec_.opts.verify_fatal, spec_.opts.verify_async > 0);
+  const VerifyOutcome v = CheckVerify(
+      spec_.verify, spec_.verify_pattern, verify_unit_[slot], u.ver_list && !spec_.opts.verify_only,
+      host_.fs().file(files_[u.file].id).name, bufs_.slot(slot), u.length, spec_.verify_interval,
+      spec_.opts.verify_fatal, spec_.opts.verify_async > 0);
   if (spec_.opts.verify_dump) {
     VerifyDump(u, v);
   } else {

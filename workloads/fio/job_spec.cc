@@ -332,6 +332,12 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       // --seed instead, so they change when the seed does.
       uint64_t base = o.randseed ? static_cast<uint64_t>(o.randseed)
                                  : (o.randrepeat ? 0x5eedf10ULL : run_seed ^ 0x9e3779b97f4a7c15ULL);
+      // allrandrepeat=1 (init.c td_fill_rand_seeds()): every seed is
+      // FIO_RANDSEED * thread_number + i, over randseed= too; with
+      // randrepeat=1 the offsets' seed is then set as without it, with
+      // randrepeat=0 it is another fixed one (real fio 3.33: the same
+      // offsets run after run, not randrepeat=1's).
+      if (o.allrandrepeat) base = o.randrepeat ? 0x5eedf10ULL : 0xa115eedf10ULL;
       j.rand_seed = base ^ Random::Fnv1a("job#" + std::to_string(j.thread_number));
       set.jobs.push_back(std::move(j));
       ++prev_group_jobs;

@@ -360,6 +360,7 @@ std::vector<OptionDef> MakeTable() {
   AddVerifyOptions(&t);
   AddBufferOptions(&t);
   AddErrorOptions(&t);
+  AddSyncOptions(&t);
   AddFlowOptions(&t);
   AddPrioOptions(&t);
   AddReportOptions(&t);

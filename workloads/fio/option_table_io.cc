@@ -1,7 +1,7 @@
-// The option table's I/O pattern entries (options.h) added to run fio's own
-// example job files: random_distribution (rand_dist.h) and the tiobench
-// profile's `threads`. Help texts are fio's own (options.c,
-// profiles/tiobench.c).
+// The option table's I/O pattern entries (options.h): rw_sequencer,
+// allrandrepeat, and those added to run fio's own example job files:
+// random_distribution (rand_dist.h) and the tiobench profile's `threads`. Help texts are fio's own
+// (options.c, profiles/tiobench.c).
 #include "workloads/fio/options.h"
 #include "workloads/fio/rand_dist.h"
 
@@ -13,6 +13,20 @@ namespace storlab::fio {
 void AddIoOptions(std::vector<OptionDef>* t) {
   using O = JobOptions;
   auto add = [&](OptionDef d) { t->push_back(std::move(d)); };
+  // job_runner_offset.cc PickOffset() (io_u.c get_next_block()).
+  add({.name = "rw_sequencer",
+       .type = OptType::kEnum,
+       .target = &O::rw_sequencer,
+       .def = "sequential",
+       .values = {{"sequential", "Generate sequential offsets"},
+                  {"identical", "Generate identical offsets"}},
+       .help = "IO offset generator modifier"});
+  // job_spec.cc: the seed of every generator (init.c td_fill_rand_seeds()).
+  add({.name = "allrandrepeat",
+       .type = OptType::kBool,
+       .target = &O::allrandrepeat,
+       .def = "0",
+       .help = "Use repeatable random numbers for everything"});
   add({.name = "random_distribution",
        .type = OptType::kString,
        .target = &O::random_distribution,

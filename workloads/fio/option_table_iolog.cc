@@ -2,6 +2,7 @@
 // write_iolog and the replay_* settings (iolog_read.h, iolog_write.h). Help
 // texts are fio 3.33's own (options.c), including its swapped texts for
 // replay_scale and replay_align.
+#include "workloads/fio/iolog_read.h"
 #include "workloads/fio/options.h"
 
 // The table below uses designated initializers and relies on member defaults.
@@ -47,6 +48,21 @@ void AddIologOptions(std::vector<OptionDef>* t) {
        .min = 1,
        .max = INT32_MAX,
        .help = "Scale time for replay events"});
+  // blktrace.c handle_trace_fs(), handle_trace_discard(),
+  // handle_trace_flush() (blktrace_read.cc). fio's help says "flush", its
+  // parser wants "sync".
+  add({.name = "replay_skip",
+       .type = OptType::kString,
+       .target = &O::replay_skip,
+       .help = "Skip certain IO types (read,write,trim,flush)",
+       .check = [](std::string_view v) { return ParseReplaySkip(v).status(); }});
+  // iolog.c read_iolog2(), blktrace.c read_blktrace(): the log is read as
+  // the replay goes (iolog_spec.cc: a blktrace's depth is not probed).
+  add({.name = "read_iolog_chunked",
+       .type = OptType::kBool,
+       .target = &O::read_iolog_chunked,
+       .def = "0",
+       .help = "Parse IO pattern in chunks"});
 }
 
 }  // namespace storlab::fio

@@ -94,6 +94,12 @@ void AddVerifyOptions(std::vector<OptionDef>* t) {
        .target = &O::verify_dump,
        .def = "0",
        .help = "Dump contents of good and bad blocks on failure"});
+  // backend.c do_dry_run(), update_runtime(); verify.c verify_header()
+  // (job_runner_verify.cc).
+  add({.name = "verify_only",
+       .type = OptType::kSet,
+       .target = &O::verify_only,
+       .help = "Verifies previously written data is still valid"});
 }
 
 }  // namespace storlab::fio

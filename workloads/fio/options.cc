@@ -83,7 +83,20 @@ Status ParseDirs(const OptionDef& d, std::string_view where, std::string_view va
   DirValues v = def;
   for (size_t i = 0; i < parts.size(); ++i) {
     if (parts[i].empty()) continue;
-    auto r = ParseFioSize(parts[i], kb_base);
+    // kTimeDirs: fio's check_str_time() in `unit` (parse.c FIO_OPT_ULL
+    // with is_time), kept in ns.
+    Result<uint64_t> r = uint64_t{0};
+    if (d.type == OptType::kTimeDirs) {
+      auto t = ParseFioTime(parts[i], d.unit);
+      if (!t.ok()) return BadValue(d, where, value, t.status());
+      if (t->count() < 0) {
+        return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
+                                       Quoted(parts[i]) + ": a time must not be negative");
+      }
+      r = static_cast<uint64_t>(t->count());
+    } else {
+      r = ParseFioSize(parts[i], kb_base);
+    }
     if (!r.ok()) return BadValue(d, where, value, r.status());
     if (static_cast<int64_t>(*r) < d.min || static_cast<int64_t>(*r) > d.max) {
       return Status::InvalidArgument(std::string(where) + ": option " + Quoted(d.name) + ": " +
@@ -256,6 +269,7 @@ Status ApplyOption(JobOptions* opts, std::string_view name, std::string_view val
       break;
     }
     case OptType::kSizeDirs:
+    case OptType::kTimeDirs:
       RETURN_IF_ERROR(ParseDirs(
           *d, where, value, &(opts->*std::get<DirValues JobOptions::*>(d->target)), KbBase(*opts)));
       break;
@@ -307,7 +321,8 @@ std::string OptionHelp(std::string_view name) {
                                    "size[,size][,size]",
                                    "time",
                                    "flag or file name prefix",
-                                   "list of floating point values separated by ':'"};
+                                   "list of floating point values separated by ':'",
+                                   "time[,time][,time]"};
     s += "type                 : " + std::string(kTypes[static_cast<int>(d.type)]) + "\n";
     if (!d.def.empty()) s += "default              : " + std::string(d.def) + "\n";
     if (d.type == OptType::kInt) {

@@ -40,6 +40,10 @@ struct JobOptions {
   std::string description;
   std::string rw = "read";
   std::string rw_postfix;  // "write:112k" → "112k", "randread:8" → "8" (fio's str_rw_cb)
+  // rw_sequencer: between rw=randread:8's random offsets, go on from the
+  // last I/O (sequential) or repeat its offset (identical; io_u.c
+  // get_next_block()).
+  std::string rw_sequencer = "sequential";
   int64_t rwmixread = 50;
   DirValues bs = {4096, 4096, 4096};
   uint64_t size = 0;         // bytes of I/O per job (0: the file's size)
@@ -78,6 +82,17 @@ struct JobOptions {
   Nanos startdelay;
   int64_t loops = 1;
   bool end_fsync = false;
+  // fsync_on_close: fsync each file when it is closed (filesetup.c
+  // td_io_close_file(); option_table_sync.cc). create_fsync: fsync a file
+  // after laying it out (filesetup.c extend_file()).
+  bool fsync_on_close = false;
+  bool create_fsync = true;
+  // max_latency=R,W,T (µs): an I/O later than this ends the job with
+  // ETIMEDOUT (io_u.c account_io_completion(), lat_fatal()); 0: none.
+  DirValues max_latency_ns = {0, 0, 0};
+  // serialize_overlap: an I/O overlapping one in flight waits for it
+  // (backend.c io_u_submit(); job_runner_overlap.cc).
+  bool serialize_overlap = false;
   int64_t fsync_blocks = 0;
   int64_t fdatasync_blocks = 0;
   std::string directory;
@@ -86,6 +101,9 @@ struct JobOptions {
   bool invalidate = true;
   bool group_reporting = false;
   bool randrepeat = true;
+  // allrandrepeat: every generator seeded from the job's number alone
+  // (init.c td_fill_rand_seeds()), whatever randseed= and --seed say.
+  bool allrandrepeat = false;
   int64_t randseed = 0;  // 0: derived (see job_spec.h)
   std::string random_generator = "tausworthe";
   bool norandommap = false;
@@ -105,6 +123,9 @@ struct JobOptions {
   uint64_t verify_interval = 0, verify_backlog = 0;
   int64_t verify_backlog_batch = 0;
   bool verify_dump = false;
+  // verify_only: a writing job does not write; it goes through its writes
+  // (fio's do_dry_run()) and verifies what is there (job_runner_verify.cc).
+  bool verify_only = false;
   // verify_async=N: N verifier threads check reads (job_runner_verify.cc).
   int64_t verify_async = 0;
   Nanos thinktime;
@@ -160,6 +181,12 @@ struct JobOptions {
   int64_t replay_scale = 1;         // offsets divided by this (0: as 1)
   int64_t replay_align = 0;         // offsets rounded down to this power of 2
   int64_t replay_time_scale = 100;  // percent: 200 replays twice as fast
+  // replay_skip=read,write,trim,sync: a blktrace's events of those kinds
+  // are not replayed (blktrace.c; a text iolog ignores it, as in fio).
+  std::string replay_skip;
+  // read_iolog_chunked: fio reads the log as it goes; the I/O is the same,
+  // but a blktrace's queue depth is not probed (blktrace.c read_blktrace()).
+  bool read_iolog_chunked = false;
   // Errors (option_table_errors.cc, error_policy.h): continue_on_error and
   // ignore_error as strings (the echo) and, applied in the order given,
   // what they mean.
@@ -241,6 +268,7 @@ enum class OptType {
   kTime,       // fio time, `unit` when no suffix
   kLog,        // a log: on, with an optional file name prefix (fio's write_bw_log)
   kFloatList,  // floats separated by ':', in [0, 100], at most 20 (percentile_list)
+  kTimeDirs,   // "read,write,trim" times, `unit` when no suffix, stored in ns (max_latency)
 };
 
 struct EnumValue {
@@ -292,6 +320,9 @@ void AddVerifyOptions(std::vector<OptionDef>* table);
 void AddBufferOptions(std::vector<OptionDef>* table);
 // continue_on_error, ignore_error, error_dump (option_table_errors.cc).
 void AddErrorOptions(std::vector<OptionDef>* table);
+// fsync_on_close, create_fsync, max_latency, serialize_overlap
+// (option_table_sync.cc).
+void AddSyncOptions(std::vector<OptionDef>* table);
 // flow_id, flow, flow_sleep (option_table_flow.cc).
 void AddFlowOptions(std::vector<OptionDef>* table);
 // prio, prioclass, the cmdprio_* options and the io_uring and pvsync2

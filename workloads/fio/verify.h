@@ -76,6 +76,16 @@ struct VerifyBlock {
   uint16_t numberio = 0;
 };
 
+// An entry of the blocks a job wrote (fio's io_hist_list, struct io_piece):
+// its file (the job's index), length and header.
+struct VerifyPiece {
+  uint32_t file;
+  uint64_t length;  // 0: superseded
+  VerifyBlock block;
+  bool in_flight = true;           // its write has not completed (fio's IP_F_IN_FLIGHT)
+  std::vector<uint8_t> data = {};  // verify_dump: what was written
+};
+
 // populate_verify_io_u(): fills `len` bytes at `buf` (its other bytes are
 // the job's data) as fio would for `kind`: a header every `interval` bytes
 // (verify_interval; 0 or more than `len`: one for the whole I/O), the
