@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -102,7 +103,9 @@ class KeyMap {
     if (!free_.empty()) {
       T* v = free_.back();
       free_.pop_back();
-      *v = T();
+      // A fresh entry in the old one's place (no assignment asked of T).
+      std::destroy_at(v);
+      ::new (static_cast<void*>(v)) T();
       return v;
     }
     if (chunk_used_ == chunk_size_) {
