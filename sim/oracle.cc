@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <memory>
 
 #include "sim/stat_table.h"
-#include "sim/virtual_driver.h"
 
 namespace storlab {
 namespace {
@@ -59,11 +57,12 @@ uint64_t Oracle::HashBlock(const uint8_t* p) const {
   return h == kUnknown ? 1 : h;  // keep 0 free to mean "unknown"
 }
 
-Oracle::Block* Oracle::FindBlock(uint64_t b) const {
-  Group* g = blocks_.Find(b / kGroup);
+Oracle::Block* Oracle::InGroup(Group* g, uint64_t b) {
   const unsigned bit = b % kGroup;
   return g != nullptr && (g->present >> bit & 1) != 0 ? &g->blocks[bit] : nullptr;
 }
+
+Oracle::Block* Oracle::FindBlock(uint64_t b) const { return InGroup(blocks_.Find(b / kGroup), b); }
 
 std::pair<Oracle::Block*, bool> Oracle::AddBlock(uint64_t b) {
   Group& g = *blocks_.TryEmplace(b / kGroup).first;
@@ -247,13 +246,12 @@ bool Oracle::Acceptable(const Versions& versions, uint64_t found, uint64_t mark)
 
 void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, uint64_t mark) {
   const uint64_t first = offset / block_, n = length / block_;
-  const Group* grp = nullptr;  // the group of block first + i, looked up once per group
+  Group* grp = nullptr;  // the group of block first + i, looked up once per group
   for (uint64_t i = 0; i < n; ++i) {
     ++reads_checked_;
-    const uint64_t b = first + i, bit = b % kGroup;
-    if (i == 0 || bit == 0) grp = blocks_.Find(b / kGroup);
-    const Block* blk =
-        grp != nullptr && (grp->present >> bit & 1) != 0 ? &grp->blocks[bit] : nullptr;
+    const uint64_t b = first + i;
+    if (i == 0 || b % kGroup == 0) grp = blocks_.Find(b / kGroup);
+    const Block* blk = InGroup(grp, b);
     uint64_t found = HashBlock(data + i * block_);
     if (!blk) {
       if (fresh_ && found != zero_hash_ && read_violations_.size() < kMaxReadViolations) {
@@ -272,121 +270,6 @@ void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, ui
 
 void Oracle::OnPowerCut() {
   // Writes in flight keep their versions: they may or may not have landed.
-}
-
-void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
-  struct State {
-    std::vector<std::pair<uint64_t, uint64_t>> runs;  // first block, count
-    size_t next = 0;
-    int in_flight = 0;
-    OracleReport report;
-    Callback<void(OracleReport)> done;
-  };
-  auto st = std::make_shared<State>();
-  st->done = std::move(done);
-  std::vector<uint64_t> sorted;
-  sorted.reserve(tracked_);
-  blocks_.ForEach([&](uint64_t g, const Group& grp) {
-    for (uint64_t i = 0; i < kGroup; ++i)
-      if ((grp.present >> i & 1) != 0) sorted.push_back(g * kGroup + i);
-  });
-  std::sort(sorted.begin(), sorted.end());
-  const uint64_t max_run = std::max<uint64_t>(1, (1 << 20) / block_);
-  for (uint64_t b : sorted) {
-    if (!st->runs.empty() && st->runs.back().first + st->runs.back().second == b &&
-        st->runs.back().second < max_run) {
-      ++st->runs.back().second;
-    } else {
-      st->runs.emplace_back(b, 1);
-    }
-  }
-  if (st->runs.empty()) {
-    engine_.After(Nanos(0), [st] { st->done(OracleReport()); });
-    return;
-  }
-  // Issues reads while there is room. It holds itself only weakly; the
-  // reads in flight hold it, until the last one completes, or until a power
-  // cut drops them (a strong self-reference leaked then).
-  auto issue = std::make_shared<std::function<void()>>();
-  std::weak_ptr<std::function<void()>> self = issue;
-  *issue = [this, st, self, rebaseline] {
-    const auto issue = self.lock();
-    if (!issue) return;
-    while (st->in_flight < 16 && st->next < st->runs.size()) {
-      auto [first, count] = st->runs[st->next++];
-      ++st->in_flight;
-      auto buf = std::make_shared<std::vector<uint8_t>>(count * block_);
-      auto checked = [this, st, issue, buf, rebaseline, first = first, count = count](Status s) {
-        --st->in_flight;
-        for (uint64_t i = 0; i < count; ++i) {
-          uint64_t b = first + i;
-          Block& blk = *FindBlock(b);
-          const auto& versions = blk.versions;
-          ++st->report.blocks_checked;
-          if (!s.ok()) {
-            ++st->report.read_errors;
-            continue;
-          }
-          uint64_t found = HashBlock(buf->data() + i * block_);
-          // Flushes and FUA already dropped what durable writes superseded;
-          // every version left may be what the device holds.
-          if (!Acceptable(versions, found, /*mark=*/0)) {
-            OracleViolation v{b * block_, found, {}, "a durable write was lost or corrupted"};
-            for (const auto& ver : versions) v.acceptable.push_back(ver.hash);
-            st->report.violations.push_back(std::move(v));
-          } else {
-            // The newest acknowledged version, if any, is what a perfect
-            // device would hold.
-            const Version* newest = nullptr;
-            for (const auto& ver : versions)
-              if (ver.ack_no != kInFlight && (!newest || ver.ack_no > newest->ack_no))
-                newest = &ver;
-            if (newest && (newest->unknown || newest->hash == found)) {
-              ++st->report.blocks_newest;
-            } else {
-              ++st->report.blocks_older;
-            }
-          }
-          // What is on the device now is the durable baseline.
-          if (rebaseline) blk.versions.assign(1, Version{0, found, 0, 0, false, false});
-        }
-        if (st->in_flight == 0 && st->next == st->runs.size()) {
-          if (rebaseline) {
-            // Every block is settled now (one version each).
-            for (uint64_t b : unsettled_list_) {
-              Block& x = *FindBlock(b);
-              x.unsettled = x.listed = false;
-            }
-            unsettled_list_.clear();
-            unsettled_ = 0;
-          }
-          auto report = std::move(st->report);
-          auto cb = std::move(st->done);
-          *issue = nullptr;  // break the cycle
-          cb(std::move(report));
-          return;
-        }
-        (*issue)();
-      };
-      child_.Submit(Request{.op = Op::kRead,
-                            .offset = first * block_,
-                            .length = count * block_,
-                            .data = buf->data(),
-                            .done = std::move(checked)});
-    }
-  };
-  (*issue)();
-}
-
-OracleReport Oracle::VerifyNow() {
-  OracleReport out;
-  bool finished = false;
-  Verify([&](OracleReport r) {
-    out = std::move(r);
-    finished = true;
-  });
-  VirtualDriver(engine_).RunWhile([&] { return !finished; });
-  return out;
 }
 
 void Oracle::AppendStats(StatList& out) const {

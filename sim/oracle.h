@@ -133,6 +133,8 @@ class Oracle : public NodeWrapper {
     uint8_t present = 0;  // bit i: blocks[i] is tracked
   };
   void Settle(Block& b);
+  // Block `b` of group `g` (nullptr: no group) if tracked, else nullptr.
+  static Block* InGroup(Group* g, uint64_t b);
   // Block `b` if tracked, else nullptr.
   Block* FindBlock(uint64_t b) const;
   // Block `b`, tracked from now on; `second`: it was not before.
