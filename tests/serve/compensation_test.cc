@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace compensation_test {
 
 using namespace time_literals;
 
@@ -56,5 +56,5 @@ TEST(Compensation, ALargerRequestBorrowsTheNearestSmallerClass) {
   EXPECT_EQ(c.Deduction(64 << 20, std::nullopt), 400_us);
 }
 
-}  // namespace
+}  // namespace compensation_test
 }  // namespace storlab

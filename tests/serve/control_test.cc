@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace control_test {
 
 using K = ControlCommand::Kind;
 
@@ -113,5 +113,5 @@ TEST(ControlParse, AnOffendingWordIsQuotedShortAndPrintable) {
   EXPECT_NE(m.find("...' (205 bytes)"), std::string::npos) << m;
 }
 
-}  // namespace
+}  // namespace control_test
 }  // namespace storlab

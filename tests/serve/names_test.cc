@@ -13,7 +13,7 @@
 #include "sim/store/null_store.h"
 
 namespace storlab {
-namespace {
+namespace names_test {
 
 struct TenDisks {
   TenDisks() : stack(engine, "ten", 1, DataMode()) {
@@ -60,5 +60,5 @@ TEST(NodeNames, AnUnknownNameIsQuotedShortAndPrintable) {
   EXPECT_NE(m.find("and 4 more)"), std::string::npos) << m;
 }
 
-}  // namespace
+}  // namespace names_test
 }  // namespace storlab

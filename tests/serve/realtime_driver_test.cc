@@ -13,7 +13,7 @@
 #include "tests/serve/fake_clock.h"
 
 namespace storlab {
-namespace {
+namespace realtime_driver_test {
 
 using namespace time_literals;
 using testing::FakeClock;
@@ -368,5 +368,5 @@ TEST(RealtimeDriverTest, AfterReleaseRunsOnceTheBatchHasLetGoOfTheEngine) {
   EXPECT_TRUE(now);
 }
 
-}  // namespace
+}  // namespace realtime_driver_test
 }  // namespace storlab

@@ -7,7 +7,7 @@
 #include <vector>
 
 namespace storlab {
-namespace {
+namespace rw_range_lock_test {
 
 TEST(RwRangeLock, SharedOverlapExclusiveWaits) {
   RwRangeLock lock;
@@ -38,5 +38,5 @@ TEST(RwRangeLock, SharedOverlapExclusiveWaits) {
   EXPECT_EQ(lock.waiting(), 0u);
 }
 
-}  // namespace
+}  // namespace rw_range_lock_test
 }  // namespace storlab

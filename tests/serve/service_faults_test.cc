@@ -13,7 +13,7 @@
 #include "tests/serve/serve_test_util.h"
 
 namespace storlab {
-namespace {
+namespace service_faults_test {
 
 using testing::Io;
 using testing::ManualClock;
@@ -123,5 +123,5 @@ TEST(ServiceFaults, TheStackFilesFaultsRunAfterStart) {
       << bad.status().message();
 }
 
-}  // namespace
+}  // namespace service_faults_test
 }  // namespace storlab

@@ -9,7 +9,7 @@
 #include "tests/serve/serve_test_util.h"
 
 namespace storlab {
-namespace {
+namespace service_power_test {
 
 using testing::Io;
 using testing::Start;
@@ -92,5 +92,5 @@ TEST(ServicePowerCut, WithoutDataThereIsNoOracleButRequestsAreStillAnswered) {
   EXPECT_NE(answer.find("no oracle"), std::string::npos) << answer;
 }
 
-}  // namespace
+}  // namespace service_power_test
 }  // namespace storlab

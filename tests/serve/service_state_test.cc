@@ -13,7 +13,7 @@
 #include "tests/serve/serve_test_util.h"
 
 namespace storlab {
-namespace {
+namespace service_state_test {
 
 using testing::Io;
 using testing::ManualClock;
@@ -81,5 +81,5 @@ TEST_F(ServiceStateTest, AnotherStackOrDataModeIsRefusedNamingTheDirectory) {
   EXPECT_NE(s.status().message().find("timing-only"), std::string::npos) << s.status().ToString();
 }
 
-}  // namespace
+}  // namespace service_state_test
 }  // namespace storlab

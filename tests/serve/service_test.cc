@@ -10,7 +10,7 @@
 #include "tests/serve/serve_test_util.h"
 
 namespace storlab {
-namespace {
+namespace service_test {
 
 using testing::Io;
 using testing::ManualClock;
@@ -225,5 +225,5 @@ TEST(Service, ShutdownAnswersEveryRequestAndRefusesNewOnes) {
   EXPECT_EQ(svc->Control("flush"), "error: the service is not running");
 }
 
-}  // namespace
+}  // namespace service_test
 }  // namespace storlab

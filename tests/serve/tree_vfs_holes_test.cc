@@ -10,7 +10,7 @@
 #include "tests/serve/vfs_test_util.h"
 
 namespace storlab {
-namespace {
+namespace tree_vfs_holes_test {
 
 using testing::Bytes;
 using testing::FusefsStack;
@@ -60,5 +60,5 @@ TEST(TreeVfsHoles, PunchHoleAndZeroRange) {
   for (size_t k = 0; k < got.size(); ++k) ASSERT_EQ(got[k], model[k]) << "byte " << k;
 }
 
-}  // namespace
+}  // namespace tree_vfs_holes_test
 }  // namespace storlab

@@ -25,7 +25,7 @@
 #include "tests/serve/vfs_test_util.h"
 
 namespace storlab {
-namespace {
+namespace vfs_random_test {
 
 using testing::Answer;
 using testing::Bytes;
@@ -302,5 +302,5 @@ TEST(VfsRandom, TreeAgainstAModel) {
   EXPECT_EQ(svc->Stats()["service"]["oracle"][0]["read_violations"], 0);
 }
 
-}  // namespace
+}  // namespace vfs_random_test
 }  // namespace storlab

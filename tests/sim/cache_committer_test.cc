@@ -9,7 +9,7 @@
 #include "tests/sim/cache_unit_util.h"
 
 namespace storlab {
-namespace {
+namespace cache_committer_test {
 
 using namespace time_literals;
 using testing::Recorder;
@@ -154,5 +154,5 @@ TEST(CacheCommitter, PowerCutKeepsTheCommittedMappingOnly) {
   EXPECT_EQ(f.c.committed().count(1), 1u);
 }
 
-}  // namespace
+}  // namespace cache_committer_test
 }  // namespace storlab

@@ -9,7 +9,7 @@
 #include "tests/sim/cache_unit_util.h"
 
 namespace storlab {
-namespace {
+namespace cache_destager_test {
 
 using namespace time_literals;
 
@@ -202,5 +202,5 @@ TEST(CacheDestager, PowerCutForgetsWaitingFlushesAndOperations) {
   EXPECT_FALSE(called);
 }
 
-}  // namespace
+}  // namespace cache_destager_test
 }  // namespace storlab

@@ -11,7 +11,7 @@
 #include "sim/random.h"
 
 namespace storlab {
-namespace {
+namespace cache_dirty_age_test {
 
 using namespace time_literals;
 
@@ -96,5 +96,5 @@ TEST(DirtyAgeIndex, TimeGoingBackOrAnotherExpireStartsTheCountOver) {
   ExpectSame(x, Nanos(400), Nanos(50), 2);
 }
 
-}  // namespace
+}  // namespace cache_dirty_age_test
 }  // namespace storlab

@@ -5,7 +5,7 @@
 #include "tests/sim/cache_test_util.h"
 
 namespace storlab {
-namespace {
+namespace cache_modes_test {
 
 using namespace time_literals;
 using testing::MustLoadText;
@@ -211,5 +211,5 @@ TEST(CacheModes, WriteZeroesDropsCachedData) {
   EXPECT_EQ(back, want);
 }
 
-}  // namespace
+}  // namespace cache_modes_test
 }  // namespace storlab

@@ -8,7 +8,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace cache_policy_test {
 
 using namespace time_literals;
 using testing::MustLoadText;
@@ -120,5 +120,5 @@ TEST(CachePolicy, SmqHotspotGeometryFollowsTheKernel) {
   EXPECT_EQ(p.Miss({5, false, false, Nanos(0)}), Promote::kNo);
 }
 
-}  // namespace
+}  // namespace cache_policy_test
 }  // namespace storlab

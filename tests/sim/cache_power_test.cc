@@ -8,7 +8,7 @@
 #include "tests/sim/crash_oracle.h"
 
 namespace storlab {
-namespace {
+namespace cache_power_test {
 
 using namespace time_literals;
 using testing::MustLoadText;
@@ -247,5 +247,5 @@ TEST_P(CacheOracle, NoDurableWriteIsLostAtARandomPowerCut) {
 INSTANTIATE_TEST_SUITE_P(Stacks, CacheOracle, ::testing::ValuesIn(OracleCases()),
                          [](const auto& info) { return std::string(info.param.name); });
 
-}  // namespace
+}  // namespace cache_power_test
 }  // namespace storlab

@@ -16,7 +16,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace cache_smq_learning_test {
 
 using testing::CoreOf;
 using testing::MustLoadText;
@@ -245,5 +245,5 @@ TEST(SmqLearning, PrefillIsDrawnFromTheSeed) {
   EXPECT_EQ(same, 95u);
 }
 
-}  // namespace
+}  // namespace cache_smq_learning_test
 }  // namespace storlab

@@ -6,7 +6,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace concat_test {
 
 TEST(ConcatTest, SplitsRequestsAtTheBoundary) {
   Engine e;
@@ -41,5 +41,5 @@ capacity = "2MiB"
   EXPECT_EQ(b.stats().op(Op::kFlush).ops, 1u);
 }
 
-}  // namespace
+}  // namespace concat_test
 }  // namespace storlab

@@ -14,7 +14,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace conformance_test {
 
 using testing::DoIo;
 using testing::Pattern;
@@ -263,5 +263,5 @@ std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
 INSTANTIATE_TEST_SUITE_P(AllStacks, Conformance,
                          ::testing::ValuesIn(testing::CatalogAndConformanceStacks()), TestName);
 
-}  // namespace
+}  // namespace conformance_test
 }  // namespace storlab

@@ -7,7 +7,7 @@
 #include "sim/virtual_driver.h"
 
 namespace storlab {
-namespace {
+namespace engine_test {
 
 using namespace time_literals;
 
@@ -85,5 +85,5 @@ TEST(EngineTest, LargeCapturesWork) {
   EXPECT_EQ(seen, 7u);
 }
 
-}  // namespace
+}  // namespace engine_test
 }  // namespace storlab

@@ -21,7 +21,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace env_test {
 
 using testing::FaultEnv;
 using testing::Pattern;
@@ -179,5 +179,5 @@ TEST_F(EnvTest, StackFilesReadThroughTheEnv) {
   EXPECT_EQ(broken.status().message(), "cannot open " + Quoted(outer) + ": Permission denied");
 }
 
-}  // namespace
+}  // namespace env_test
 }  // namespace storlab

@@ -12,7 +12,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace ethernet_frame_test {
 
 using testing::DoIo;
 using testing::MustLoadText;
@@ -70,5 +70,5 @@ TEST(EthernetFrameTest, MiBReadMovesAtTheDerivedPayloadRate) {
   }
 }
 
-}  // namespace
+}  // namespace ethernet_frame_test
 }  // namespace storlab

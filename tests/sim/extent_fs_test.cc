@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace extent_fs_test {
 
 TEST(ExtentFsTest, FilesOnAnEmptyDeviceAreContiguousAndBackToBack) {
   ExtentFs fs(1 << 20);
@@ -77,5 +77,5 @@ TEST(ExtentFsTest, WritesAllocateHolesAndReadsSeeThem) {
   EXPECT_EQ(fs.free_bytes(), 1u << 20);
 }
 
-}  // namespace
+}  // namespace extent_fs_test
 }  // namespace storlab

@@ -9,7 +9,7 @@
 #include "tests/sim/raid_test_util.h"
 
 namespace storlab {
-namespace {
+namespace faults_test {
 
 using namespace time_literals;
 using testing::DoIo;
@@ -255,5 +255,5 @@ TEST(FaultsTest, RaidCarriesOnWhenAMemberDisappears) {
   EXPECT_EQ(testing::ReadAll(e, md), model);
 }
 
-}  // namespace
+}  // namespace faults_test
 }  // namespace storlab

@@ -9,7 +9,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace hdd_bands_test {
 
 using namespace time_literals;
 
@@ -101,5 +101,5 @@ TEST(HddBands, UsbSequentialIsTheDiskNotTheLink) {
   }
 }
 
-}  // namespace
+}  // namespace hdd_bands_test
 }  // namespace storlab

@@ -12,7 +12,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace hdd_drive_cache_test {
 
 using namespace time_literals;
 using testing::DoIo;
@@ -199,5 +199,5 @@ TEST(HddTest, WriteZeroesGoThroughTheCacheToo) {
   EXPECT_EQ(OnMedia(h, 0, 8192), std::vector<uint8_t>(8192, 0));
 }
 
-}  // namespace
+}  // namespace hdd_drive_cache_test
 }  // namespace storlab

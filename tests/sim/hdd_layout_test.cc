@@ -10,7 +10,7 @@
 #include "sim/random.h"
 
 namespace storlab {
-namespace {
+namespace hdd_layout_test {
 
 using namespace time_literals;
 
@@ -129,5 +129,5 @@ TEST(HddMechanicsTest, AnAccessIsSeekThenRotationThenTransfer) {
   EXPECT_EQ(m.head_lba(), far + 8);
 }
 
-}  // namespace
+}  // namespace hdd_layout_test
 }  // namespace storlab

@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace storlab {
-namespace {
+namespace hdd_seek_test {
 
 using namespace time_literals;
 
@@ -110,5 +110,5 @@ TEST(SeekCurveTest, ShortSeeksFollowTheSquareRoot) {
   EXPECT_NEAR(r->Millis(670000 / 3.0), 7.4, 1.5);
 }
 
-}  // namespace
+}  // namespace hdd_seek_test
 }  // namespace storlab

@@ -13,7 +13,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace hdd_test {
 
 using namespace time_literals;
 using testing::Drive;
@@ -205,5 +205,5 @@ TEST(HddTest, ProfileErrorsNameFileLineAndKey) {
                   .ok());
 }
 
-}  // namespace
+}  // namespace hdd_test
 }  // namespace storlab

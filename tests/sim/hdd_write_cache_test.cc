@@ -10,7 +10,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace hdd_write_cache_test {
 
 using testing::Pattern;
 
@@ -114,5 +114,5 @@ TEST(HddWriteCacheTest, WriteZeroesAreHeldAsZeros) {
   EXPECT_EQ(buf, std::vector<uint8_t>(4096, 0));
 }
 
-}  // namespace
+}  // namespace hdd_write_cache_test
 }  // namespace storlab

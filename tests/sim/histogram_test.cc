@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace histogram_test {
 
 TEST(HistogramTest, SmallValuesAreExact) {
   for (uint64_t v = 0; v < 128; ++v) {
@@ -72,5 +72,5 @@ TEST(HistogramTest, EmptyHistogramReportsZeros) {
   EXPECT_EQ(h.stddev(), 0);
 }
 
-}  // namespace
+}  // namespace histogram_test
 }  // namespace storlab

@@ -16,7 +16,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace iscsi_test {
 
 using namespace time_literals;
 using testing::Pattern;
@@ -220,5 +220,5 @@ TEST(IscsiTest, EsxiHasNoCacheModes) {
   EXPECT_NE(std::string(s.status().message()).find("cache"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace iscsi_test
 }  // namespace storlab

@@ -12,7 +12,7 @@
 #include "sim/random.h"
 
 namespace storlab {
-namespace {
+namespace key_map_test {
 
 struct Entry {
   uint64_t value = 0;
@@ -71,5 +71,5 @@ TEST(KeyMapTest, EntriesKeepTheirAddressesAcrossGrowthAndFreedOnesAreReused) {
   EXPECT_TRUE(km.TryEmplace(977).second);
 }
 
-}  // namespace
+}  // namespace key_map_test
 }  // namespace storlab

@@ -11,7 +11,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace link_test {
 
 using namespace time_literals;
 using testing::DoIo;
@@ -209,5 +209,5 @@ TEST(LinkTest, PowerCutDropsQueuedCommandsAndTheLinkStillWorks) {
   EXPECT_TRUE(DoIo(e, s.stack->root(), Op::kRead, 0, 4096, buf.data()).status.ok());
 }
 
-}  // namespace
+}  // namespace link_test
 }  // namespace storlab

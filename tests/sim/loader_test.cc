@@ -7,7 +7,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace loader_test {
 
 Status LoadError(const std::string& text) {
   Engine e;
@@ -180,5 +180,5 @@ TEST(LoaderTest, CycleThroughUseIsCaught) {
       << r.status().message();
 }
 
-}  // namespace
+}  // namespace loader_test
 }  // namespace storlab

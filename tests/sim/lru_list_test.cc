@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace storlab {
-namespace {
+namespace lru_list_test {
 
 struct Entry {
   uint64_t key = 0;
@@ -103,5 +103,5 @@ TEST(LruListTest, ClearForgetsTheOrder) {
   EXPECT_EQ(l.begin(), l.end());
 }
 
-}  // namespace
+}  // namespace lru_list_test
 }  // namespace storlab

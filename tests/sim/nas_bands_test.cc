@@ -11,7 +11,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace nas_bands_test {
 
 using namespace time_literals;
 
@@ -142,5 +142,5 @@ TEST_F(LvmcacheHotSet, WritesCompleteOnlyWhenTheOriginHasThem) {
   EXPECT_EQ(LvmCache(s_).dirty_bytes(), 0u);  // writethrough never holds dirty data
 }
 
-}  // namespace
+}  // namespace nas_bands_test
 }  // namespace storlab

@@ -16,7 +16,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace nfs_client_test {
 
 using namespace time_literals;
 using testing::MustLoadText;
@@ -180,5 +180,5 @@ TEST(NfsClient, ARewriteWaitsForTheWriteInFlightOverItsPage) {
   EXPECT_EQ(c.pc->counters().nfs_rewrite_waits, 1u);
 }
 
-}  // namespace
+}  // namespace nfs_client_test
 }  // namespace storlab

@@ -13,7 +13,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace nfs_server_dirty_test {
 
 using namespace time_literals;
 using testing::MustLoadText;
@@ -96,5 +96,5 @@ bandwidth = "50MB/s"
   EXPECT_LT(nfs.server_dirty()->write_bandwidth(), DirtyThrottle::kInitialBandwidth);
 }
 
-}  // namespace
+}  // namespace nfs_server_dirty_test
 }  // namespace storlab

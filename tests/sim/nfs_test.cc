@@ -9,7 +9,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace nfs_test {
 
 using namespace time_literals;
 using testing::MustLoadText;
@@ -197,5 +197,5 @@ TEST(Nfs, SlotsAndServerThreadsBoundTheRpcsInFlight) {
   EXPECT_EQ(done[1], one * 2);
 }
 
-}  // namespace
+}  // namespace nfs_test
 }  // namespace storlab

@@ -16,7 +16,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace node_faults_test {
 
 using namespace time_literals;
 using testing::Pattern;
@@ -180,5 +180,5 @@ TEST(NodeFaultsTest, UnknownNodesAreNamedWithTheStacksNodes) {
   }
 }
 
-}  // namespace
+}  // namespace node_faults_test
 }  // namespace storlab

@@ -15,7 +15,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace node_keys_test {
 
 const Params::Described* FindKey(const std::vector<Params::Described>& keys,
                                  const std::string& key) {
@@ -124,5 +124,5 @@ TEST(NodeKeysTest, AnUnknownTypeIsAnErrorNamingItAndTheKnownTypes) {
   }
 }
 
-}  // namespace
+}  // namespace node_keys_test
 }  // namespace storlab

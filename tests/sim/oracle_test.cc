@@ -10,7 +10,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace oracle_test {
 
 using namespace time_literals;
 using testing::Pattern;
@@ -191,5 +191,5 @@ TEST(OracleTest, CountsAndChecksBlocksAcrossItsGroupsOfEight) {
   EXPECT_EQ(rep.blocks_older, 1u) << "the unflushed write at 1 MiB was lost";
 }
 
-}  // namespace
+}  // namespace oracle_test
 }  // namespace storlab

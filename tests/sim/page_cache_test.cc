@@ -9,7 +9,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace page_cache_test {
 
 using namespace time_literals;
 using testing::Pattern;
@@ -266,5 +266,5 @@ TEST(PageCacheTest, BadKeysAreErrors) {
   EXPECT_NE(r.status().message().find("used_mem"), std::string::npos) << r.status().ToString();
 }
 
-}  // namespace
+}  // namespace page_cache_test
 }  // namespace storlab

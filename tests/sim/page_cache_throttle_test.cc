@@ -8,7 +8,7 @@
 #include "tests/sim/page_cache_util.h"
 
 namespace storlab {
-namespace {
+namespace page_cache_throttle_test {
 
 using namespace time_literals;
 using testing::Job;
@@ -115,5 +115,5 @@ TEST(PageCacheThrottleTest, AWorkingSetBeyondTheLimitIsNotInflated) {
   EXPECT_GT(pc.counters().throttled_ns, 0u);
 }
 
-}  // namespace
+}  // namespace page_cache_throttle_test
 }  // namespace storlab

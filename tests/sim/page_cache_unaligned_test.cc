@@ -10,7 +10,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace page_cache_unaligned_test {
 
 using testing::IoResult;
 using testing::Pattern;
@@ -78,5 +78,5 @@ TEST(PageCacheUnalignedTest, DirectIoStillNeedsTheLogicalBlock) {
   EXPECT_FALSE(f.Io(f.disk, Op::kWrite, 0, w).status.ok());
 }
 
-}  // namespace
+}  // namespace page_cache_unaligned_test
 }  // namespace storlab

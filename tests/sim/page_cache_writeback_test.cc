@@ -12,7 +12,7 @@
 #include "sim/virtual_driver.h"
 
 namespace storlab {
-namespace {
+namespace page_cache_writeback_test {
 
 using namespace time_literals;
 
@@ -250,5 +250,5 @@ TEST(PageCacheWritebackTest, ResetForgetsWhatIsInFlight) {
   EXPECT_EQ(f.wb.counters().written_back_bytes, 0u);
 }
 
-}  // namespace
+}  // namespace page_cache_writeback_test
 }  // namespace storlab

@@ -9,7 +9,7 @@
 #include <vector>
 
 namespace storlab {
-namespace {
+namespace page_group_set_test {
 
 std::vector<uint64_t> Members(const GroupSet& s) {
   std::vector<uint64_t> v;
@@ -83,5 +83,5 @@ TEST(GroupSet, MatchesStdSetUnderRandomOperations) {
   EXPECT_EQ(Members(s), std::vector<uint64_t>(ref.begin(), ref.end()));
 }
 
-}  // namespace
+}  // namespace page_group_set_test
 }  // namespace storlab

@@ -7,7 +7,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace port_test {
 
 using namespace time_literals;
 using testing::MustLoadText;
@@ -72,5 +72,5 @@ TEST(Port, AFailedNodeAnswersEIOUntilItIsBack) {
   EXPECT_TRUE(testing::Write(e, d, 0, buf).status.ok());
 }
 
-}  // namespace
+}  // namespace port_test
 }  // namespace storlab

@@ -11,7 +11,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace qcow2_test {
 
 using testing::Pattern;
 constexpr uint64_t kCluster = 65536;
@@ -210,5 +210,5 @@ TEST(Qcow2Test, MetadataBypassesTheHostPageCacheUnderCacheNone) {
   EXPECT_GT(HostCachedBytes("writeback"), 0u);
 }
 
-}  // namespace
+}  // namespace qcow2_test
 }  // namespace storlab

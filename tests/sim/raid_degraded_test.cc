@@ -9,7 +9,7 @@
 #include "tests/sim/raid_test_util.h"
 
 namespace storlab {
-namespace {
+namespace raid_degraded_test {
 
 using testing::Fill;
 using testing::MakeRaidRig;
@@ -92,5 +92,5 @@ TEST(RaidIoTest, Raid10SurvivesOneFailurePerMirrorPair) {
   EXPECT_EQ(ReadAll(e, *r.raid), data);
 }
 
-}  // namespace
+}  // namespace raid_degraded_test
 }  // namespace storlab

@@ -12,7 +12,7 @@
 #include "tests/sim/raid_test_util.h"
 
 namespace storlab {
-namespace {
+namespace raid_faults_test {
 
 using namespace time_literals;
 using testing::Read;
@@ -101,5 +101,5 @@ TEST(RaidFaultsTest, ASecondFailureDuringARaid5RebuildFailsTheArray) {
   EXPECT_EQ(*r, "'disk.3' has failed: every request to it gets EIO; 'array' above it was told");
 }
 
-}  // namespace
+}  // namespace raid_faults_test
 }  // namespace storlab

@@ -10,7 +10,7 @@
 #include "tests/sim/raid_test_util.h"
 
 namespace storlab {
-namespace {
+namespace raid_io_test {
 
 using testing::DoIo;
 using testing::Fill;
@@ -349,5 +349,5 @@ TEST(RaidIoTest, TimingOnlyRunsCountTheSameMemberIos) {
             ops[static_cast<int>(DataMode::Kind::kNone)]);
 }
 
-}  // namespace
+}  // namespace raid_io_test
 }  // namespace storlab

@@ -10,7 +10,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace raid_math_test {
 
 TEST(Gf256Test, MatchesLinuxRaid6Field) {
   // Generator 2 over x^8+x^4+x^3+x^2+1: g^8 = 0x1d, g^255 = 1.
@@ -138,5 +138,5 @@ TEST(RaidLayoutTest, Raid10NearCopies) {
   EXPECT_EQ(odd.Copy(2, 1).offset, 4096u);
 }
 
-}  // namespace
+}  // namespace raid_math_test
 }  // namespace storlab

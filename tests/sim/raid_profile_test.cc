@@ -5,7 +5,7 @@
 #include "tests/sim/raid_test_util.h"
 
 namespace storlab {
-namespace {
+namespace raid_profile_test {
 
 Status LoadError(const std::string& text) {
   Engine e;
@@ -67,5 +67,5 @@ TEST(RaidProfileTest, BadValuesNameFileLineAndKey) {
   }
 }
 
-}  // namespace
+}  // namespace raid_profile_test
 }  // namespace storlab

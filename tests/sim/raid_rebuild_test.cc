@@ -6,7 +6,7 @@
 #include "tests/sim/raid_test_util.h"
 
 namespace storlab {
-namespace {
+namespace raid_rebuild_test {
 
 using namespace time_literals;
 using testing::Fill;
@@ -294,5 +294,5 @@ TEST(RaidRebuildTest, ControlErrors) {
   EXPECT_FALSE(r.raid->ReplaceMember(0).ok());  // nothing to rebuild from
 }
 
-}  // namespace
+}  // namespace raid_rebuild_test
 }  // namespace storlab

@@ -9,7 +9,7 @@
 #include "tests/sim/raid_test_util.h"
 
 namespace storlab {
-namespace {
+namespace raid_stripe_cache_test {
 
 using testing::MakeRaidRig;
 using testing::Spec;
@@ -58,5 +58,5 @@ TEST(RaidStripeCacheTest, APoolOfThirtyTwoTakesThemTwoAtATime) {
   for (size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i], Nanos(2'000'000 * (i / 2 + 1))) << i;
 }
 
-}  // namespace
+}  // namespace raid_stripe_cache_test
 }  // namespace storlab

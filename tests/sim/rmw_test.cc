@@ -8,7 +8,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace rmw_test {
 
 using namespace time_literals;
 using testing::DoIo;
@@ -194,5 +194,5 @@ TEST(RmwTest, BadParameters) {
   }
 }
 
-}  // namespace
+}  // namespace rmw_test
 }  // namespace storlab

@@ -12,7 +12,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace seed_test {
 
 TEST(SeedTest, InitialOffsetsAreZeroForSeedOneAndUniformOtherwise) {
   double sum = 0;
@@ -87,5 +87,5 @@ TEST(SeedTest, DisksDependOnTheSeedAndRepeatForOne) {
   }
 }
 
-}  // namespace
+}  // namespace seed_test
 }  // namespace storlab

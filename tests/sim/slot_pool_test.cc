@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace slot_pool_test {
 
 TEST(SlotPoolTest, ReusesTheLastReleasedSlotFirst) {
   SlotPool<int> pool;
@@ -31,5 +31,5 @@ TEST(SlotPoolTest, ClearForgetsEverySlot) {
   EXPECT_EQ(pool[0], 0);
 }
 
-}  // namespace
+}  // namespace slot_pool_test
 }  // namespace storlab

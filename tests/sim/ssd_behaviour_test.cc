@@ -7,7 +7,7 @@
 #include "tests/sim/ssd_test_util.h"
 
 namespace storlab {
-namespace {
+namespace ssd_behaviour_test {
 
 using namespace time_literals;
 using testing::AsSsd;
@@ -194,5 +194,5 @@ TEST(SsdBehaviour, WearCountersAddUp) {
   EXPECT_DOUBLE_EQ(w.percentage_used(320 * kMiB, 3000), 100.0 * 16 / (320.0 * 3000));
 }
 
-}  // namespace
+}  // namespace ssd_behaviour_test
 }  // namespace storlab

@@ -13,7 +13,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace ssd_bench_test {
 
 TEST(SsdBench, RandomReadQd32SimulatedIosPerSecond) {
   Engine e;
@@ -37,5 +37,5 @@ TEST(SsdBench, RandomReadQd32SimulatedIosPerSecond) {
       cpu);
 }
 
-}  // namespace
+}  // namespace ssd_bench_test
 }  // namespace storlab

@@ -7,7 +7,7 @@
 #include "tests/sim/ssd_test_util.h"
 
 namespace storlab {
-namespace {
+namespace ssd_catalog_test {
 
 using namespace time_literals;
 using testing::AsSsd;
@@ -174,5 +174,5 @@ TEST(SsdCatalog, ConsumerDrivesHaveAVolatileCacheAndHonourFlush) {
   }
 }
 
-}  // namespace
+}  // namespace ssd_catalog_test
 }  // namespace storlab

@@ -7,7 +7,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace ssd_config_test {
 
 Status LoadError(const std::string& keys) {
   Engine e;
@@ -84,5 +84,5 @@ TEST(SsdConfig, FiguresThatDisagreeAreErrors) {
             std::string::npos);
 }
 
-}  // namespace
+}  // namespace ssd_config_test
 }  // namespace storlab

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace ssd_flash_test {
 
 using namespace time_literals;
 
@@ -80,5 +80,5 @@ TEST(SsdFlash, OccupyHoldsADieAndResetForgetsReservations) {
   EXPECT_EQ(f.die_free(2), 0_us);
 }
 
-}  // namespace
+}  // namespace ssd_flash_test
 }  // namespace storlab

@@ -8,7 +8,7 @@
 #include "sim/random.h"
 
 namespace storlab {
-namespace {
+namespace ssd_ftl_test {
 
 constexpr uint64_t kMiB = 1 << 20;
 
@@ -121,5 +121,5 @@ TEST(SsdFtl, IdleReclaimRefillsTheFreePoolAndStops) {
   EXPECT_TRUE(f.WouldReclaim(0.9));
 }
 
-}  // namespace
+}  // namespace ssd_ftl_test
 }  // namespace storlab

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace ssd_host_test {
 
 using namespace time_literals;
 
@@ -57,5 +57,5 @@ TEST(SsdHost, WritePathCapsWritesButNotReads) {
   EXPECT_EQ(h.FromHost(10_us, 10_us, 4096), 14_us);
 }
 
-}  // namespace
+}  // namespace ssd_host_test
 }  // namespace storlab

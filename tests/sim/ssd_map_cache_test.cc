@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace ssd_map_cache_test {
 
 TEST(SsdMapCache, KeepsTheMostRecentlyUsedSegments) {
   SsdMapCache c(100, 2);
@@ -46,5 +46,5 @@ TEST(SsdMapCache, ClearEmptiesTheCache) {
   }
 }
 
-}  // namespace
+}  // namespace ssd_map_cache_test
 }  // namespace storlab

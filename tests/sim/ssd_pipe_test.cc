@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace ssd_pipe_test {
 
 TEST(SsdPipe, ServesWorkReadyNowFirstComeFirstServed) {
   SsdPipe p;
@@ -48,5 +48,5 @@ TEST(SsdPipe, DivisorMatchesDivisionForAnyDivisor) {
   }
 }
 
-}  // namespace
+}  // namespace ssd_pipe_test
 }  // namespace storlab

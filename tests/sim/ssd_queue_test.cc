@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace ssd_queue_test {
 
 Request Req(Op op, uint64_t off = 0) {
   return Request{.op = op, .offset = off, .length = op == Op::kFlush ? 0u : 4096u, .done = {}};
@@ -65,5 +65,5 @@ TEST(SsdQueue, ClearDropsEverything) {
   EXPECT_TRUE(q.Arrive(Req(Op::kRead), &s));
 }
 
-}  // namespace
+}  // namespace ssd_queue_test
 }  // namespace storlab

@@ -9,7 +9,7 @@
 #include "tests/sim/ssd_test_util.h"
 
 namespace storlab {
-namespace {
+namespace ssd_slc_reclaim_test {
 
 using namespace time_literals;
 using testing::AsSsd;
@@ -137,5 +137,5 @@ TEST(SsdSlcReclaim, TrimmedDataIsNotFolded) {
   EXPECT_EQ(ssd.slc().used(), 0u);
 }
 
-}  // namespace
+}  // namespace ssd_slc_reclaim_test
 }  // namespace storlab

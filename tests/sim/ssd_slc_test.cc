@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace ssd_slc_test {
 
 constexpr uint64_t kKiB = 1024;
 
@@ -127,5 +127,5 @@ TEST(SsdSlc, AnSlcDriveHasNoCache) {
   EXPECT_FALSE(s.CanOpen(1 << 30));
 }
 
-}  // namespace
+}  // namespace ssd_slc_test
 }  // namespace storlab

@@ -7,7 +7,7 @@
 #include "tests/sim/ssd_test_util.h"
 
 namespace storlab {
-namespace {
+namespace ssd_test {
 
 using namespace time_literals;
 using testing::AsSsd;
@@ -253,5 +253,5 @@ TEST(Ssd, SameSeedSameEverything) {
   EXPECT_EQ(run(3), run(3));
 }
 
-}  // namespace
+}  // namespace ssd_test
 }  // namespace storlab

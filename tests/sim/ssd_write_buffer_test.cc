@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace ssd_write_buffer_test {
 
 TEST(SsdWriteBuffer, AdmitsWhatFitsAndAnythingWhenEmpty) {
   SsdWriteBuffer b(1 << 20, false);
@@ -69,5 +69,5 @@ TEST(SsdWriteBuffer, ClearForgetsEverythingButKeepsNumbering) {
   EXPECT_EQ(b.open_seq(), 2u);
 }
 
-}  // namespace
+}  // namespace ssd_write_buffer_test
 }  // namespace storlab

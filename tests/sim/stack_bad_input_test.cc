@@ -18,7 +18,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace stack_bad_input_test {
 
 Status LoadError(const std::string& text, const std::string& dir = ".") {
   Engine e;
@@ -238,5 +238,5 @@ TEST(StackBadInputTest, HugeValuesAreCappedInMessages) {
   EXPECT_LT(name.message().size(), 600u) << name.message().substr(0, 700);
 }
 
-}  // namespace
+}  // namespace stack_bad_input_test
 }  // namespace storlab

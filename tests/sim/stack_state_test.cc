@@ -13,7 +13,7 @@
 #include "tests/sim/cache_unit_util.h"
 
 namespace storlab {
-namespace {
+namespace stack_state_test {
 
 TEST(StackStateTest, ANodeThatCannotSaveIsRefusedNamingIt) {
   Engine engine;
@@ -26,5 +26,5 @@ TEST(StackStateTest, ANodeThatCannotSaveIsRefusedNamingIt) {
   EXPECT_EQ(parts.status().message(), "node odd (type recorder) cannot save its state");
 }
 
-}  // namespace
+}  // namespace stack_state_test
 }  // namespace storlab

@@ -13,7 +13,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace stat_table_test {
 
 TEST(StatTableTest, EveryFigureOfEveryCatalogNodeHasAUnitAndAUniqueName) {
   const std::set<std::string_view> units = {kCount, kBytes,   kNanos,     kMillis, kBytesPerSecond,
@@ -89,5 +89,5 @@ TEST(StatTableTest, FieldsReadMembersOfEachType) {
   EXPECT_EQ(out[3].value, 14);
 }
 
-}  // namespace
+}  // namespace stat_table_test
 }  // namespace storlab

@@ -10,7 +10,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace store_test {
 
 using testing::Pattern;
 
@@ -156,5 +156,5 @@ TEST(OverlayTest, TimingOnlyOverlayHoldsNothing) {
   EXPECT_FALSE(o.Covers(0, 4096));
 }
 
-}  // namespace
+}  // namespace store_test
 }  // namespace storlab

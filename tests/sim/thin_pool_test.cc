@@ -11,7 +11,7 @@
 #include "tests/sim/thin_test_util.h"
 
 namespace storlab {
-namespace {
+namespace thin_pool_test {
 
 using testing::DoIo;
 using testing::kChunk;
@@ -151,5 +151,5 @@ TEST(ThinPoolTest, OracleFindsNothingLostWithDiscardsAcrossVolumes) {
   }
 }
 
-}  // namespace
+}  // namespace thin_pool_test
 }  // namespace storlab

@@ -6,7 +6,7 @@
 #include "tests/sim/thin_test_util.h"
 
 namespace storlab {
-namespace {
+namespace thin_test {
 
 using namespace time_literals;
 using testing::DoIo;
@@ -281,5 +281,5 @@ TEST(ThinTest, BadParameters) {
   EXPECT_NE(res.status().message().find("key 'virtual_size': is required"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace thin_test
 }  // namespace storlab

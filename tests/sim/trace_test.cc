@@ -13,7 +13,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace trace_test {
 
 using testing::Flush;
 using testing::MustLoadText;
@@ -177,5 +177,5 @@ TEST(TraceRead, BadInputNamesFileAndLine) {
             "/nonexistent/trace: cannot read: No such file or directory");
 }
 
-}  // namespace
+}  // namespace trace_test
 }  // namespace storlab

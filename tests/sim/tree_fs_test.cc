@@ -6,7 +6,7 @@
 #include <linux/fs.h>
 
 namespace storlab {
-namespace {
+namespace tree_fs_test {
 
 constexpr uint64_t kR = TreeFs::kRoot;
 
@@ -209,5 +209,5 @@ TEST(TreeFs, ReadDirOffsetsSurviveRemovals) {
   EXPECT_EQ((*rest)[1].name, "d");
 }
 
-}  // namespace
+}  // namespace tree_fs_test
 }  // namespace storlab

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace storlab {
-namespace {
+namespace units_test {
 
 using namespace time_literals;
 
@@ -83,5 +83,5 @@ TEST(UnitsTest, ExactBeyondDoublePrecision) {
   EXPECT_EQ(FormatRate(1e30), "1000000000000000000000GB/s");
 }
 
-}  // namespace
+}  // namespace units_test
 }  // namespace storlab

@@ -11,7 +11,7 @@
 #include "workloads/node_probe.h"
 
 namespace storlab {
-namespace {
+namespace vm_qcow2_test {
 
 using testing::Pattern;
 
@@ -93,5 +93,5 @@ TEST(VmQcow2Test, AHostPowerCutLosesWhatTheGuestFsyncedOnlyUnderUnsafe) {
   EXPECT_FALSE(GuestFsyncSurvivesHostCrash("unsafe"));
 }
 
-}  // namespace
+}  // namespace vm_qcow2_test
 }  // namespace storlab

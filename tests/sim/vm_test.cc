@@ -10,7 +10,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace vm_test {
 
 using testing::Pattern;
 
@@ -115,5 +115,5 @@ TEST(VmTest, UnknownCacheModeNamesKeyAndFile) {
   EXPECT_NE(msg.find("bogus"), std::string::npos) << msg;
 }
 
-}  // namespace
+}  // namespace vm_test
 }  // namespace storlab

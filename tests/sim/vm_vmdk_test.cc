@@ -11,7 +11,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace vm_vmdk_test {
 
 using testing::Pattern;
 constexpr uint64_t kMiB = uint64_t{1} << 20;
@@ -131,5 +131,5 @@ TEST(VmVmdkTest, VmdkIsAnEsxiKey) {
   EXPECT_NE(msg.find("qemu.toml"), std::string::npos) << msg;
 }
 
-}  // namespace
+}  // namespace vm_vmdk_test
 }  // namespace storlab

@@ -9,7 +9,7 @@
 #include "sim/virtual_driver.h"
 
 namespace storlab {
-namespace {
+namespace watchdog_test {
 
 using namespace time_literals;
 
@@ -123,5 +123,5 @@ TEST(WatchdogTest, AHealthyRunIsNotStopped) {
   EXPECT_EQ(left, 0);
 }
 
-}  // namespace
+}  // namespace watchdog_test
 }  // namespace storlab

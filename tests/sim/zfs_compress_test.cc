@@ -13,7 +13,7 @@
 #include "sim/random.h"
 
 namespace storlab {
-namespace {
+namespace zfs_compress_test {
 
 constexpr uint64_t kRec = 128 * 1024;
 
@@ -99,5 +99,5 @@ TEST(ZfsSampleTest, DataFromBeforeTheRunIsRandom) {
   EXPECT_FALSE(lz4.Compress(r, kRec).compressed);
 }
 
-}  // namespace
+}  // namespace zfs_compress_test
 }  // namespace storlab

@@ -10,7 +10,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace zfs_test {
 
 using namespace time_literals;
 using testing::Pattern;
@@ -298,11 +298,11 @@ count = 2
   EXPECT_NEAR(static_cast<double>(bytes) / e.now().seconds(), 50e6, 10e6);
 }
 
-}  // namespace
+}  // namespace zfs_test
 }  // namespace storlab
 
 namespace storlab {
-namespace {
+namespace zfs_test {
 
 TEST(ZfsTest, AMirrorOfTwoBaysBehindOneLinkCarriesEveryRecordTwice) {
   Engine e;
@@ -321,5 +321,5 @@ TEST(ZfsTest, AMirrorOfTwoBaysBehindOneLinkCarriesEveryRecordTwice) {
   EXPECT_EQ(link, d0 + d1) << "both sides cross the one link";
 }
 
-}  // namespace
+}  // namespace zfs_test
 }  // namespace storlab

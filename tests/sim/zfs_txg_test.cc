@@ -13,7 +13,7 @@
 #include "sim/virtual_driver.h"
 
 namespace storlab {
-namespace {
+namespace zfs_txg_test {
 
 using namespace time_literals;
 
@@ -121,5 +121,5 @@ TEST(ZfsTxgTest, APowerCutLosesTheOpenTxgAndKeepsTheCommittedBlocks) {
   EXPECT_EQ(f.txg.Dirty(Fixture::Write(3)), 2u);
 }
 
-}  // namespace
+}  // namespace zfs_txg_test
 }  // namespace storlab

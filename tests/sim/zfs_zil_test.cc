@@ -13,7 +13,7 @@
 #include "sim/virtual_driver.h"
 
 namespace storlab {
-namespace {
+namespace zfs_zil_test {
 
 constexpr uint64_t kRec = 128 * 1024;
 
@@ -133,5 +133,5 @@ TEST(ZfsZilTest, ThePowerCutKeepsTheLogAndTheTxgCommitDropsIt) {
   EXPECT_TRUE(f.Replayed(6).empty());
 }
 
-}  // namespace
+}  // namespace zfs_zil_test
 }  // namespace storlab

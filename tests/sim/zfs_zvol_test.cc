@@ -12,7 +12,7 @@
 #include "tests/sim/test_util.h"
 
 namespace storlab {
-namespace {
+namespace zfs_zvol_test {
 
 using namespace time_literals;
 using testing::Pattern;
@@ -120,5 +120,5 @@ TEST(ZfsZvolTest, SmallSequentialReadsFetchEachBlockOnce) {
   }
 }
 
-}  // namespace
+}  // namespace zfs_zvol_test
 }  // namespace storlab

@@ -44,9 +44,13 @@ inline std::string Encode(const std::vector<Rec>& recs, bool big) {
   return s;
 }
 
-constexpr uint32_t kQueue = 1, kComplete = 8, kIssue = 7;
+// blktrace_api.h's action (BLK_TA_*) and category (BLK_TC_*) bits: prefixed, so
+// that they do not hide fio's kRead/kWrite (thread_stat.h) in a test file of
+// storlab::fio::testing built in the same unity batch.
+constexpr uint32_t kTaQueue = 1, kTaComplete = 8, kTaIssue = 7;
 constexpr uint32_t Act(uint32_t ta, uint32_t tc) { return ta | (tc << 16); }
-constexpr uint32_t kRead = 1, kWrite = 2, kFlush = 4, kNotify = 1u << 10, kDiscard = 1u << 13;
+constexpr uint32_t kTcRead = 1, kTcWrite = 2, kTcFlush = 4, kTcNotify = 1u << 10,
+                   kTcDiscard = 1u << 13;
 
 inline std::vector<Rec> SampleTrace() {
   std::vector<Rec> v;
@@ -59,17 +63,17 @@ inline std::vector<Rec> SampleTrace() {
     v.push_back(r);
   };
   Rec notify;
-  notify.action = Act(0, kNotify);  // BLK_TN_PROCESS, with a name as payload
+  notify.action = Act(0, kTcNotify);  // BLK_TN_PROCESS, with a name as payload
   notify.pdu_len = 6;
   v.push_back(notify);
-  add(1000000, Act(kQueue, kRead), 8, 4096);
-  add(1500000, Act(kQueue, kRead), 16, 4096);  // two queued: depth 2
-  add(1600000, Act(kIssue, kRead), 8, 4096);
-  add(2000000, Act(kComplete, kRead), 8, 4096);
-  add(3000000, Act(kQueue, kWrite), 2048, 8192);
-  add(3500000, Act(kQueue, kWrite | kFlush), 0, 0);
-  add(4000000, Act(kQueue, kWrite | kDiscard), 4096, 4096);
-  add(4100000, Act(kQueue, kWrite), 100, 0);  // empty: skipped, as fio does
+  add(1000000, Act(kTaQueue, kTcRead), 8, 4096);
+  add(1500000, Act(kTaQueue, kTcRead), 16, 4096);  // two queued: depth 2
+  add(1600000, Act(kTaIssue, kTcRead), 8, 4096);
+  add(2000000, Act(kTaComplete, kTcRead), 8, 4096);
+  add(3000000, Act(kTaQueue, kTcWrite), 2048, 8192);
+  add(3500000, Act(kTaQueue, kTcWrite | kTcFlush), 0, 0);
+  add(4000000, Act(kTaQueue, kTcWrite | kTcDiscard), 4096, 4096);
+  add(4100000, Act(kTaQueue, kTcWrite), 100, 0);  // empty: skipped, as fio does
   return v;
 }
 

@@ -9,7 +9,7 @@
 #include "sim/trace_read.h"
 
 namespace storlab::report {
-namespace {
+namespace cut_timeline_test {
 
 // A page cache over a disk: write 1 durable before the cut, write 2
 // acknowledged and made durable only after it, write 3 in flight.
@@ -54,5 +54,5 @@ TEST(CutTimelineTest, NoClientWriteNoTimeline) {
   EXPECT_EQ(CutTimeline(*t, {Nanos(7000)}), "");
 }
 
-}  // namespace
+}  // namespace cut_timeline_test
 }  // namespace storlab::report

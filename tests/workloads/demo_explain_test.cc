@@ -13,7 +13,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::demo {
-namespace {
+namespace demo_explain_test {
 
 TEST(DemoExplainTest, AZfsPoolsSentenceCarriesWhatItsTxgsWrote) {
   HostOptions ho;
@@ -44,5 +44,5 @@ TEST(DemoExplainTest, AZfsPoolsSentenceCarriesWhatItsTxgsWrote) {
   EXPECT_NE(s.find(expect), std::string::npos) << expect << "\n" << s;
 }
 
-}  // namespace
+}  // namespace demo_explain_test
 }  // namespace storlab::demo

@@ -12,7 +12,7 @@
 #include "workloads/fio/job_spec.h"
 
 namespace storlab::demo {
-namespace {
+namespace demo_test {
 
 std::string TempDir() {
   std::string dir = ::testing::TempDir() + "storlab_demo_test";
@@ -198,5 +198,5 @@ TEST(DemoPlotTest, DirectoryNamesAreNeverRunAsCommands) {
   }
 }
 
-}  // namespace
+}  // namespace demo_test
 }  // namespace storlab::demo

@@ -12,7 +12,7 @@
 #include "workloads/fio/job_spec.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_bad_input_test {
 
 using testing::RamStack;
 using testing::RunArgs;
@@ -169,5 +169,5 @@ TEST(FioBadInputTest, ExpectedTimeSumsStonewallSegments) {
   EXPECT_EQ(ExpectedTime(*jobs), Nanos::FromSeconds(30 + 32 + 35));
 }
 
-}  // namespace
+}  // namespace fio_bad_input_test
 }  // namespace storlab::fio

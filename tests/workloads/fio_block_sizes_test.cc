@@ -11,7 +11,7 @@
 #include "workloads/fio/block_sizes.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_block_sizes_test {
 
 using testing::GoldenDir;
 using testing::IologIos;
@@ -257,5 +257,5 @@ TEST(FioBlockSizesTest, NormalHeaderShowsTheRange) {
       << s.Normal().substr(0, 200);
 }
 
-}  // namespace
+}  // namespace fio_block_sizes_test
 }  // namespace storlab::fio

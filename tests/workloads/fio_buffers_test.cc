@@ -11,7 +11,7 @@
 #include "workloads/fio/io_buffers.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_buffers_test {
 
 constexpr uint64_t kRec = 128 * 1024;
 
@@ -147,5 +147,5 @@ TEST(FioBuffersTest, TestARecordsCompressUnlessBuffersAreRefilled) {
   EXPECT_GT(sparse.compressed_records, sparse.records_written / 2);
 }
 
-}  // namespace
+}  // namespace fio_buffers_test
 }  // namespace storlab::fio

@@ -11,7 +11,7 @@
 #include "workloads/fio/cmdprio.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_cmdprio_test {
 
 Result<JobSet> Build(const std::string& args) {
   auto sections = ParseCommandLine(testing::Split("--name=p --size=1m " + args));
@@ -155,5 +155,5 @@ TEST(FioCmdprioTest, PerPriorityLatencies) {
   EXPECT_TRUE(w.Job(0).dir[kRead].prios.empty());
 }
 
-}  // namespace
+}  // namespace fio_cmdprio_test
 }  // namespace storlab::fio

@@ -6,7 +6,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_cpus_test {
 
 using testing::RunArgs;
 using testing::Split;
@@ -73,5 +73,5 @@ TEST(FioCpusTest, BadValuesNameTheOptionAndChangeNothing) {
             "cores ([host] cores, --host-cores)");
 }
 
-}  // namespace
+}  // namespace fio_cpus_test
 }  // namespace storlab::fio

@@ -10,7 +10,7 @@
 #include "workloads/fio/io_buffers.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_dedupe_test {
 
 Result<JobSet> Build(const std::string& args) {
   auto sections = ParseCommandLine(testing::Split(args));
@@ -94,5 +94,5 @@ TEST(FioDedupeTest, BadValuesAreErrorsNamingTheOption) {
   EXPECT_NE(e.status().message().find("more than 100"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace fio_dedupe_test
 }  // namespace storlab::fio

@@ -9,7 +9,7 @@
 #include "workloads/fio/digest.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_digest_test {
 
 const uint8_t* U(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
@@ -132,5 +132,5 @@ TEST(DigestTest, Sha3Fips202) {
             "73e3261122948efcfd492e74e82e2189ed0fb440d187f382270cb455f21dd185");
 }
 
-}  // namespace
+}  // namespace fio_digest_test
 }  // namespace storlab::fio

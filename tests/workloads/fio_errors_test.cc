@@ -12,7 +12,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_errors_test {
 
 using testing::RamStack;
 using testing::ReadGolden;
@@ -199,5 +199,5 @@ TEST(FioContinueOnErrorTest, VerifyErrorsGoOnWithContinueOnErrorVerify) {
   EXPECT_EQ(io.Job(0).error, EILSEQ);
 }
 
-}  // namespace
+}  // namespace fio_errors_test
 }  // namespace storlab::fio

@@ -10,7 +10,7 @@
 #include "workloads/fio/eta.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_eta_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -96,5 +96,5 @@ TEST(FioEtaTest, TicksChangeNothing) {
   EXPECT_EQ(RunEta(args, Nanos(0)).json, RunEta(args, Nanos(0), false).json);
 }
 
-}  // namespace
+}  // namespace fio_eta_test
 }  // namespace storlab::fio

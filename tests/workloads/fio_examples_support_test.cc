@@ -14,7 +14,7 @@
 #include "workloads/fio/run_cap.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_examples_support_test {
 
 using namespace time_literals;
 
@@ -118,5 +118,5 @@ TEST(RunCapTest, NothingToCapSaysNothing) {
   EXPECT_EQ(set.jobs[0].opts.runtime, 10_ms);
 }
 
-}  // namespace
+}  // namespace fio_examples_support_test
 }  // namespace storlab::fio

@@ -8,7 +8,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_exitall_test {
 
 using testing::RamStack;
 
@@ -93,5 +93,5 @@ TEST(FioExitallTest, BadExitWhatNamesTheChoices) {
             "j.fio:2: option 'exit_what': 'some' is not one of group, stonewall, all");
 }
 
-}  // namespace
+}  // namespace fio_exitall_test
 }  // namespace storlab::fio

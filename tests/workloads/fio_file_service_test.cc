@@ -11,7 +11,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_file_service_test {
 
 using testing::RamStack;
 
@@ -117,5 +117,5 @@ TEST(FileServiceTest, BadValuesNameTheOption) {
   }
 }
 
-}  // namespace
+}  // namespace fio_file_service_test
 }  // namespace storlab::fio

@@ -11,7 +11,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_file_setup_test {
 
 using testing::IologIos;
 using testing::RamStack;
@@ -247,5 +247,5 @@ TEST(UnlinkEachLoopTest, EachLoopGetsAFreshFile) {
       << s.status.message();
 }
 
-}  // namespace
+}  // namespace fio_file_setup_test
 }  // namespace storlab::fio

@@ -10,7 +10,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_fileops_test {
 
 using testing::RamStack;
 using testing::RecordedLog;
@@ -104,5 +104,5 @@ TEST(FioFileOpsTest, UnlinkRemovesTheFilesWhenTheJobIsDone) {
   EXPECT_NE(bad.status.message().find("openfiles"), std::string::npos) << bad.status.message();
 }
 
-}  // namespace
+}  // namespace fio_fileops_test
 }  // namespace storlab::fio

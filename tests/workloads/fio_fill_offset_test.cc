@@ -10,7 +10,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_fill_offset_test {
 
 using testing::IologIos;
 using testing::RamStack;
@@ -187,5 +187,5 @@ TEST(VerifyAsyncTest, SameTimingVerifierThreadsReport) {
       << neg.status.message();
 }
 
-}  // namespace
+}  // namespace fio_fill_offset_test
 }  // namespace storlab::fio

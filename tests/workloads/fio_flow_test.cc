@@ -10,7 +10,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_flow_test {
 
 using testing::RamStack;
 using testing::RunArgs;
@@ -59,5 +59,5 @@ TEST(FioFlowTest, WeightAboveFiosMaximumIsAnError) {
   EXPECT_FALSE(s.status.ok());
 }
 
-}  // namespace
+}  // namespace fio_flow_test
 }  // namespace storlab::fio

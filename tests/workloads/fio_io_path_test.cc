@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_io_path_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -163,5 +163,5 @@ TEST(IoPathOptionsTest, BadValuesNameTheOptionAndTheJob) {
   }
 }
 
-}  // namespace
+}  // namespace fio_io_path_test
 }  // namespace storlab::fio

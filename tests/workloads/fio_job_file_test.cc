@@ -12,7 +12,7 @@
 #include "workloads/fio/job_spec.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_job_file_test {
 
 EnvLookup Env(std::map<std::string, std::string> vars) {
   return [vars](const std::string& k) -> std::optional<std::string> {
@@ -183,5 +183,5 @@ TEST(JobSpecTest, InconsistentJobsAreRefused) {
   EXPECT_FALSE(BuildJobs(*ParseCommandLine({"--rw=read"}), 1).ok());  // no job at all
 }
 
-}  // namespace
+}  // namespace fio_job_file_test
 }  // namespace storlab::fio

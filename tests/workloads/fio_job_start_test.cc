@@ -10,7 +10,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_job_start_test {
 
 using testing::RamStack;
 
@@ -157,5 +157,5 @@ TEST(FioLogPrioTest, TheLastColumnIsThePriorityValueInHex) {
   }
 }
 
-}  // namespace
+}  // namespace fio_job_start_test
 }  // namespace storlab::fio

@@ -10,7 +10,7 @@
 #include "workloads/fio/latency_target.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_latency_target_test {
 
 using testing::RamStack;
 using testing::ReadGolden;
@@ -106,5 +106,5 @@ TEST(LatencyTargetTest, LatencyRunKeepsAdjustingAndBadValues) {
             std::string::npos);
 }
 
-}  // namespace
+}  // namespace fio_latency_target_test
 }  // namespace storlab::fio

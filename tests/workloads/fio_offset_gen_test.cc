@@ -5,7 +5,7 @@
 #include "workloads/fio/offset_gen.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_offset_gen_test {
 
 // With the random map (fio's default) and with lfsr, a pass visits every
 // block exactly once; then the pass is over.
@@ -78,5 +78,5 @@ TEST(OffsetGenTest, RandomMapNextFreeWraps) {
   EXPECT_TRUE(m.full());
 }
 
-}  // namespace
+}  // namespace fio_offset_gen_test
 }  // namespace storlab::fio

@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_offset_options_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -107,5 +107,5 @@ TEST(OffsetOptionsTest, BadValuesNameTheOptionAndTheJob) {
   }
 }
 
-}  // namespace
+}  // namespace fio_offset_options_test
 }  // namespace storlab::fio

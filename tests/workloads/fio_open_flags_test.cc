@@ -7,7 +7,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_open_flags_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -83,5 +83,5 @@ TEST(PreReadOptionTest, JobReadsHitTheCache) {
   EXPECT_NE(s.status.message().find("option 'pre_read'"), std::string::npos) << s.status.message();
 }
 
-}  // namespace
+}  // namespace fio_open_flags_test
 }  // namespace storlab::fio

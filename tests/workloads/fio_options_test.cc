@@ -7,7 +7,7 @@
 #include "workloads/fio/options.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_options_test {
 
 using namespace time_literals;
 
@@ -231,5 +231,5 @@ TEST(FioOptionsTest, HelpComesFromTheTable) {
   EXPECT_NE(OptionHelp("iodepth").find("range                : 1 - 65536"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace fio_options_test
 }  // namespace storlab::fio

@@ -11,7 +11,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_output_formats_test {
 
 using testing::RamStack;
 using testing::ReadGolden;
@@ -212,5 +212,5 @@ TEST(FioPercentilesTest, BadValuesNameOptionAndValue) {
   EXPECT_NE(s.status.message().find("log_avg_msec"), std::string::npos) << s.status.message();
 }
 
-}  // namespace
+}  // namespace fio_output_formats_test
 }  // namespace storlab::fio

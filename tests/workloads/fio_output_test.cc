@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_output_test {
 
 using testing::RamStack;
 using testing::RunArgs;
@@ -124,5 +124,5 @@ TEST(FioNormalOutputTest, GroupReportingHeaderAndGroupLine) {
   EXPECT_NE(normal.find("io=16.0MiB (16.8MB), run="), std::string::npos);
 }
 
-}  // namespace
+}  // namespace fio_output_test
 }  // namespace storlab::fio

@@ -6,7 +6,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio::testing {
-namespace {
+namespace fio_phases_test {
 
 TEST(FioPhasesTest, EachStonewallSegmentHasItsOwnFigures) {
   // Segment 0: 4 MiB of writes; segment 1: 2 MiB of reads of the same file.
@@ -39,5 +39,5 @@ TEST(FioPhasesTest, OneSegmentHasNoPhases) {
   EXPECT_FALSE(s.JsonObject()["storlab"].contains("phases"));
 }
 
-}  // namespace
+}  // namespace fio_phases_test
 }  // namespace storlab::fio::testing

@@ -13,7 +13,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_queueing_test {
 
 using testing::RamStack;
 using testing::RunArgs;
@@ -111,5 +111,5 @@ TEST(FioQueueingTest, FixupsAreFios) {
   EXPECT_TRUE(j.queueing.batching);
 }
 
-}  // namespace
+}  // namespace fio_queueing_test
 }  // namespace storlab::fio

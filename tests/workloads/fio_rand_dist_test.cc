@@ -18,7 +18,7 @@
 #include "workloads/fio/rand_dist_gen.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_rand_dist_test {
 
 using Kind = RandDist::Kind;
 
@@ -145,5 +145,5 @@ TEST(RandDistTest, SameSeedSameBlocks) {
   EXPECT_LT(same, 1000);
 }
 
-}  // namespace
+}  // namespace fio_rand_dist_test
 }  // namespace storlab::fio

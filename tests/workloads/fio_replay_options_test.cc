@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_replay_options_test {
 
 using testing::Act;
 using testing::Encode;
@@ -21,7 +21,7 @@ using testing::TempDir;
 Rec Queue(uint64_t time, uint32_t tc, uint64_t sector, uint32_t bytes) {
   Rec r;
   r.time = time;
-  r.action = Act(testing::kQueue, tc);
+  r.action = Act(testing::kTaQueue, tc);
   r.sector = sector;
   r.bytes = bytes;
   return r;
@@ -33,16 +33,16 @@ std::vector<Rec> MixedTrace() {
   std::vector<Rec> v;
   uint64_t t = 1000000;
   for (uint64_t i = 0; i < 6; ++i) {
-    v.push_back(Queue(t, testing::kRead, 8 * i, 4096));
+    v.push_back(Queue(t, testing::kTcRead, 8 * i, 4096));
     t += 100000;
-    v.push_back(Queue(t, testing::kWrite, 1000 + 8 * i, 8192));
+    v.push_back(Queue(t, testing::kTcWrite, 1000 + 8 * i, 8192));
     t += 100000;
   }
-  v.push_back(Queue(t, testing::kWrite | testing::kFlush, 0, 0));
+  v.push_back(Queue(t, testing::kTcWrite | testing::kTcFlush, 0, 0));
   t += 100000;
-  v.push_back(Queue(t, testing::kWrite | testing::kDiscard, 4096, 4096));
+  v.push_back(Queue(t, testing::kTcWrite | testing::kTcDiscard, 4096, 4096));
   t += 100000;
-  v.push_back(Queue(t, testing::kRead, 64, 4096));
+  v.push_back(Queue(t, testing::kTcRead, 64, 4096));
   return v;
 }
 
@@ -96,10 +96,10 @@ TEST(ReadIologChunkedTest, SameIoButNoProbedDepth) {
   uint64_t t = 1000000;
   for (uint64_t i = 0; i < 64; i += 4) {
     for (uint64_t k = 0; k < 4; ++k, t += 1000)
-      v.push_back(Queue(t, testing::kRead, 8 * (i + k), 4096));
+      v.push_back(Queue(t, testing::kTcRead, 8 * (i + k), 4096));
     for (uint64_t k = 0; k < 4; ++k, t += 1000) {
-      Rec r = Queue(t, testing::kRead, 8 * (i + k), 4096);
-      r.action = Act(testing::kComplete, testing::kRead);
+      Rec r = Queue(t, testing::kTcRead, 8 * (i + k), 4096);
+      r.action = Act(testing::kTaComplete, testing::kTcRead);
       v.push_back(r);
     }
   }
@@ -138,5 +138,5 @@ TEST(ReplayOptionsTest, BadValuesNameTheOptionAndTheJob) {
   }
 }
 
-}  // namespace
+}  // namespace fio_replay_options_test
 }  // namespace storlab::fio

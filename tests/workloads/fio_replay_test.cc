@@ -14,7 +14,7 @@
 #include "workloads/fio/iolog_read.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_replay_test {
 
 using testing::Encode;
 using testing::RamStack;
@@ -190,5 +190,5 @@ TEST(FioReplayTest, BadReplayInputsAreClearErrors) {
   EXPECT_NE(s.status.message().find("replay_time_scale"), std::string::npos) << s.status.message();
 }
 
-}  // namespace
+}  // namespace fio_replay_test
 }  // namespace storlab::fio

@@ -13,7 +13,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_report_options_test {
 
 using testing::RamStack;
 using testing::ReadGolden;
@@ -285,5 +285,5 @@ TEST(FioReportOptionsTest, BadValuesNameTheOptionAndChangeNothing) {
       << jobs.status().message();
 }
 
-}  // namespace
+}  // namespace fio_report_options_test
 }  // namespace storlab::fio

@@ -6,7 +6,7 @@
 #include "workloads/fio/engines.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_run_test {
 
 using namespace time_literals;
 using testing::RamStack;
@@ -224,11 +224,11 @@ TEST(FioRunTest, SameStackJobAndSeedGiveByteIdenticalOutput) {
             d.JsonObject()["jobs"][0]["read"]["total_ios"]);
 }
 
-}  // namespace
+}  // namespace fio_run_test
 }  // namespace storlab::fio
 
 namespace storlab::fio {
-namespace {
+namespace fio_run_test {
 
 // A 100 MB/s device under a host with 4 GiB of RAM: buffered writes land in
 // the page cache at memory speed, direct ones at the device's speed.
@@ -271,5 +271,5 @@ TEST(FioBufferedTest, EndFsyncPaysForTheDirtyPagesInsideTheRuntime) {
             (static_cast<uint64_t>((x.end - x.epoch).count()) / 1000 + 999) / 1000);
 }
 
-}  // namespace
+}  // namespace fio_run_test
 }  // namespace storlab::fio

@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_seq_rand_mix_test {
 
 using testing::RamStack;
 
@@ -64,5 +64,5 @@ TEST(PercentageRandomTest, ShareOfSequentialContinuations) {
       << s.status.message();
 }
 
-}  // namespace
+}  // namespace fio_seq_rand_mix_test
 }  // namespace storlab::fio

@@ -10,7 +10,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_stat_disable_test {
 
 using testing::RamStack;
 using testing::RunArgs;
@@ -57,5 +57,5 @@ TEST(FioStatDisableTest, EachDisableLeavesOutItsOwn) {
   EXPECT_GT(l.Job(0).dir[kRead].clat.samples(), 0u);
 }
 
-}  // namespace
+}  // namespace fio_stat_disable_test
 }  // namespace storlab::fio

@@ -11,7 +11,7 @@
 #include "workloads/fio/steadystate.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_steadystate_test {
 
 using testing::RamStack;
 using testing::ReadGolden;
@@ -113,5 +113,5 @@ TEST(FioSteadyStateTest, AGroupIsJudgedAsOneAndEndsTogether) {
   EXPECT_GT(ss["data"]["iops_mean"].get<double>(), 18000);  // the two jobs' sum
 }
 
-}  // namespace
+}  // namespace fio_steadystate_test
 }  // namespace storlab::fio

@@ -13,7 +13,7 @@
 #include "workloads/fio/fio_pattern.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_submit_data_test {
 
 using testing::RamStack;
 using testing::ReadGolden;
@@ -206,5 +206,5 @@ TEST(FioCreateOnOpenTest, AReadJobFindsAnEmptyFileAsRealFioDoes) {
   EXPECT_NE(fio.find(head), std::string::npos);
 }
 
-}  // namespace
+}  // namespace fio_submit_data_test
 }  // namespace storlab::fio

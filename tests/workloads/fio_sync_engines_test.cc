@@ -11,7 +11,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_sync_engines_test {
 
 using testing::RamStack;
 using testing::RunArgs;
@@ -134,5 +134,5 @@ TEST(FioSyncEnginesTest, SpliceGoesThroughAPipeIn64KiBRounds) {
   EXPECT_EQ(Disk(sb, Op::kRead).ops, 8u);  // direct: one request per I/O
 }
 
-}  // namespace
+}  // namespace fio_sync_engines_test
 }  // namespace storlab::fio

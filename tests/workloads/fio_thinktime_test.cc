@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_thinktime_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -100,5 +100,5 @@ TEST(ThinktimeTest, BadValuesNameTheOption) {
   }
 }
 
-}  // namespace
+}  // namespace fio_thinktime_test
 }  // namespace storlab::fio

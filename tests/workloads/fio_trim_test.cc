@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_trim_test {
 
 using testing::IologIos;
 using testing::RamStack;
@@ -104,5 +104,5 @@ TEST(FioTrimTest, NormalOutputHasFiosTrimSections) {
   EXPECT_EQ(j["jobs"][0]["trim"]["total_ios"], 256);
 }
 
-}  // namespace
+}  // namespace fio_trim_test
 }  // namespace storlab::fio

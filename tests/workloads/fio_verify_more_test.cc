@@ -13,7 +13,7 @@
 #include "workloads/fio/verify.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_verify_more_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -177,5 +177,5 @@ TEST(VerifyDumpTest, DumpsReceivedAndExpected) {
   EXPECT_EQ(got[512], static_cast<uint8_t>(~want[512]));
 }
 
-}  // namespace
+}  // namespace fio_verify_more_test
 }  // namespace storlab::fio

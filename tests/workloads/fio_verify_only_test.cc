@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_verify_only_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -85,5 +85,5 @@ TEST(VerifyOnlyTest, BadValueNamesTheOptionAndTheJob) {
       << s.status.message();
 }
 
-}  // namespace
+}  // namespace fio_verify_only_test
 }  // namespace storlab::fio

@@ -11,7 +11,7 @@
 #include "workloads/fio/verify.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_verify_test {
 
 using testing::LeAt;
 using testing::RamStack;
@@ -186,5 +186,5 @@ TEST(VerifyRunTest, BadVerifyOptions) {
       << t.status.message();
 }
 
-}  // namespace
+}  // namespace fio_verify_test
 }  // namespace storlab::fio

@@ -15,7 +15,7 @@
 #include "workloads/fio/verify_sums.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_verify_types_test {
 
 using testing::LeAt;
 using testing::RamStack;
@@ -153,5 +153,5 @@ TEST(VerifyTypesTest, WriteThenVerifyJobs) {
   }
 }
 
-}  // namespace
+}  // namespace fio_verify_types_test
 }  // namespace storlab::fio

@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_zones_test {
 
 using testing::IologIos;
 using testing::RamStack;
@@ -100,5 +100,5 @@ TEST(FioZonesTest, BadZoneOptionsAsFioRejectsThem) {
   EXPECT_EQ(two.Job(0).dir[kRead].io_bytes, 256u * 1024);
 }
 
-}  // namespace
+}  // namespace fio_zones_test
 }  // namespace storlab::fio

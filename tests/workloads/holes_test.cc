@@ -11,7 +11,7 @@
 #include "tests/workloads/state_test_util.h"
 
 namespace storlab::fio::testing {
-namespace {
+namespace holes_test {
 
 TEST(HolesTest, ZeroingCostsHalfACopy) {
   HostCpu copy(1, 4e9, 10e9), zero(1, 4e9, 10e9);
@@ -96,5 +96,5 @@ TEST(HolesTest, BufferedHoleReadsCostMoreThanDirectOnes) {
   EXPECT_GT(buffered.Job(1).dir[kRead].clat.max(), direct.Job(1).dir[kRead].clat.max());
 }
 
-}  // namespace
+}  // namespace holes_test
 }  // namespace storlab::fio::testing

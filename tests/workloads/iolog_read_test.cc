@@ -12,7 +12,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace iolog_read_test {
 
 using testing::Act;
 using testing::Encode;
@@ -173,7 +173,7 @@ TEST(BlktraceReadTest, BadRecordsNameTheRecord) {
       << t.status().message();
 
   auto bad_action = SampleTrace();
-  bad_action[3].action = Act(40, testing::kRead);
+  bad_action[3].action = Act(40, testing::kTcRead);
   t = Parse(Encode(bad_action, false));
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("record 4 (byte 150): unknown blktrace action 0x10028"),
@@ -189,5 +189,5 @@ TEST(BlktraceReadTest, BadRecordsNameTheRecord) {
   EXPECT_NE(t.status().message().find("payload of 200 bytes is truncated"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace iolog_read_test
 }  // namespace storlab::fio

@@ -7,7 +7,7 @@
 #include "workloads/iozone/iozone_run.h"
 
 namespace storlab::iozone {
-namespace {
+namespace iozone_test {
 
 std::unique_ptr<SimHost> Host(const std::string& latency = "100us") {
   HostOptions ho;
@@ -118,5 +118,5 @@ TEST(IozoneReportTest, FormatIsIozones) {
             std::string::npos);
 }
 
-}  // namespace
+}  // namespace iozone_test
 }  // namespace storlab::iozone

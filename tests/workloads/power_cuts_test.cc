@@ -28,7 +28,7 @@
 #include "workloads/host/sim_host.h"
 
 namespace storlab {
-namespace {
+namespace power_cuts_test {
 
 using namespace time_literals;
 
@@ -383,5 +383,5 @@ TEST(PowerLossTest, ModesLandNothingWholePagesOrSectors) {
   EXPECT_FALSE(ParsePowerCutMode("tear", &m));
 }
 
-}  // namespace
+}  // namespace power_cuts_test
 }  // namespace storlab

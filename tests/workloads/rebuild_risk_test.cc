@@ -9,7 +9,7 @@
 #include <cmath>
 
 namespace storlab::scenarios {
-namespace {
+namespace rebuild_risk_test {
 
 constexpr double kHoursPerYear = 365.0 * 24;
 
@@ -109,5 +109,5 @@ TEST(RebuildRiskTest, SameSeedSameResultOtherSeedOther) {
   EXPECT_NE(a.unreadable, c.unreadable);
 }
 
-}  // namespace
+}  // namespace rebuild_risk_test
 }  // namespace storlab::scenarios

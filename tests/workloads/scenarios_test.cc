@@ -8,7 +8,7 @@
 #include "workloads/scenarios/scenario.h"
 
 namespace storlab::scenarios {
-namespace {
+namespace scenarios_test {
 
 const std::vector<std::string> kNotes = {"--name=notes", "--rw=write", "--bs=4k", "--size=1m",
                                          "--ioengine=psync"};
@@ -129,5 +129,5 @@ TEST(ScenariosTest, RebuildUnderTheVmsIsSlowerAndTheVmsAreServed) {
   EXPECT_LT(vms->vm_read_ms, 200) << "the VMs' reads waited behind the rebuild";
 }
 
-}  // namespace
+}  // namespace scenarios_test
 }  // namespace storlab::scenarios

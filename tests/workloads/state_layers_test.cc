@@ -15,7 +15,7 @@
 #include "tests/workloads/state_test_util.h"
 
 namespace storlab::fio::testing {
-namespace {
+namespace state_layers_test {
 
 HostOptions Stack(const std::string& text) {
   HostOptions o;
@@ -206,5 +206,5 @@ TEST(StateLayersTest, EveryCatalogStackCanSave) {
   }
 }
 
-}  // namespace
+}  // namespace state_layers_test
 }  // namespace storlab::fio::testing

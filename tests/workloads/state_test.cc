@@ -21,7 +21,7 @@
 #include "workloads/host/host_state.h"
 
 namespace storlab::fio::testing {
-namespace {
+namespace state_test {
 
 TEST(StateTest, SsdRestoredEqualsOneRun) {
   // A DRAM-less SATA SSD: B reads what A wrote, so it reads flash (the
@@ -268,5 +268,5 @@ TEST(StateTest, ASaveInterruptedBetweenItsRenamesRestoresFromTheOldState) {
   EXPECT_FALSE(std::filesystem::exists(dir + ".old"));
 }
 
-}  // namespace
+}  // namespace state_test
 }  // namespace storlab::fio::testing

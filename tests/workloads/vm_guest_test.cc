@@ -10,7 +10,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio::testing {
-namespace {
+namespace vm_guest_test {
 
 // A 256 MiB guest (dirty_ratio 20 %: a limit of 51.2 MiB) on a virtual disk
 // with a fixed cost, over a 1 GiB host page cache (cache=writeback) or
@@ -100,5 +100,5 @@ TEST(VmGuestTest, TheBusBoundsTheQueueDepth) {
   EXPECT_GT(Iops(virtio, kRead), 10 * Iops(ide, kRead));
 }
 
-}  // namespace
+}  // namespace vm_guest_test
 }  // namespace storlab::fio::testing
