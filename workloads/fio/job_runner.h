@@ -19,7 +19,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -41,6 +40,7 @@
 #include "workloads/fio/rand_dist_gen.h"
 #include "workloads/fio/thread_stat.h"
 #include "workloads/fio/verify.h"
+#include "workloads/fio/verify_log.h"
 #include "workloads/host/sim_host.h"
 
 namespace storlab::fio {
@@ -120,6 +120,9 @@ class JobRunner {
   const std::vector<std::string>& messages() const { return messages_; }
   // verify_dump: the files fio writes when a block fails, in order.
   const std::vector<VerifyDumpFile>& verify_dumps() const { return dumps_; }
+  // verify_state_save's file (empty: none); verify_state_load (verify_state.h).
+  const std::vector<uint8_t>& verify_state_file() const { return vlog_.saved; }
+  void LoadVerifyState(VerifyState s) { vlog_.loaded = std::make_unique<VerifyState>(s); }
 
  private:
   enum class Phase { kIdle, kRunning, kDraining, kFsyncing, kDone };
@@ -189,6 +192,7 @@ class JobRunner {
   void SleepUntil(Nanos t);
   bool ThinkDue(Nanos t) const;
   void Think(Nanos t);
+  void RateSkipThink(Nanos thought);
   void PoissonNext(int dir);
   // latency_target (job_runner_latency.cc, latency_target.h).
   uint32_t DepthLimit() const { return lat_target_ ? lat_target_->depth() : spec_.iodepth; }
@@ -253,6 +257,7 @@ class JobRunner {
   bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && host_.keeps_data(); }
   void VerifyIssue(const IoUnit& u);
   bool VerifyPick(IoUnit* u);
+  bool TrimVerifyPick(IoUnit* u);
   void VerifyFill(const IoUnit& u, uint8_t* data);
   void VerifyRead(const IoUnit& u);
   bool StartVerify(Nanos t);
@@ -260,6 +265,9 @@ class JobRunner {
   void VerifyWritten(const IoUnit& u);
   void VerifyDump(const IoUnit& u, const VerifyOutcome& v);
   void AddMessages(const std::string& msg);
+  void LogWriteComp(const IoUnit& u);
+  void SaveVerifyState();
+  bool VerifyStateStop(const IoUnit& u) const;
 
   SimHost& host_;
   const JobSpec& spec_;
@@ -305,18 +313,10 @@ class JobRunner {
   Nanos replay_last_issue_;                    // fio's td->last_issue
   std::unique_ptr<IologWriter> iolog_;
   uint64_t iolog_offset_ = 0;  // the last I/O's offset: what a sync line shows
-  // verify=: the blocks written (fio's io_hist_list, write order; a block
-  // written again supersedes its older entry), the verify pass's position,
-  // and what each unit's block should hold.
-  std::vector<VerifyPiece> verify_hist_;
-  std::vector<size_t> verify_piece_;  // per unit: its entry (a write's, or a verify read's)
-  size_t hist_live_ = 0;              // entries not yet verified (fio's io_hist_len)
-  int64_t verify_batch_ = 0;          // verify_backlog: verify reads still due (td->verify_batch)
-  bool backlog_pick_ = false;         // the next I/O is a verify_backlog read
-  std::map<std::pair<uint32_t, uint64_t>, size_t> verify_index_;  // (file, offset) → entry
-  std::vector<VerifyBlock> verify_unit_;                          // per unit
-  size_t verify_pos_ = 0;
-  bool verifying_ = false;  // the verify pass after the writes (fio's do_verify())
+  VerifyLog vlog_;             // verify=: the blocks written (verify_log.h)
+  int64_t verify_batch_ = 0;   // verify_backlog: verify reads still due (td->verify_batch)
+  bool backlog_pick_ = false;  // the next I/O is a verify_backlog read or a trim verify trim
+  bool verifying_ = false;     // the verify pass after the writes (fio's do_verify())
   Nanos verify_start_;
 
   // io_u queueing (job_runner_batch.cc): I/Os queued but not committed,
@@ -372,13 +372,12 @@ class JobRunner {
   uint32_t last_write_file_ = 0;
   uint64_t loops_done_ = 0;
   uint64_t issued_loop_bytes_ = 0;
-  uint64_t issued_bytes_[3] = {0, 0, 0};  // since epoch, for rate
-  uint64_t issued_ios_[3] = {0, 0, 0};
-  uint64_t write_issues_ = 0;  // fio's io_issues[DDIR_WRITE]
+  uint64_t issued_bytes_[3] = {0, 0, 0}, issued_ios_[3] = {0, 0, 0};  // since epoch, for rate
+  uint64_t think_bytes_[3] = {0, 0, 0};  // rate_ignore_thinktime: bytes counted for thinking
+  uint64_t write_issues_ = 0;            // fio's io_issues[DDIR_WRITE]
   int last_dir_issued_ = -1;
-  uint64_t completed_blocks_ = 0, last_think_blocks_ = 0;
-  uint64_t issued_blocks_ = 0;  // fio's io_issues, for thinktime_blocks_type=issue
-  Nanos last_think_;            // fio's last_thinktime (thinktime_iotime)
+  uint64_t completed_blocks_ = 0, last_think_blocks_ = 0, issued_blocks_ = 0;  // io_issues
+  Nanos last_think_;  // fio's last_thinktime (thinktime_iotime)
   Nanos usr_ns_, sys_ns_;
   // Bandwidth / IOPS sampling windows (fio's bw_avg_time, iops_avg_time:
   // 500 ms, or log_avg_msec for a log that averages), or none when a log

@@ -92,6 +92,7 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
       if (logs_ && samples) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
     }
     d.io_bytes += u->length;
+    if (u->dir == kWrite) LogWriteComp(*u);  // io_completed(): file_log_write_comp()
     ++completed_blocks_;
     if (ramp_over_ && u->dir < 3) {
       done_bytes_[u->dir] += u->length;
