@@ -99,6 +99,8 @@ Status FioRun::Prepare() {
       runners_.back()->SetFlow(flow.get());
     }
     if (j.failed) runners_.back()->FailSetup(j.err, j.error);
+    // lockfile=exclusive: one lock per file for all jobs (file_locks.h).
+    if (o.lockfile == "exclusive") runners_.back()->SetFileLocks(&file_locks_);
     // backend.c run_threads(): fio_verify_load_state() before the job's
     // setup_files(); a state that cannot be read ends the job there (fio's
     // exit status 1, the job's error 0).

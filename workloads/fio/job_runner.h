@@ -30,6 +30,7 @@
 #include "sim/time.h"
 #include "workloads/fio/block_sizes.h"
 #include "workloads/fio/engines.h"
+#include "workloads/fio/file_locks.h"
 #include "workloads/fio/flow.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_write.h"
@@ -114,8 +115,9 @@ class JobRunner {
   uint64_t total_io_size() const;
   size_t files_open() const { return files_.size(); }
   // flow= (flow.h): the job's flow, which it joined; it asks it before
-  // each I/O and leaves it when it is done.
+  // each I/O and leaves it when it is done; lockfile=exclusive's locks.
   void SetFlow(Flow* flow) { flow_ = flow; }
+  void SetFileLocks(FileLocks* locks) { locks_ = locks; }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
   // verify_dump: the files fio writes when a block fails, in order.
@@ -141,6 +143,7 @@ class JobRunner {
     uint32_t ioprio = 0;     // io_u->ioprio (cmdprio.h)
     bool ver_list = false;   // a verify read of a block written (fio's IO_U_F_VER_LIST)
     bool in_flight = false;  // queued to the engine, not reaped (fio's IO_U_F_FLIGHT)
+    bool locked = false;     // holds its file's lock (lockfile=exclusive)
     Nanos start;             // fio's start_time
     Nanos issue;             // fio's issue_time
     Nanos arrival;           // reaches the stack (or the fd queue)
@@ -184,6 +187,7 @@ class JobRunner {
   void StartWorker(FileState& f, Nanos t);
   void SubmitNow(IoUnit* u);
   void OnStackDone(IoUnit* u, Status st);
+  void LockGranted(IoUnit* u);
   void Reap(IoUnit* u, const Status& st, Nanos visible);
   void Account(int dir, uint64_t bytes, Nanos t);
   void CloseBwWindow();
@@ -265,9 +269,7 @@ class JobRunner {
   void VerifyWritten(const IoUnit& u);
   void VerifyDump(const IoUnit& u, const VerifyOutcome& v);
   void AddMessages(const std::string& msg);
-  void LogWriteComp(const IoUnit& u);
   void SaveVerifyState();
-  bool VerifyStateStop(const IoUnit& u) const;
 
   SimHost& host_;
   const JobSpec& spec_;
@@ -342,13 +344,13 @@ class JobRunner {
   bool trim_write_due_ = false;
   uint32_t trim_file_ = 0;
   uint64_t trim_offset_ = 0, trim_length_ = 0;
+  FileLocks* locks_ = nullptr;  // lockfile=exclusive (file_locks.h; null: none)
 
   Flow* flow_ = nullptr;
   uint64_t flow_count_ = 0;      // fio's td->flow_counter
   bool flow_passed_ = false;     // the flow let the next I/O through
   bool flow_waiting_ = false;    // held back, waiting for the flow to move
   bool flow_sleep_due_ = false;  // held back, quiescing before flow_sleep
-
   Phase phase_ = Phase::kIdle;
   bool in_pump_ = false;
   bool blocked_io_ = false;  // the thread waits in a call
@@ -356,8 +358,7 @@ class JobRunner {
   bool ramp_over_ = true;
   bool failed_ = false;
   bool setup_failed_ = false;
-  // pre_read: 0 not yet, 1 reading, 2 done (fio's TD_PRE_READING).
-  int pre_read_state_ = 0;
+  int pre_read_state_ = 0;  // pre_read: 0 not yet, 1 reading, 2 done (fio's TD_PRE_READING)
   bool terminated_ = false;
   // rate_min / rate_iops_min: what was done at the last check (fio's
   // last_rate_check_bytes/blocks/time).

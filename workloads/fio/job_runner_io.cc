@@ -201,8 +201,12 @@ void JobRunner::Issue(int dir, Nanos t) {
     }
   }
   // do_verify() / do_io(): verify_state_load stops the job at a block of
-  // its last writes that had not completed (job_runner_vstate.cc).
-  if (vlog_.loaded && dir == kRead && VerifyStateStop(*u)) {
+  // its last writes that had not completed (verify_state_should_stop()), a
+  // read that is verified: of the verify list, or of a job that does not
+  // both read and write (!td_rw()).
+  if (vlog_.loaded && dir == kRead && spec_.verify != VerifyKind::kNone &&
+      (u->ver_list || !(spec_.do_read && spec_.do_write)) &&
+      VerifyStateStops(*vlog_.loaded, done_ios_[kRead], u->file, u->offset)) {
     StopIssuing();
     return;
   }
@@ -215,6 +219,17 @@ void JobRunner::Issue(int dir, Nanos t) {
 
 // td_io_queue(): the I/O picked goes to the engine.
 void JobRunner::Launch(IoUnit* u, Nanos t) {
+  // lockfile=exclusive (file_locks.h): td_io_prep() takes the file's lock
+  // before the I/O's start time, held until the queue call returns — the
+  // whole I/O where the call does it (synchronous engines, trims). A job
+  // that finds it held waits in fio_sem_down().
+  if (locks_ && !u->locked && (!eng_.async || u->dir == kTrim)) {
+    u->locked = true;
+    if (!locks_->Acquire(files_[u->file].id, [this, u] { LockGranted(u); })) {
+      blocked_io_ = true;
+      return;
+    }
+  }
   const int dir = u->dir;
   u->in_flight = true;
   u->ioprio = spec_.cmdprio.Pick(dir, u->length, prio_rng_);  // io_u.c, fio_cmdprio_set_ioprio()

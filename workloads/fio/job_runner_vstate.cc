@@ -1,19 +1,10 @@
-// JobRunner's verify state files (verify_state.h): verify_state_save's
-// record of the last writes completed and the file made of it when the job
-// ends, and verify_state_load's stop in the verification.
+// JobRunner's verify state file (verify_state.h): what verify_state_save
+// writes when the job ends. The writes completed are recorded as they are
+// reaped (VerifyLog::LogWriteComp()); verify_state_load's stop is in
+// job_runner_io.cc Issue().
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
-
-// io_u.c file_log_write_comp(): each file's ring of its last iodepth
-// completed writes.
-void JobRunner::LogWriteComp(const IoUnit& u) {
-  if (vlog_.write_comps.empty()) return;
-  std::vector<uint64_t>& ring = vlog_.write_comps[u.file];
-  size_t& idx = vlog_.write_comp_idx[u.file];
-  ring[idx++] = u.offset;
-  if (idx == ring.size()) idx = 0;
-}
 
 // backend.c thread_main(): at its end, a job that writes with verify= and
 // verify_state_save saves its state (verify_save_state(thread_number));
@@ -39,16 +30,6 @@ void JobRunner::SaveVerifyState() {
     }
   }
   vlog_.saved = EncodeVerifyState(s);
-}
-
-// do_verify() and do_io(): a verify read is checked against the state
-// loaded (verify_state_should_stop(), with fio's io_blocks[DDIR_READ]).
-bool JobRunner::VerifyStateStop(const IoUnit& u) const {
-  if (spec_.verify == VerifyKind::kNone) return false;
-  // do_io(): a read is verified when it is of the verify list, or the job
-  // does not both read and write (!td_rw()).
-  if (!u.ver_list && spec_.do_read && spec_.do_write) return false;
-  return VerifyStateStops(*vlog_.loaded, done_ios_[kRead], u.file, u.offset);
 }
 
 }  // namespace storlab::fio

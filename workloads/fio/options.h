@@ -188,7 +188,8 @@ struct JobOptions {
   // no simulated device is mounted.
   int64_t log_entries = 1024;
   bool allow_mounted_write = false;
-  bool gtod_reduce = false;  // sets the four below
+  std::string lockfile = "none";  // none | exclusive | readwrite (file_locks.h)
+  bool gtod_reduce = false;       // sets the four below
   bool disable_lat = false, disable_clat = false, disable_slat = false, disable_bw = false;
   bool clat_percentiles = true;
   bool lat_percentiles = false;

@@ -36,6 +36,13 @@ struct VerifyLog {
   std::vector<size_t> write_comp_idx;
   std::vector<uint8_t> saved;
   std::unique_ptr<VerifyState> loaded;
+
+  // io_u.c file_log_write_comp(): a write to `file` at `offset` completed.
+  void LogWriteComp(size_t file, uint64_t offset) {
+    if (write_comps.empty()) return;
+    write_comps[file][write_comp_idx[file]++] = offset;
+    if (write_comp_idx[file] == write_comps[file].size()) write_comp_idx[file] = 0;
+  }
 };
 
 }  // namespace storlab::fio
