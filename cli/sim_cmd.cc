@@ -42,6 +42,7 @@
 #include "workloads/fio/job_logs.h"
 #include "workloads/fio/output.h"
 #include "workloads/fio/run_cap.h"
+#include "workloads/fio/verify_state.h"
 #include "workloads/report/cut_timeline.h"
 #include "workloads/report/html_report.h"
 #include "workloads/report/report_series.h"
@@ -177,6 +178,11 @@ int RunOnce(const SimArgs& a, const std::vector<fio::RawSection>& sections, uint
     }
     st = fio::WriteVerifyDumps(*r);  // verify_dump
     if (!st.ok()) return -SimFail(st.message());
+    if (!r->verify_state_file().empty()) {  // verify_state_save (fio's default)
+      st = fio::WriteVerifyStateFile(r->verify_state_file(), r->spec().name,
+                                     static_cast<uint64_t>(r->spec().thread_number - 1));
+      if (!st.ok()) return -SimFail(st.message());
+    }
     if (!r->logs()) continue;
     st = r->logs()->Write();
     if (!st.ok()) return -SimFail(st.message());

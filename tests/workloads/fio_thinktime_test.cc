@@ -1,5 +1,6 @@
-// thinktime_spin, thinktime_iotime and thinktime_blocks_type (backend.c
-// handle_thinktime(), job_runner_io.cc) against real fio 3.33.
+// thinktime_spin, thinktime_iotime, thinktime_blocks_type and
+// rate_ignore_thinktime (backend.c handle_thinktime(), job_runner_io.cc)
+// against real fio 3.33.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -88,9 +89,40 @@ TEST(ThinktimeTest, BlocksTypeIssueCountsIssues) {
   EXPECT_LT(complete.Job(0).dir[kRead].runtime_ms, issue.Job(0).dir[kRead].runtime_ms);
 }
 
+// rate_ignore_thinktime (backend.c handle_thinktime()). Real fio 3.33,
+// ioengine=null rate_iops=100 runtime=2s time_based thinktime=100ms
+// thinktime_blocks=10: 200 reads without it (after each think the rate
+// catches up), 110 with it; its write_iolog has the first I/O after a think
+// at once (93.1 ms, think, 193.2 ms) and the next on the rate's clock
+// (201.7 ms: the time thought counts as 9 blocks issued).
+TEST(ThinktimeTest, RateIgnoreThinktime) {
+  const std::string job =
+      "--name=a --ioengine=null --filename=/d/f --size=1g --rw=read --bs=4k --rate_iops=100 "
+      "--runtime=2s --time_based --thinktime=100ms --thinktime_blocks=10";
+  auto plain = testing::RunArgs(RamStack(), Split(job));
+  ASSERT_TRUE(plain.status.ok()) << plain.status.message();
+  EXPECT_NEAR(static_cast<double>(plain.Job(0).dir[kRead].total_ios), 200, 2);
+  auto ignore = testing::RunArgs(RamStack(), Split(job + " --rate_ignore_thinktime=1"));
+  ASSERT_TRUE(ignore.status.ok()) << ignore.status.message();
+  EXPECT_NEAR(static_cast<double>(ignore.Job(0).dir[kRead].total_ios), 110, 2);
+  std::istringstream in(testing::RecordedLog(RamStack(), job + " --rate_ignore_thinktime=1"));
+  std::string line;
+  std::vector<uint64_t> at;  // µs
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    uint64_t t = 0;
+    std::string file, op;
+    if (ls >> t >> file >> op && op == "read") at.push_back(t);
+  }
+  ASSERT_GE(at.size(), 12u);
+  EXPECT_NEAR(static_cast<double>(at[9]), 90000, 1000);
+  EXPECT_NEAR(static_cast<double>(at[10]), 190000, 1000);  // at once after the think
+  EXPECT_NEAR(static_cast<double>(at[11]), 200000, 1000);  // then the rate's clock
+}
+
 TEST(ThinktimeTest, BadValuesNameTheOption) {
-  for (const char* bad :
-       {"--thinktime_blocks_type=both", "--thinktime_spin=fast", "--thinktime_iotime=x"}) {
+  for (const char* bad : {"--thinktime_blocks_type=both", "--thinktime_spin=fast",
+                          "--thinktime_iotime=x", "--rate_ignore_thinktime=maybe"}) {
     auto s = testing::RunArgs(RamStack(), Split(std::string("--name=a --filename=/d/f --size=1m "
                                                             "--thinktime=1ms ") +
                                                 bad));

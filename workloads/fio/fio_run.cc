@@ -7,6 +7,7 @@
 #include "workloads/fio/engines.h"
 #include "workloads/fio/iolog_read.h"
 #include "workloads/fio/report_units.h"
+#include "workloads/fio/verify_state.h"
 
 // The tables below use designated initializers and rely on member defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -98,6 +99,20 @@ Status FioRun::Prepare() {
       runners_.back()->SetFlow(flow.get());
     }
     if (j.failed) runners_.back()->FailSetup(j.err, j.error);
+    // lockfile=exclusive: one lock per file for all jobs (file_locks.h).
+    if (o.lockfile == "exclusive") runners_.back()->SetFileLocks(&file_locks_);
+    // backend.c run_threads(): fio_verify_load_state() before the job's
+    // setup_files(); a state that cannot be read ends the job there (fio's
+    // exit status 1, the job's error 0).
+    if (o.verify_state_load && o.verify != "0" && !j.failed) {
+      auto vs = ReadVerifyStateFile(spec.name, static_cast<uint64_t>(spec.thread_number - 1));
+      if (vs.ok()) {
+        runners_.back()->LoadVerifyState(std::move(*vs));
+      } else {
+        messages_.push_back(vs.status().message());
+        runners_.back()->FailSetup(0, "");
+      }
+    }
   }
   layout_end_ = host_.engine().now();
   return Status();

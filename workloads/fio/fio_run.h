@@ -24,6 +24,7 @@
 
 #include "sim/status.h"
 #include "sim/time.h"
+#include "workloads/fio/file_locks.h"
 #include "workloads/fio/flow.h"
 #include "workloads/fio/job_runner.h"
 #include "workloads/fio/job_spec.h"
@@ -138,6 +139,7 @@ class FioRun {
   std::vector<std::unique_ptr<JobRunner>> runners_;
   std::vector<bool> late_;  // per job: create_serialize=0, set up when its segment starts
   std::map<int64_t, std::unique_ptr<Flow>> flows_;  // by flow_id (flow.h)
+  FileLocks file_locks_;                            // lockfile=exclusive
   std::vector<LayoutLine> layout_;
   std::vector<std::string> messages_;
   bool exitall_ = false;  // some job set exitall (fio's exitall_on_terminate)

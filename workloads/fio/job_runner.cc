@@ -71,8 +71,14 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, const std::vector<uint3
                       spec.rand_seed, spec.verify == VerifyKind::kNone ? spec.fill : BufferFill{});
   }
   if (host.keeps_data()) {
-    verify_unit_.resize(units_.size());
-    verify_piece_.resize(units_.size());
+    vlog_.unit.resize(units_.size());
+    vlog_.piece.resize(units_.size());
+    // trim verify: log_io_piece() draws for the trim list when the job
+    // verifies what it wrote (backend.c do_io(): td->o.do_verify).
+    if (spec.opts.do_verify && !spec.opts.experimental_verify) {
+      vlog_.trims.Configure(spec.rand_seed ^ 0x7472696dULL, spec.opts.trim_percentage,
+                            spec.opts.trim_backlog, spec.opts.trim_backlog_batch);
+    }
   }
   ts_.name = spec.name;
   ts_.description = spec.opts.description;
@@ -167,6 +173,12 @@ void JobRunner::InitFiles(const std::vector<uint32_t>& file_ids,
     }
     if (eng_.per_fd_worker || eng_.buffered_write_serial) f.queue.resize(spec.iodepth + 1);
     files_.push_back(std::move(f));
+  }
+  // backend.c init_file_completion_logging(): with verify= and
+  // verify_state_save, each file keeps its last iodepth writes.
+  if (spec.verify != VerifyKind::kNone && spec.opts.verify_state_save) {
+    vlog_.write_comps.assign(files_.size(), std::vector<uint64_t>(spec.iodepth, 0));
+    vlog_.write_comp_idx.assign(files_.size(), 0);
   }
   open_limit_ = OpenLimit(spec, files_.size());
   // init.c: zipf/pareto/gauss over nrfiles << FIO_FSERVICE_SHIFT ranges,
@@ -279,6 +291,7 @@ void JobRunner::ResetStats(Nanos now) {
   for (int d = 0; d < 3; ++d) {
     done_bytes_[d] = done_ios_[d] = check_bytes_[d] = check_ios_[d] = 0;
     issued_bytes_[d] = issued_ios_[d] = poisson_usec_[d] = win_bytes_[d] = win_ios_[d] = 0;
+    think_bytes_[d] = 0;
   }
   next_bw_sample_ = now + bw_avg_;
   next_iops_sample_ = now + iops_avg_;
@@ -302,6 +315,10 @@ void JobRunner::StopIssuing() {
 
 void JobRunner::FinishIo(Nanos t) {
   extras_.io_end = t;
+  // backend.c do_io(): blocks left on the trim verify list.
+  if (!verifying_ && vlog_.trims.entries()) {
+    messages_.push_back("fio: " + std::to_string(vlog_.trims.entries()) + " trim entries leaked?");
+  }
   const bool writes = spec_.do_write;
   // backend.c do_io(): `end_fsync || fsync_on_close` fsyncs every file; the
   // close that follows skips its own fsync (should_fsync(): last_was_sync).
@@ -357,6 +374,7 @@ std::string JobRunner::NoIoReason() const {
 
 void JobRunner::Finish(Nanos t) {
   if (StartVerify(t)) return;
+  SaveVerifyState();
   Nanos elapsed = t - epoch_;
   while (bw_windows_ && next_bw_sample_ < t) CloseBwWindow();
   while (iops_windows_ && next_iops_sample_ < t) CloseIopsWindow();

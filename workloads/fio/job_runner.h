@@ -19,7 +19,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -31,6 +30,7 @@
 #include "sim/time.h"
 #include "workloads/fio/block_sizes.h"
 #include "workloads/fio/engines.h"
+#include "workloads/fio/file_locks.h"
 #include "workloads/fio/flow.h"
 #include "workloads/fio/io_buffers.h"
 #include "workloads/fio/iolog_write.h"
@@ -41,6 +41,7 @@
 #include "workloads/fio/rand_dist_gen.h"
 #include "workloads/fio/thread_stat.h"
 #include "workloads/fio/verify.h"
+#include "workloads/fio/verify_log.h"
 #include "workloads/host/sim_host.h"
 
 namespace storlab::fio {
@@ -114,12 +115,16 @@ class JobRunner {
   uint64_t total_io_size() const;
   size_t files_open() const { return files_.size(); }
   // flow= (flow.h): the job's flow, which it joined; it asks it before
-  // each I/O and leaves it when it is done.
+  // each I/O and leaves it when it is done; lockfile=exclusive's locks.
   void SetFlow(Flow* flow) { flow_ = flow; }
+  void SetFileLocks(FileLocks* locks) { locks_ = locks; }
   // Messages fio would print on stderr (I/O errors).
   const std::vector<std::string>& messages() const { return messages_; }
   // verify_dump: the files fio writes when a block fails, in order.
   const std::vector<VerifyDumpFile>& verify_dumps() const { return dumps_; }
+  // verify_state_save's file (empty: none); verify_state_load (verify_state.h).
+  const std::vector<uint8_t>& verify_state_file() const { return vlog_.saved; }
+  void LoadVerifyState(VerifyState s) { vlog_.loaded = std::make_unique<VerifyState>(s); }
 
  private:
   enum class Phase { kIdle, kRunning, kDraining, kFsyncing, kDone };
@@ -138,6 +143,7 @@ class JobRunner {
     uint32_t ioprio = 0;     // io_u->ioprio (cmdprio.h)
     bool ver_list = false;   // a verify read of a block written (fio's IO_U_F_VER_LIST)
     bool in_flight = false;  // queued to the engine, not reaped (fio's IO_U_F_FLIGHT)
+    bool locked = false;     // holds its file's lock (lockfile=exclusive)
     Nanos start;             // fio's start_time
     Nanos issue;             // fio's issue_time
     Nanos arrival;           // reaches the stack (or the fd queue)
@@ -181,6 +187,7 @@ class JobRunner {
   void StartWorker(FileState& f, Nanos t);
   void SubmitNow(IoUnit* u);
   void OnStackDone(IoUnit* u, Status st);
+  void LockGranted(IoUnit* u);
   void Reap(IoUnit* u, const Status& st, Nanos visible);
   void Account(int dir, uint64_t bytes, Nanos t);
   void CloseBwWindow();
@@ -189,6 +196,7 @@ class JobRunner {
   void SleepUntil(Nanos t);
   bool ThinkDue(Nanos t) const;
   void Think(Nanos t);
+  void RateSkipThink(Nanos thought);
   void PoissonNext(int dir);
   // latency_target (job_runner_latency.cc, latency_target.h).
   uint32_t DepthLimit() const { return lat_target_ ? lat_target_->depth() : spec_.iodepth; }
@@ -253,6 +261,7 @@ class JobRunner {
   bool VerifyOn() const { return spec_.verify != VerifyKind::kNone && host_.keeps_data(); }
   void VerifyIssue(const IoUnit& u);
   bool VerifyPick(IoUnit* u);
+  bool TrimVerifyPick(IoUnit* u);
   void VerifyFill(const IoUnit& u, uint8_t* data);
   void VerifyRead(const IoUnit& u);
   bool StartVerify(Nanos t);
@@ -260,6 +269,7 @@ class JobRunner {
   void VerifyWritten(const IoUnit& u);
   void VerifyDump(const IoUnit& u, const VerifyOutcome& v);
   void AddMessages(const std::string& msg);
+  void SaveVerifyState();
 
   SimHost& host_;
   const JobSpec& spec_;
@@ -305,18 +315,10 @@ class JobRunner {
   Nanos replay_last_issue_;                    // fio's td->last_issue
   std::unique_ptr<IologWriter> iolog_;
   uint64_t iolog_offset_ = 0;  // the last I/O's offset: what a sync line shows
-  // verify=: the blocks written (fio's io_hist_list, write order; a block
-  // written again supersedes its older entry), the verify pass's position,
-  // and what each unit's block should hold.
-  std::vector<VerifyPiece> verify_hist_;
-  std::vector<size_t> verify_piece_;  // per unit: its entry (a write's, or a verify read's)
-  size_t hist_live_ = 0;              // entries not yet verified (fio's io_hist_len)
-  int64_t verify_batch_ = 0;          // verify_backlog: verify reads still due (td->verify_batch)
-  bool backlog_pick_ = false;         // the next I/O is a verify_backlog read
-  std::map<std::pair<uint32_t, uint64_t>, size_t> verify_index_;  // (file, offset) → entry
-  std::vector<VerifyBlock> verify_unit_;                          // per unit
-  size_t verify_pos_ = 0;
-  bool verifying_ = false;  // the verify pass after the writes (fio's do_verify())
+  VerifyLog vlog_;             // verify=: the blocks written (verify_log.h)
+  int64_t verify_batch_ = 0;   // verify_backlog: verify reads still due (td->verify_batch)
+  bool backlog_pick_ = false;  // the next I/O is a verify_backlog read or a trim verify trim
+  bool verifying_ = false;     // the verify pass after the writes (fio's do_verify())
   Nanos verify_start_;
 
   // io_u queueing (job_runner_batch.cc): I/Os queued but not committed,
@@ -342,13 +344,13 @@ class JobRunner {
   bool trim_write_due_ = false;
   uint32_t trim_file_ = 0;
   uint64_t trim_offset_ = 0, trim_length_ = 0;
+  FileLocks* locks_ = nullptr;  // lockfile=exclusive (file_locks.h; null: none)
 
   Flow* flow_ = nullptr;
   uint64_t flow_count_ = 0;      // fio's td->flow_counter
   bool flow_passed_ = false;     // the flow let the next I/O through
   bool flow_waiting_ = false;    // held back, waiting for the flow to move
   bool flow_sleep_due_ = false;  // held back, quiescing before flow_sleep
-
   Phase phase_ = Phase::kIdle;
   bool in_pump_ = false;
   bool blocked_io_ = false;  // the thread waits in a call
@@ -356,8 +358,7 @@ class JobRunner {
   bool ramp_over_ = true;
   bool failed_ = false;
   bool setup_failed_ = false;
-  // pre_read: 0 not yet, 1 reading, 2 done (fio's TD_PRE_READING).
-  int pre_read_state_ = 0;
+  int pre_read_state_ = 0;  // pre_read: 0 not yet, 1 reading, 2 done (fio's TD_PRE_READING)
   bool terminated_ = false;
   // rate_min / rate_iops_min: what was done at the last check (fio's
   // last_rate_check_bytes/blocks/time).
@@ -372,13 +373,12 @@ class JobRunner {
   uint32_t last_write_file_ = 0;
   uint64_t loops_done_ = 0;
   uint64_t issued_loop_bytes_ = 0;
-  uint64_t issued_bytes_[3] = {0, 0, 0};  // since epoch, for rate
-  uint64_t issued_ios_[3] = {0, 0, 0};
-  uint64_t write_issues_ = 0;  // fio's io_issues[DDIR_WRITE]
+  uint64_t issued_bytes_[3] = {0, 0, 0}, issued_ios_[3] = {0, 0, 0};  // since epoch, for rate
+  uint64_t think_bytes_[3] = {0, 0, 0};  // rate_ignore_thinktime: bytes counted for thinking
+  uint64_t write_issues_ = 0;            // fio's io_issues[DDIR_WRITE]
   int last_dir_issued_ = -1;
-  uint64_t completed_blocks_ = 0, last_think_blocks_ = 0;
-  uint64_t issued_blocks_ = 0;  // fio's io_issues, for thinktime_blocks_type=issue
-  Nanos last_think_;            // fio's last_thinktime (thinktime_iotime)
+  uint64_t completed_blocks_ = 0, last_think_blocks_ = 0, issued_blocks_ = 0;  // io_issues
+  Nanos last_think_;  // fio's last_thinktime (thinktime_iotime)
   Nanos usr_ns_, sys_ns_;
   // Bandwidth / IOPS sampling windows (fio's bw_avg_time, iops_avg_time:
   // 500 ms, or log_avg_msec for a log that averages), or none when a log

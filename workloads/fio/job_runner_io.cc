@@ -11,8 +11,11 @@ bool JobRunner::ShouldStop(Nanos t) const {
   if (failed_ || terminated_) return true;
   const JobOptions& o = spec_.opts;
   if (ramp_over_ && o.runtime > Nanos(0) && t - epoch_ >= o.runtime) return true;
+  // backend.c do_io(): the loop goes on while the trim verify list has
+  // blocks, too (with trim_backlog: without it nothing would take them).
   if (!o.time_based && issued_loop_bytes_ >= io_size_ &&
-      loops_done_ + 1 >= static_cast<uint64_t>(o.loops)) {
+      loops_done_ + 1 >= static_cast<uint64_t>(o.loops) &&
+      !(o.trim_backlog && vlog_.trims.entries())) {
     return true;
   }
   // number_ios: I/Os counted as fio's io_blocks (reset by ramp_time).
@@ -40,7 +43,7 @@ void JobRunner::Pump() {
       break;
     }
     if (verifying_) {  // do_verify(): read back every block written
-      if (failed_ || terminated_ || verify_pos_ >= verify_hist_.size()) {
+      if (failed_ || terminated_ || vlog_.pos >= vlog_.hist.size()) {
         StopIssuing();
         break;
       }
@@ -57,8 +60,10 @@ void JobRunner::Pump() {
       if (!LaunchHeld(t)) break;
       continue;  // the stop checks again, with the held I/O counted
     }
-    // Not time_based: a loop ends when io_size bytes were issued.
-    if (!o.time_based && issued_loop_bytes_ >= io_size_) {
+    // Not time_based: a loop ends when io_size bytes were issued (the last
+    // one goes on only for trim verify's trims, above).
+    if (!o.time_based && issued_loop_bytes_ >= io_size_ &&
+        loops_done_ + 1 < static_cast<uint64_t>(o.loops)) {
       // unlink_each_loop: do_io() has reaped the loop's I/O before the
       // files go (the last reap calls Pump again).
       if (o.unlink_each_loop && cur_depth_ > 0) break;
@@ -113,6 +118,13 @@ void JobRunner::Pump() {
       backlog_pick_ = false;
       continue;
     }
+    // trim_backlog: trims of blocks written (io_u.c check_get_trim()).
+    if (VerifyOn() && vlog_.trims.Due(vlog_.live, last_dir_issued_ == kRead)) {
+      backlog_pick_ = true;
+      Issue(kTrim, t);
+      backlog_pick_ = false;
+      continue;
+    }
     int dir = pending_dir_;
     if (dir < 0) {
       if (spec_.do_trim) {
@@ -133,6 +145,11 @@ void JobRunner::Pump() {
           o.rate[dir]
               ? static_cast<double>(issued_bytes_[dir]) / static_cast<double>(o.rate[dir])
               : static_cast<double>(issued_ios_[dir]) / static_cast<double>(o.rate_iops[dir]);
+      if (think_bytes_[dir]) {  // rate_ignore_thinktime (job_runner_pace.cc RateSkipThink())
+        const uint64_t bps = o.rate[dir] ? o.rate[dir] : o.rate_iops[dir] * spec_.sizes[dir].min;
+        secs =
+            static_cast<double>(issued_bytes_[dir] + think_bytes_[dir]) / static_cast<double>(bps);
+      }
       Nanos allowed = o.rate_process == "poisson"
                           ? epoch_ + Nanos(static_cast<int64_t>(poisson_usec_[dir]) * 1000)
                           : epoch_ + Nanos::FromSeconds(secs);
@@ -183,6 +200,16 @@ void JobRunner::Issue(int dir, Nanos t) {
       return;
     }
   }
+  // do_verify() / do_io(): verify_state_load stops the job at a block of
+  // its last writes that had not completed (verify_state_should_stop()), a
+  // read that is verified: of the verify list, or of a job that does not
+  // both read and write (!td_rw()).
+  if (vlog_.loaded && dir == kRead && spec_.verify != VerifyKind::kNone &&
+      (u->ver_list || !(spec_.do_read && spec_.do_write)) &&
+      VerifyStateStops(*vlog_.loaded, done_ios_[kRead], u->file, u->offset)) {
+    StopIssuing();
+    return;
+  }
   if (!opened_now_.empty() && !OpenPicked(&t)) return;
   free_.pop_back();
   if (!u->ver_list) pending_dir_ = -1;
@@ -192,6 +219,17 @@ void JobRunner::Issue(int dir, Nanos t) {
 
 // td_io_queue(): the I/O picked goes to the engine.
 void JobRunner::Launch(IoUnit* u, Nanos t) {
+  // lockfile=exclusive (file_locks.h): td_io_prep() takes the file's lock
+  // before the I/O's start time, held until the queue call returns — the
+  // whole I/O where the call does it (synchronous engines, trims). A job
+  // that finds it held waits in fio_sem_down().
+  if (locks_ && !u->locked && (!eng_.async || u->dir == kTrim)) {
+    u->locked = true;
+    if (!locks_->Acquire(files_[u->file].id, [this, u] { LockGranted(u); })) {
+      blocked_io_ = true;
+      return;
+    }
+  }
   const int dir = u->dir;
   u->in_flight = true;
   u->ioprio = spec_.cmdprio.Pick(dir, u->length, prio_rng_);  // io_u.c, fio_cmdprio_set_ioprio()
@@ -235,11 +273,13 @@ void JobRunner::Launch(IoUnit* u, Nanos t) {
       ++write_issues_;
       last_write_file_ = u->file;
     }
-    if (spec_.trim_write) trim_write_due_ = dir == kTrim;
+    if (spec_.trim_write && !u->ver_list) trim_write_due_ = dir == kTrim;
   }
   last_dir_issued_ = dir;
   if (iolog_) IologIo(*u);
-  if (VerifyOn() && dir != kTrim) VerifyIssue(*u);
+  // experimental_verify: the job's own trims are verified too.
+  if (VerifyOn() && (dir != kTrim || (spec_.opts.experimental_verify && !u->ver_list)))
+    VerifyIssue(*u);
   if (spec_.queueing.batching) {
     Queue(u);
   } else {
@@ -251,7 +291,8 @@ void JobRunner::Dispatch(IoUnit* u) {
   Engine& engine = host_.engine();
   // verify_only: an I/O of the dry run (backend.c do_dry_run()) completes
   // at once, without I/O (io_u_sync_complete()); the verify pass reads.
-  const bool dry = spec_.opts.verify_only && spec_.do_write && !verifying_ && !u->ver_list;
+  const bool dry =
+      spec_.opts.verify_only && spec_.do_write && !verifying_ && (!u->ver_list || u->dir == kTrim);
   if (eng_.no_io || dry) {
     engine.At(u->arrival, [u] { u->job->Reap(u, Status(), u->job->host_.engine().now()); });
     return;

@@ -96,7 +96,7 @@ void JobRunner::StridedZone(int dir) {
 // I/O of direction `dir` goes and how long it is.
 bool JobRunner::PickOffset(int dir, IoUnit* u) {
   if (spec_.trace) return ReplayPick(u);
-  if (verifying_ || backlog_pick_) return VerifyPick(u);
+  if (verifying_ || backlog_pick_) return dir == kTrim ? TrimVerifyPick(u) : VerifyPick(u);
   if (zoned_) StridedZone(dir);
   const uint64_t min_len = spec_.sizes[dir].min;
   // rw=randread:N: every Nth I/O takes a random offset, the others go on

@@ -47,7 +47,28 @@ void JobRunner::Think(Nanos t) {
   Nanos sleep = o.thinktime - spin;
   if (o.runtime > Nanos(0) && ramp_over_)
     sleep = Min(sleep, Max(Nanos(0), epoch_ + o.runtime - spun));
+  RateSkipThink(spin + sleep);
   SleepUntil(spun + sleep);
+}
+
+// handle_thinktime(), rate_ignore_thinktime: what the rate of the last
+// I/O's direction would have issued while the job thought, less one block
+// (so the first I/O after it goes at once), counts as issued; poisson's
+// clock (last_usec) moves on by the time thought. fio's "over" is one block
+// when a block's time at the rate fits in the time thought, else 0 (its
+// (usperop - total) / usperop is 0 then); the sum is modular, as fio's.
+void JobRunner::RateSkipThink(Nanos thought) {
+  const JobOptions& o = spec_.opts;
+  const int dir = last_dir_issued_;
+  if (!o.rate_ignore_thinktime || dir < 0 || dir >= kSync) return;
+  const uint64_t bs = spec_.sizes[static_cast<size_t>(dir)].min;
+  const uint64_t bps = o.rate[dir] ? o.rate[dir] : o.rate_iops[dir] * bs;  // __setup_rate()
+  const auto us = static_cast<uint64_t>(thought.count() / 1000);
+  if (!bps || !us) return;
+  const uint64_t missed = bps * us / 1000000;
+  const uint64_t usperop = bs * 1000000 / bps;
+  think_bytes_[dir] += missed - (usperop <= us ? bs : 0);
+  poisson_usec_[dir] += us;
 }
 
 void JobRunner::SleepUntil(Nanos t) {

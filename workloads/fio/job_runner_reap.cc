@@ -40,6 +40,10 @@ void JobRunner::OnStackDone(IoUnit* u, Status st) {
 
 void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   const JobOptions& o = spec_.opts;
+  if (u->locked) {  // lockfile=exclusive: the queue call returned (unlock_file())
+    u->locked = false;
+    locks_->Release(files_[u->file].id);
+  }
   if (u->dir == kWrite && VerifyOn()) VerifyWritten(*u);
   // A context switch when the thread had to sleep for the completion: a
   // call that returns within kSleepThreshold (a page-cache copy) does not switch.
@@ -92,6 +96,7 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
       if (logs_ && samples) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
     }
     d.io_bytes += u->length;
+    if (u->dir == kWrite) vlog_.LogWriteComp(u->file, u->offset);  // io_completed()
     ++completed_blocks_;
     if (ramp_over_ && u->dir < 3) {
       done_bytes_[u->dir] += u->length;
@@ -115,6 +120,23 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   if (in_getevents_) return;  // GetEvents() pumps after the batch
   poll_wait_ = false;         // a synchronous unit (trim, fsync) was the wait
   Pump();
+}
+
+// lockfile=exclusive: the lock `u` waited for is its job's now (handed
+// over inside another job's completion, so the I/O goes from an event of
+// its own). A job that stopped meanwhile gives it back.
+void JobRunner::LockGranted(IoUnit* u) {
+  host_.engine().At(host_.engine().now(), [this, u] {
+    blocked_io_ = false;
+    if (phase_ != Phase::kRunning) {
+      u->locked = false;
+      locks_->Release(files_[u->file].id);
+      free_.push_back(u);
+      return;
+    }
+    Launch(u, Max(host_.engine().now(), thread_free_));
+    Pump();
+  });
 }
 
 }  // namespace storlab::fio

@@ -34,7 +34,7 @@ bool JobRunner::TrimWritePick(IoUnit* u) {
 bool JobRunner::CountsToSize(int dir) const { return !spec_.trim_write || dir == kWrite; }
 
 void JobRunner::SubmitTrim(IoUnit* u, Completion done) {
-  if (spec_.trim_write) {
+  if (spec_.trim_write && !u->ver_list) {  // a trim verify trim is not the pair's
     trim_file_ = u->file;
     trim_offset_ = u->offset;
     trim_length_ = u->length;

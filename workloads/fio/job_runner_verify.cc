@@ -43,7 +43,8 @@ namespace storlab::fio {
 // (numberio: td->io_issues[DDIR_WRITE] before this one), and the entry in
 // the history; a read of a read-only job expects its own offset.
 void JobRunner::VerifyIssue(const IoUnit& u) {
-  VerifyBlock& b = verify_unit_[static_cast<size_t>(&u - units_.data())];
+  VerifyBlock& b = vlog_.unit[static_cast<size_t>(&u - units_.data())];
+  const bool experimental = spec_.opts.experimental_verify;
   if (u.dir == kWrite) {
     b.offset = u.offset;
     b.numberio = static_cast<uint16_t>(write_issues_ - 1);
@@ -51,17 +52,31 @@ void JobRunner::VerifyIssue(const IoUnit& u) {
     b.thread = static_cast<uint16_t>(spec_.thread_number);
     b.time_ns = static_cast<uint64_t>(u.start.count());
     // A block written again: the older entry is superseded (fio's rb-tree
-    // insert drops the old io_piece when it overlaps).
-    auto [it, fresh] = verify_index_.try_emplace({u.file, u.offset}, verify_hist_.size());
+    // insert drops the old io_piece when it overlaps). experimental_verify
+    // keeps every write: its pass reads them all again.
+    auto [it, fresh] = experimental
+                           ? std::pair{vlog_.index.end(), true}
+                           : vlog_.index.try_emplace({u.file, u.offset}, vlog_.hist.size());
     if (!fresh) {
-      VerifyPiece& old = verify_hist_[it->second];
-      if (old.length && it->second >= verify_pos_) --hist_live_;
+      VerifyPiece& old = vlog_.hist[it->second];
+      if (old.length && it->second >= vlog_.pos) --vlog_.live;
       old.length = 0;
-      it->second = verify_hist_.size();
+      vlog_.trims.Remove(old);
+      it->second = vlog_.hist.size();
     }
-    verify_piece_[static_cast<size_t>(&u - units_.data())] = verify_hist_.size();
-    verify_hist_.push_back({.file = u.file, .length = u.length, .block = b});
-    ++hist_live_;  // iolog.c log_io_piece(): io_hist_len++
+    vlog_.piece[static_cast<size_t>(&u - units_.data())] = vlog_.hist.size();
+    vlog_.hist.push_back({.file = u.file, .length = u.length, .block = b});
+    ++vlog_.live;  // iolog.c log_io_piece(): io_hist_len++
+    // log_io_piece(): io_u_should_trim() puts trim_percentage of the
+    // blocks on the trim list (verify_trims.h).
+    if (vlog_.trims.Draw()) vlog_.trims.Add(vlog_.hist, vlog_.hist.size() - 1);
+  } else if (u.dir == kTrim) {
+    // experimental_verify: do_verify() turns a trim of the job's into a
+    // read of zeros (IO_U_F_TRIMMED).
+    VerifyBlock t{.offset = u.offset};
+    vlog_.hist.push_back(
+        {.file = u.file, .length = u.length, .block = t, .in_flight = false, .trimmed = true});
+    ++vlog_.live;
   } else if (u.dir == kRead && !u.ver_list) {
     b = VerifyBlock{};
     b.offset = u.offset;
@@ -69,17 +84,37 @@ void JobRunner::VerifyIssue(const IoUnit& u) {
 }
 
 bool JobRunner::VerifyPick(IoUnit* u) {
-  while (verify_pos_ < verify_hist_.size() && verify_hist_[verify_pos_].length == 0) ++verify_pos_;
-  if (verify_pos_ >= verify_hist_.size()) return false;
+  while (vlog_.pos < vlog_.hist.size() && vlog_.hist[vlog_.pos].length == 0) ++vlog_.pos;
+  if (vlog_.pos >= vlog_.hist.size()) return false;
   const size_t slot = static_cast<size_t>(u - units_.data());
-  verify_piece_[slot] = verify_pos_;
-  const VerifyPiece& p = verify_hist_[verify_pos_++];
-  --hist_live_;
+  vlog_.piece[slot] = vlog_.pos;
+  VerifyPiece& p = vlog_.hist[vlog_.pos++];
+  --vlog_.live;
+  vlog_.trims.Remove(p);  // get_next_verify(): remove_trim_entry()
   u->file = p.file;
   u->offset = p.block.offset;
   u->length = p.length;
   u->ver_list = true;
-  verify_unit_[slot] = p.block;
+  vlog_.unit[slot] = p.block;
+  return true;
+}
+
+// trim.c get_next_trim(): a trim of the oldest block on the trim list. With
+// trim_verify_zero the block stays in the history, to read back as zeros
+// (IP_F_TRIMMED); without, it leaves it (io_hist_len--), unverified.
+bool JobRunner::TrimVerifyPick(IoUnit* u) {
+  const size_t i = vlog_.trims.Pop(vlog_.hist);
+  VerifyPiece& p = vlog_.hist[i];
+  u->file = p.file;
+  u->offset = p.block.offset;
+  u->length = p.length;
+  u->ver_list = true;  // not the job's own trim: no trimwrite pairing, no size
+  if (spec_.opts.trim_verify_zero) {
+    p.trimmed = true;
+  } else {
+    p.length = 0;
+    --vlog_.live;
+  }
   return true;
 }
 
@@ -91,42 +126,50 @@ bool JobRunner::VerifyPick(IoUnit* u) {
 // normal I/O goes first).
 bool JobRunner::BacklogDue() {
   const JobOptions& o = spec_.opts;
-  if (!o.verify_backlog || !VerifyOn() || !hist_live_) return false;
+  // experimental_verify: no io_hist_list to take them from.
+  if (!o.verify_backlog || !VerifyOn() || !vlog_.live || o.experimental_verify) return false;
   if (verify_batch_ <= 0) {
-    if (hist_live_ % o.verify_backlog != 0 || last_dir_issued_ == kRead) return false;
+    if (vlog_.live % o.verify_backlog != 0 || last_dir_issued_ == kRead) return false;
     verify_batch_ =
         o.verify_backlog_batch ? o.verify_backlog_batch : static_cast<int64_t>(o.verify_backlog);
   }
-  while (verify_pos_ < verify_hist_.size() && verify_hist_[verify_pos_].length == 0) ++verify_pos_;
-  if (verify_pos_ >= verify_hist_.size() || verify_hist_[verify_pos_].in_flight) return false;
+  while (vlog_.pos < vlog_.hist.size() && vlog_.hist[vlog_.pos].length == 0) ++vlog_.pos;
+  if (vlog_.pos >= vlog_.hist.size() || vlog_.hist[vlog_.pos].in_flight) return false;
   --verify_batch_;
   return true;
 }
 
 // A write completed: its entry may be verified (IP_F_IN_FLIGHT cleared).
 void JobRunner::VerifyWritten(const IoUnit& u) {
-  const size_t i = verify_piece_[static_cast<size_t>(&u - units_.data())];
-  if (i < verify_hist_.size()) verify_hist_[i].in_flight = false;
+  const size_t i = vlog_.piece[static_cast<size_t>(&u - units_.data())];
+  if (i < vlog_.hist.size()) vlog_.hist[i].in_flight = false;
 }
 
 void JobRunner::VerifyFill(const IoUnit& u, uint8_t* data) {
   const size_t slot = static_cast<size_t>(&u - units_.data());
-  FillVerify(spec_.verify, spec_.verify_pattern, verify_unit_[slot], data, u.length,
-             spec_.verify_interval);
+  FillVerify(spec_.verify, spec_.verify_pattern, vlog_.unit[slot], data, u.length,
+             spec_.verify_interval, static_cast<uint64_t>(spec_.opts.verify_offset));
   // verify_dump regenerates the good data from its seed (fio's
   // fill_pattern_headers()); here it is what the write carried.
-  if (spec_.opts.verify_dump && verify_piece_[slot] < verify_hist_.size())
-    verify_hist_[verify_piece_[slot]].data.assign(data, data + u.length);
+  if (spec_.opts.verify_dump && vlog_.piece[slot] < vlog_.hist.size())
+    vlog_.hist[vlog_.piece[slot]].data.assign(data, data + u.length);
 }
 
 void JobRunner::VerifyRead(const IoUnit& u) {
   if (failed_ || (spec_.do_write && !u.ver_list)) return;
   const size_t slot = static_cast<size_t>(&u - units_.data());
-  const VerifyOutcome v = CheckVerify(
-      spec_.verify, spec_.verify_pattern, verify_unit_[slot], u.ver_list && !spec_.opts.verify_only,
-      host_.fs().file(files_[u.file].id).name, bufs_.slot(slot), u.length, spec_.verify_interval,
-      spec_.opts.verify_fatal, spec_.opts.verify_async > 0);
-  if (spec_.opts.verify_dump) {
+  const std::string& file = host_.fs().file(files_[u.file].id).name;
+  // verify_io_u(): a block trim verify trimmed (IO_U_F_TRIMMED) is zeros.
+  const bool trimmed =
+      u.ver_list && vlog_.piece[slot] < vlog_.hist.size() && vlog_.hist[vlog_.piece[slot]].trimmed;
+  const VerifyOutcome v =
+      trimmed
+          ? CheckTrimmed(file, u.offset, bufs_.slot(slot), u.length)
+          : CheckVerify(spec_.verify, spec_.verify_pattern, vlog_.unit[slot],
+                        u.ver_list && !spec_.opts.verify_only, file, bufs_.slot(slot), u.length,
+                        spec_.verify_interval, spec_.opts.verify_fatal, spec_.opts.verify_async > 0,
+                        static_cast<uint64_t>(spec_.opts.verify_offset));
+  if (spec_.opts.verify_dump && !trimmed) {
     VerifyDump(u, v);
   } else {
     AddMessages(v.messages);
@@ -159,8 +202,8 @@ void JobRunner::VerifyDump(const IoUnit& u, const VerifyOutcome& v) {
   const std::string& path = host_.fs().file(files_[u.file].id).name;
   const std::string base = path.substr(path.rfind('/') + 1);
   const size_t slot = static_cast<size_t>(&u - units_.data());
-  const VerifyPiece* piece = u.ver_list && verify_piece_[slot] < verify_hist_.size()
-                                 ? &verify_hist_[verify_piece_[slot]]
+  const VerifyPiece* piece = u.ver_list && vlog_.piece[slot] < vlog_.hist.size()
+                                 ? &vlog_.hist[vlog_.piece[slot]]
                                  : nullptr;
   const uint8_t* got = bufs_.slot(slot);
   for (const VerifyOutcome::Bad& b : v.bad) {
@@ -183,7 +226,7 @@ void JobRunner::VerifyDump(const IoUnit& u, const VerifyOutcome& v) {
 // wrote with do_verify=1 and no error.
 bool JobRunner::StartVerify(Nanos t) {
   if (verifying_ || !VerifyOn() || !spec_.do_write || !spec_.opts.do_verify || failed_ ||
-      verify_hist_.empty()) {
+      vlog_.hist.empty()) {
     return false;
   }
   verifying_ = true;

@@ -320,6 +320,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       if (!o.read_iolog.empty()) RETURN_IF_ERROR(ApplyReplay(&j, s.where, &set.notes));
       j.verify = VerifyKindFromName(o.verify);
       FixupVerify(j);
+      RETURN_IF_ERROR(CheckVerifyOffset(j, s.where));
       if (!o.verify_pattern.empty()) {
         ASSIGN_OR_RETURN(j.verify_pattern, ParseVerifyPattern(o.verify_pattern, s.where));
       }

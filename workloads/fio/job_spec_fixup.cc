@@ -284,6 +284,16 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
     return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
                                    ": rate= and rate_iops= cannot both be set");
   }
+  // Trim verify in a job that writes but does not trim: fio 3.33 aborts at
+  // the first trim of its list (fio.h fio_ro_check(): a trim asserts td_trim()).
+  if (o.trim_percentage && o.trim_backlog && o.verify != "0" && o.do_verify && j.do_write &&
+      !j.do_trim) {
+    return Status::InvalidArgument(
+        where + ": job " + Quoted(j.name) + ": trim_percentage with trim_backlog trims blocks " +
+        "of a job that does not trim (rw=" + o.rw +
+        "): real fio 3.33 aborts at its first such trim (fio.h fio_ro_check() assertion); use " +
+        "rw=trimwrite or randtrimwrite");
+  }
   return Status();
 }
 
@@ -304,6 +314,22 @@ void FixupVerify(JobSpec& j) {
   }
   if (!vi || wmin % vi || wmax % vi) vi = std::gcd(wmin, wmax);
   j.verify_interval = j.opts.bs_unaligned ? 0 : vi;
+}
+
+// verify.c populate_hdr(): memswp(p, p + verify_offset, hdr_size) in each
+// header's block (verify_interval, or the I/O). Past the block's end real
+// fio 3.33 swaps bytes beyond it (a 4k block with verify_offset=4090:
+// "verify: bad header offset" at the verify pass); here that is an error.
+Status CheckVerifyOffset(const JobSpec& j, const std::string& where) {
+  const auto vo = static_cast<uint64_t>(j.opts.verify_offset);
+  const uint64_t hs = VerifyHeaderSize(j.verify);
+  if (!vo || j.verify == VerifyKind::kNone || j.verify == VerifyKind::kNull || !hs) return Status();
+  const uint64_t block = j.verify_interval ? j.verify_interval : j.sizes[kWrite].min;
+  if (vo + hs <= block) return Status();
+  return Status::InvalidArgument(
+      where + ": job " + Quoted(j.name) + ": option 'verify_offset': " + std::to_string(vo) +
+      " + the " + std::to_string(hs) + "-byte verify header is past the end of a " +
+      std::to_string(block) + "-byte block (real fio 3.33 swaps it with bytes beyond the block)");
 }
 
 }  // namespace storlab::fio

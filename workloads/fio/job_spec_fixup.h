@@ -21,6 +21,10 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
 // verify_interval writes use (a factor of every write size).
 void FixupVerify(JobSpec& j);
 
+// verify_offset: the header must fit in its block at that offset (fio does
+// not check, and swaps it past the block's end). Errors name the job.
+Status CheckVerifyOffset(const JobSpec& j, const std::string& where);
+
 }  // namespace storlab::fio
 
 #endif  // STORLAB_WORKLOADS_FIO_JOB_SPEC_FIXUP_H_

@@ -129,6 +129,24 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .target = &O::unlink_each_loop,
        .def = "0",
        .help = "Unlink created files after each loop in a job has completed"});
+  // filesetup.c lock_file(), unlock_file() (file_locks.h, job_runner_io.cc).
+  add({.name = "lockfile",
+       .type = OptType::kEnum,
+       .target = &O::lockfile,
+       .def = "none",
+       .values = {{"none", "No file locking"},
+                  {"exclusive", "Exclusive file lock"},
+                  {"readwrite", "Read vs write lock"}},
+       .help = "Lock file when doing IO to it"});
+  // backend.c check_mount_writes(): fio refuses a writing job over a
+  // mounted block device unless this is set. The simulated host's block
+  // devices (its /dev/ files) are the stack's own, never mounted: accepted,
+  // with nothing to refuse.
+  add({.name = "allow_mounted_write",
+       .type = OptType::kBool,
+       .target = &O::allow_mounted_write,
+       .def = "0",
+       .help = "Allow writes to a mounted partition"});
   // backend.c thread_main(): pre_read_files() reads each file's I/O
   // range before the job's epoch (job_runner_fileops.cc).
   add({.name = "pre_read",

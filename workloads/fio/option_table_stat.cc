@@ -30,6 +30,16 @@ void AddStatOptions(std::vector<OptionDef>* t) {
        .type = OptType::kLog,
        .target = &O::iops_log,
        .help = "Write log of IOPS during run"});
+  // stat.c get_new_log(): how many samples the first chunk of a log holds
+  // (later ones double, up to MAX_LOG_ENTRIES); fio's memory, not its
+  // output, so accepted and checked only (options.c: 1024 to 1048576).
+  add({.name = "log_entries",
+       .type = OptType::kInt,
+       .target = &O::log_entries,
+       .def = "1024",
+       .min = 1024,
+       .max = 1024 * 1024,
+       .help = "Initial number of entries in a job IO log"});
   add({.name = "log_avg_msec",
        .type = OptType::kInt,
        .target = &O::log_avg_msec,

@@ -1,6 +1,7 @@
 // The option table's thinktime entries (options.h): thinktime,
 // thinktime_blocks, thinktime_spin, thinktime_blocks_type and
-// thinktime_iotime (backend.c handle_thinktime(), job_runner_pace.cc).
+// thinktime_iotime (backend.c handle_thinktime(), job_runner_pace.cc), and
+// rate_ignore_thinktime.
 // Help texts are fio 3.33's own (options.c).
 #include <string_view>
 
@@ -48,6 +49,13 @@ void AddThinktimeOptions(std::vector<OptionDef>* t) {
        .def = "0",
        .unit = TimeUnit::kSeconds,
        .help = "IO time interval between 'thinktime'"});
+  // backend.c handle_thinktime(): the time thought counts as I/O done at
+  // the rate, so the rate does not catch up after it (job_runner_pace.cc).
+  add({.name = "rate_ignore_thinktime",
+       .type = OptType::kBool,
+       .target = &O::rate_ignore_thinktime,
+       .def = "0",
+       .help = "Rated IO ignores thinktime settings"});
 }
 
 }  // namespace storlab::fio

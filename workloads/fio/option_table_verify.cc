@@ -94,6 +94,57 @@ void AddVerifyOptions(std::vector<OptionDef>* t) {
        .target = &O::verify_dump,
        .def = "0",
        .help = "Dump contents of good and bad blocks on failure"});
+  // verify.c populate_hdr(), verify_io_u(): memswp() of the header with the
+  // bytes at this offset (verify.h FillVerify()); at least the header's
+  // size (options.c minval sizeof(struct verify_header)).
+  add({.name = "verify_offset",
+       .type = OptType::kInt,
+       .target = &O::verify_offset,
+       .min = 40,
+       .max = UINT32_MAX,
+       .help = "Offset verify header location by N bytes"});
+  // backend.c do_verify(), do_io(): no log_io_piece(); the pass
+  // regenerates the I/Os (job_runner_verify.cc).
+  add({.name = "experimental_verify",
+       .type = OptType::kBool,
+       .target = &O::experimental_verify,
+       .def = "0",
+       .help = "Enable experimental verification"});
+  // verify.c verify_save_state(), verify_load_state(),
+  // verify_state_should_stop() (verify_state.h, job_runner_vstate.cc).
+  add({.name = "verify_state_load",
+       .type = OptType::kBool,
+       .target = &O::verify_state_load,
+       .def = "0",
+       .help = "Load verify termination state"});
+  add({.name = "verify_state_save",
+       .type = OptType::kBool,
+       .target = &O::verify_state_save,
+       .def = "1",
+       .help = "Save verify state on termination"});
+  // Trim verify: trim.c, io_u.c check_get_trim(), iolog.c log_io_piece(),
+  // verify.c verify_trimmed_io_u() (verify_trims.h, job_runner_verify.cc).
+  add({.name = "trim_percentage",
+       .type = OptType::kInt,
+       .target = &O::trim_percentage,
+       .def = "0",
+       .min = 0,
+       .max = 100,
+       .help = "Number of verify blocks to trim (i.e., discard)"});
+  add({.name = "trim_verify_zero",
+       .type = OptType::kBool,
+       .target = &O::trim_verify_zero,
+       .def = "1",
+       .help = "Verify that trimmed (i.e., discarded) blocks are returned as zeroes"});
+  add({.name = "trim_backlog",
+       .type = OptType::kSize,
+       .target = &O::trim_backlog,
+       .help = "Trim after this number of blocks are written"});
+  add({.name = "trim_backlog_batch",
+       .type = OptType::kInt,
+       .target = &O::trim_backlog_batch,
+       .max = UINT32_MAX,
+       .help = "Trim this number of IO blocks"});
   // backend.c do_dry_run(), update_runtime(); verify.c verify_header()
   // (job_runner_verify.cc).
   add({.name = "verify_only",

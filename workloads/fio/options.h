@@ -123,6 +123,19 @@ struct JobOptions {
   uint64_t verify_interval = 0, verify_backlog = 0;
   int64_t verify_backlog_batch = 0;
   bool verify_dump = false;
+  // verify_state_save / verify_state_load: a state file when the job ends,
+  // and one read back to stop the verification by (verify_state.h).
+  bool verify_state_save = true, verify_state_load = false;
+  // experimental_verify: the verify pass goes over the writes (and trims)
+  // again, without a history of the blocks (job_runner_verify.cc).
+  bool experimental_verify = false;
+  int64_t verify_offset = 0;  // the header that far into its block (verify.c populate_hdr())
+  // Trim verify (verify_trims.h): trim_percentage of the blocks written are
+  // trimmed, trim_backlog_batch at a time every trim_backlog blocks, and
+  // read back as zeros (trim_verify_zero) or not verified.
+  int64_t trim_percentage = 0, trim_backlog_batch = 0;
+  uint64_t trim_backlog = 0;
+  bool trim_verify_zero = true;
   // verify_only: a writing job does not write; it goes through its writes
   // (fio's do_dry_run()) and verifies what is there (job_runner_verify.cc).
   bool verify_only = false;
@@ -144,6 +157,7 @@ struct JobOptions {
   DirValues rate = {0, 0, 0};  // bytes per second
   DirValues rate_iops = {0, 0, 0};
   std::string rate_process = "linear";  // linear | poisson (backend.c usec_for_io)
+  bool rate_ignore_thinktime = false;   // thinktime counts as I/O at the rate
   // latency_target (option_table_io.cc, latency_target.h): 0 off.
   Nanos latency_target, latency_window;
   std::vector<double> latency_percentile = {100.0};
@@ -168,7 +182,14 @@ struct JobOptions {
   bool log_offset = false;
   bool log_prio = false;
   bool per_job_logs = true;
-  bool gtod_reduce = false;  // sets the four below
+  // log_entries: the first chunk of a log's samples (stat.c get_new_log());
+  // no effect on what is logged. allow_mounted_write: fio refuses writes to
+  // a mounted block device without it (backend.c check_mount_writes());
+  // no simulated device is mounted.
+  int64_t log_entries = 1024;
+  bool allow_mounted_write = false;
+  std::string lockfile = "none";  // none | exclusive | readwrite (file_locks.h)
+  bool gtod_reduce = false;       // sets the four below
   bool disable_lat = false, disable_clat = false, disable_slat = false, disable_bw = false;
   bool clat_percentiles = true;
   bool lat_percentiles = false;
@@ -308,7 +329,7 @@ void AddStatOptions(std::vector<OptionDef>* table);
 // (option_table_io.cc: random_distribution, ...).
 void AddIoOptions(std::vector<OptionDef>* table);
 // thinktime, thinktime_blocks, thinktime_spin, thinktime_blocks_type,
-// thinktime_iotime (option_table_think.cc).
+// thinktime_iotime, rate_ignore_thinktime (option_table_think.cc).
 void AddThinktimeOptions(std::vector<OptionDef>* table);
 // The trace replay options (option_table_iolog.cc).
 void AddIologOptions(std::vector<OptionDef>* table);

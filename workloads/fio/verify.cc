@@ -77,6 +77,17 @@ std::string Failure(const char* name, const std::string& file, uint64_t off, uin
   return b;
 }
 
+// verify.c memswp(): `n` bytes at `a` and at `b` change places. fio copies
+// with memcpy(), which glibc implements as memmove(): when the two overlap
+// (verify_offset shorter than the header), the bytes are those memmove()
+// leaves, and the block fails its check, as in real fio 3.33.
+void MemSwap(uint8_t* a, uint8_t* b, uint64_t n) {
+  uint8_t swap[200];
+  std::memcpy(swap, a, n);
+  std::memmove(a, b, n);
+  std::memcpy(b, swap, n);
+}
+
 // populate_hdr(): one header, and the checksum of its block's rest.
 void FillHeader(VerifyKind kind, const VerifyBlock& b, uint8_t* buf, uint64_t len) {
   if (len < kHdrSize + SumSize(kind)) return;
@@ -223,8 +234,12 @@ uint64_t HeaderStep(uint64_t interval, uint64_t len) {
   return interval && interval <= len ? interval : len;
 }
 
+uint64_t VerifyHeaderSize(VerifyKind kind) {
+  return kind == VerifyKind::kPattern ? 0 : kHdrSize + SumSize(kind);
+}
+
 void FillVerify(VerifyKind kind, const std::vector<uint8_t>& pattern, const VerifyBlock& b,
-                uint8_t* buf, uint64_t len, uint64_t interval) {
+                uint8_t* buf, uint64_t len, uint64_t interval, uint64_t verify_offset) {
   if (kind == VerifyKind::kNone || kind == VerifyKind::kNull) return;
   // fill_verify_pattern(): verify_pattern's bytes, when given, replace the data.
   if (!pattern.empty()) {
@@ -238,13 +253,17 @@ void FillVerify(VerifyKind kind, const std::vector<uint8_t>& pattern, const Veri
   for (uint64_t at = 0, n = 0; at < len; at += step, ++n) {
     h.offset = b.offset + n * (interval ? interval : len);
     FillHeader(kind, h, buf + at, std::min(step, len - at));
+    // populate_hdr(): verify_offset moves the header into its block.
+    const uint64_t hs = VerifyHeaderSize(kind);
+    if (verify_offset && at + verify_offset + hs <= len)
+      MemSwap(buf + at, buf + at + verify_offset, hs);
   }
 }
 
 VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
                           const VerifyBlock& expect, bool check_seed, const std::string& file,
                           const uint8_t* buf, uint64_t len, uint64_t interval, bool fatal,
-                          bool async) {
+                          bool async, uint64_t verify_offset) {
   VerifyOutcome out;
   if (kind == VerifyKind::kNone || kind == VerifyKind::kNull) return out;
   // io_u.h: IO_U_F_IN_CUR_DEPTH (8), IO_U_F_VER_LIST (0x80) for a read of
@@ -266,10 +285,20 @@ VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
   // check; a bad checksum is reported and the next block checked, unless
   // verify_fatal — and, as in fio, the I/O's result is its last block's.
   const uint64_t step = HeaderStep(interval, len);
+  // verify_io_u(): verify_offset's header is swapped back (memswp(), on
+  // fio's read buffer; here on a copy).
+  std::vector<uint8_t> own;
+  const uint64_t hs = VerifyHeaderSize(kind);
+  if (verify_offset) {
+    own.assign(buf, buf + len);
+    buf = own.data();
+  }
   for (uint64_t at = 0, n = 0; at < len; at += step, ++n) {
     if (out.failed && fatal) break;
     const uint64_t off = expect.offset + n * (interval ? interval : len);
     const uint64_t blen = std::min(step, len - at);
+    if (verify_offset && at + verify_offset + hs <= len)
+      MemSwap(own.data() + at, own.data() + at + verify_offset, hs);
     std::string msg =
         CheckBlock(kind, pattern, expect, off, at, check_seed, file, buf + at, blen, io);
     out.failed = !msg.empty();
@@ -279,6 +308,23 @@ VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
     out.bad.push_back({at, blen, header, std::move(msg)});
     if (header) break;  // verify_header() returns
   }
+  return out;
+}
+
+// verify_trimmed_io_u(): mem_is_zero(), and mem_is_zero_slow() for where
+// the first byte that is not is.
+VerifyOutcome CheckTrimmed(const std::string& file, uint64_t offset, const uint8_t* buf,
+                           uint64_t len) {
+  VerifyOutcome out;
+  const uint8_t* nz = std::find_if(buf, buf + len, [](uint8_t b) { return b != 0; });
+  if (nz == buf + len) return out;
+  char m[256];
+  std::snprintf(m, sizeof(m),
+                "trim: verify failed at file %s offset %llu, length %llu, block offset %lu\n",
+                file.c_str(), static_cast<unsigned long long>(offset),
+                static_cast<unsigned long long>(len), static_cast<unsigned long>(nz - buf));
+  out.messages = m;
+  out.failed = true;
   return out;
 }
 

@@ -83,6 +83,8 @@ struct VerifyPiece {
   uint64_t length;  // 0: superseded
   VerifyBlock block;
   bool in_flight = true;           // its write has not completed (fio's IP_F_IN_FLIGHT)
+  bool trim_listed = false;        // on the trim verify list (verify_trims.h)
+  bool trimmed = false;            // trimmed since: reads back as zeros (fio's IP_F_TRIMMED)
   std::vector<uint8_t> data = {};  // verify_dump: what was written
 };
 
@@ -90,8 +92,15 @@ struct VerifyPiece {
 // the job's data) as fio would for `kind`: a header every `interval` bytes
 // (verify_interval; 0 or more than `len`: one for the whole I/O), the
 // n-th saying offset b.offset + n * interval.
+// `verify_offset` (0: none): each header and its checksum then change
+// places with the as many bytes that far into their block (populate_hdr(),
+// memswp()). REQUIRES: they fit in the block (VerifyHeaderSize()).
 void FillVerify(VerifyKind kind, const std::vector<uint8_t>& pattern, const VerifyBlock& b,
-                uint8_t* buf, uint64_t len, uint64_t interval = 0);
+                uint8_t* buf, uint64_t len, uint64_t interval = 0, uint64_t verify_offset = 0);
+
+// verify.c __hdr_size(): the header and its checksum field (0 for
+// verify=pattern, which has none).
+uint64_t VerifyHeaderSize(VerifyKind kind);
 
 // What verify_io_u() found: fio's messages (lines ending in '\n') and
 // whether the I/O failed.
@@ -115,11 +124,17 @@ struct VerifyOutcome {
 // check goes on (fatal: verify_fatal stops it), the I/O's result being its
 // last block's, as in fio. Messages name `file`. `async` (verify_async=):
 // checked by fio's verifier thread, whose io_u flags the messages show
-// (IO_U_F_NO_FILE_PUT set, IO_U_F_IN_CUR_DEPTH cleared).
+// (IO_U_F_NO_FILE_PUT set, IO_U_F_IN_CUR_DEPTH cleared). `verify_offset`:
+// as for FillVerify, each header is swapped back before it is checked.
 VerifyOutcome CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
                           const VerifyBlock& expect, bool check_seed, const std::string& file,
                           const uint8_t* buf, uint64_t len, uint64_t interval, bool fatal,
-                          bool async = false);
+                          bool async = false, uint64_t verify_offset = 0);
+
+// verify.c verify_trimmed_io_u(): a block trimmed by trim verify
+// (trim_verify_zero=1) must read back as zeros; `offset` is the block's.
+VerifyOutcome CheckTrimmed(const std::string& file, uint64_t offset, const uint8_t* buf,
+                           uint64_t len);
 
 // The same for one header over the whole I/O: "" or fio's message.
 inline std::string CheckVerify(VerifyKind kind, const std::vector<uint8_t>& pattern,
