@@ -9,7 +9,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_accepted_options_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -43,5 +43,5 @@ TEST(AcceptedOptionsTest, BadValuesNameTheOption) {
   }
 }
 
-}  // namespace
+}  // namespace fio_accepted_options_test
 }  // namespace storlab::fio

@@ -8,7 +8,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_experimental_verify_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -71,5 +71,5 @@ TEST(ExperimentalVerifyTest, BadValueNamesTheOption) {
       << s.status.message();
 }
 
-}  // namespace
+}  // namespace fio_experimental_verify_test
 }  // namespace storlab::fio

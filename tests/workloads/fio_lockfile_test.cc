@@ -10,7 +10,7 @@
 #include "tests/workloads/fio_test_util.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_lockfile_test {
 
 using testing::RamStack;
 using testing::Split;
@@ -55,5 +55,5 @@ TEST(LockfileTest, BadValueNamesTheOption) {
   EXPECT_NE(s.status.message().find("option 'lockfile'"), std::string::npos) << s.status.message();
 }
 
-}  // namespace
+}  // namespace fio_lockfile_test
 }  // namespace storlab::fio

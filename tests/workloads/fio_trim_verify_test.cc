@@ -12,7 +12,7 @@
 #include "workloads/fio/verify.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_trim_verify_test {
 
 using testing::IologIos;
 using testing::RamStack;
@@ -135,5 +135,5 @@ TEST(FioTrimVerifyTest, TrimmedBlockMustBeZeros) {
             "trim: verify failed at file /dev/sdb offset 8192, length 4096, block offset 100\n");
 }
 
-}  // namespace
+}  // namespace fio_trim_verify_test
 }  // namespace storlab::fio

@@ -11,7 +11,7 @@
 #include "workloads/fio/verify.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_verify_offset_test {
 
 using testing::LeAt;
 using testing::RamStack;
@@ -79,5 +79,5 @@ TEST(VerifyOffsetTest, BadValuesNameTheOption) {
   }
 }
 
-}  // namespace
+}  // namespace fio_verify_offset_test
 }  // namespace storlab::fio

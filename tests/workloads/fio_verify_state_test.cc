@@ -15,7 +15,7 @@
 #include "workloads/fio/verify_state.h"
 
 namespace storlab::fio {
-namespace {
+namespace fio_verify_state_test {
 
 using testing::GoldenDir;
 using testing::RamStack;
@@ -138,5 +138,5 @@ TEST(VerifyStateTest, BadValuesNameTheOption) {
   }
 }
 
-}  // namespace
+}  // namespace fio_verify_state_test
 }  // namespace storlab::fio

@@ -9,7 +9,7 @@
 #include "workloads/host/fs_prefill.h"
 
 namespace storlab::fio::testing {
-namespace {
+namespace prefill_test {
 
 TEST(PrefillTest, FillsToTheLevelWithFragmentedFreeSpace) {
   ExtentFs fs(uint64_t{1} << 30);
@@ -116,5 +116,5 @@ TEST(PrefillTest, StackFileFsTableAndItsBadValues) {
   EXPECT_NE(host.status().message().find("prefil"), std::string::npos) << host.status().message();
 }
 
-}  // namespace
+}  // namespace prefill_test
 }  // namespace storlab::fio::testing
