@@ -63,7 +63,9 @@ TEST(FioNoMeaningTest, EveryListedOptionIsFiosAndNotImplemented) {
     const std::string name(n);
     // nfs_url: the nfs engine's, which Debian's fio 3.33 is built without
     // (libnfs), so its --cmdhelp does not list it; nfs.fio uses it.
-    if (name != "nfs_url") EXPECT_TRUE(IsFioJobOption(n)) << name;
+    if (name != "nfs_url") {
+      EXPECT_TRUE(IsFioJobOption(n)) << name;
+    }
     EXPECT_EQ(FindOption(n), nullptr) << name;
     EXPECT_NE(
         Error(name.c_str(), "1").find("option '" + name + "' has no meaning in storlab sim: "),

@@ -124,7 +124,7 @@ class JobRunner {
   const std::vector<VerifyDumpFile>& verify_dumps() const { return dumps_; }
   // verify_state_save's file (empty: none); verify_state_load (verify_state.h).
   const std::vector<uint8_t>& verify_state_file() const { return vlog_.saved; }
-  void LoadVerifyState(VerifyState s) { vlog_.loaded = std::make_unique<VerifyState>(s); }
+  void LoadVerifyState(VerifyState s);
 
  private:
   enum class Phase { kIdle, kRunning, kDraining, kFsyncing, kDone };
