@@ -94,7 +94,8 @@ CellResult RunCell(const Cell& cell, const DemoOptions& o) {
                                      Fmt("%.1f MB/s", cell.published_mbps) + ", simulated " +
                                      Fmt("%.1f MB/s", r.simulated_mbps),
                             .explanation = r.explanation,
-                            .power_cuts = ""};
+                            .power_cuts = "",
+                            .cut_timeline = ""};
     Status st = report::WriteReport(r.report, report::HtmlReport(run, *sampler, text),
                                     report::ReportCsv(run, *sampler));
     if (!st.ok() && r.status.ok()) r.status = st;

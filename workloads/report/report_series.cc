@@ -96,11 +96,13 @@ std::vector<ChartPlan> PlanCharts(fio::FioRun& run, const RunSampler& s) {
                                       [](const auto* c) { return c->kind == Kind::kLimit; });
       out.push_back({.title = "Held in '" + n->name() + "' (" + std::string(n->type()) + ")" +
                               (limits ? ", limits dashed" : ""),
-                     .cols = held});
+                     .cols = held,
+                     .unit = ""});
     }
     if (!slc.empty()) {
-      out.push_back(
-          {.title = "SLC cache of '" + n->name() + "': fill and capacity (dashed)", .cols = slc});
+      out.push_back({.title = "SLC cache of '" + n->name() + "': fill and capacity (dashed)",
+                     .cols = slc,
+                     .unit = ""});
     }
     const auto* gc = s.Find(n->name(), "gc_copied_bytes");
     if (gc && !AllZero(*gc)) {
