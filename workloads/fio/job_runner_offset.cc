@@ -24,7 +24,7 @@ bool JobRunner::Exhaust(FileState& f) {
 void JobRunner::RestartFiles() {
   for (auto& f : files_) {
     if (f.picker) f.picker->Restart();
-    f.pos[0] = f.pos[1] = f.zone_start;  // the start offset without zones
+    f.pos[0] = f.pos[1] = f.pos[2] = f.zone_start;  // the start offset without zones
     f.exhausted = false;
     f.opened = false;  // backend.c: each loop ends with close_files()
   }
