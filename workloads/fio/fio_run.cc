@@ -264,6 +264,7 @@ std::vector<FioRun::Report> FioRun::Reports() const {
     rep.ts.clat_percentiles = ts.clat_percentiles;
     rep.ts.lat_percentiles = ts.lat_percentiles;
     rep.ts.slat_percentiles = ts.slat_percentiles;
+    rep.ts.blocks = ts.blocks;
     rep.opts = &s.opts;
     rep.members.push_back(r.get());
     // stat.c __show_run_stats(): the last member with ss_dur gives its data.

@@ -58,6 +58,7 @@ JobRunner::JobRunner(SimHost& host, const JobSpec& spec, const std::vector<uint3
   }
   seq_left_ = 1;  // the first I/O takes a random offset (init.c: "initialized to 1")
   InitFiles(file_ids, file_sizes, file_offsets);
+  if (spec.opts.block_error_percentiles && !files_.empty()) SetUpBlockInfos();
   units_.resize(spec.iodepth);
   for (auto& u : units_) {
     u.job = this;
@@ -197,6 +198,7 @@ void JobRunner::SetFiles(const std::vector<uint32_t>& file_ids,
                          const std::vector<uint64_t>& file_offsets, uint64_t io_size) {
   InitFiles(file_ids, file_sizes, file_offsets);
   if (!spec_.trace) io_size_ = io_size;
+  if (spec_.opts.block_error_percentiles && !files_.empty()) SetUpBlockInfos();
 }
 
 Nanos JobRunner::Book(Nanos t, Nanos d) { return host_.cpu().Run(t, d, &spec_.cpus); }

@@ -79,10 +79,9 @@ class JobRunner {
   void Terminate();
   // fio's setup_files() failed for this job (a file could not be laid
   // out): it starts, does no I/O and ends with error `err` ("file:...,
-  // func=..., error=..." in `verror`), as fio's thread_main() does.
+  // func=..., error=..." in `verror`), as fio's thread_main() does; fio's
+  // exit status is 1 then even when the error is 0 (allow_file_create=0).
   void FailSetup(int err, std::string verror);
-  // fio's setup_files() failed (FailSetup()): fio's exit status is 1 even
-  // when the job's error is 0 (allow_file_create=0).
   bool setup_failed() const { return setup_failed_; }
   // create_serialize=0: the job's files, set up when its segment starts
   // (fio_run_setup.cc). REQUIRES: the job has not begun.
@@ -97,9 +96,8 @@ class JobRunner {
   const JobLogs* logs() const { return logs_.get(); }
   // write_iolog's recording; nullptr when the job has none.
   const IologWriter* iolog() const { return iolog_.get(); }
-  // What steadystate.c reads of a running job: the bytes and I/Os done
-  // since the measurement started (fio's io_bytes, io_blocks), and whether
-  // it is still in its ramp_time (fio's TD_RAMP: not checked).
+  // What steadystate.c reads: the bytes and I/Os done since the epoch
+  // (fio's io_bytes, io_blocks), and whether it is in ramp_time (TD_RAMP).
   uint64_t bytes_done() const { return done_bytes_[0] + done_bytes_[1] + done_bytes_[2]; }
   uint64_t ios_done() const { return done_ios_[0] + done_ios_[1] + done_ios_[2]; }
   bool ramping() const { return !ramp_over_; }
@@ -205,8 +203,11 @@ class JobRunner {
   void LatencyFatal(const IoUnit& u, uint64_t lat_ns, uint64_t max_ns);
   void ResetStats(Nanos now);
   void StopIssuing();
+  // job_runner_end.cc: the end of I/O; block_error_percentiles' entries.
   void FinishIo(Nanos t);
   void FsyncNext(size_t index, Nanos t);
+  void SetUpBlockInfos();
+  uint64_t BlockIndex(const IoUnit& u) const;
   void Finish(Nanos t);
   std::string NoIoReason() const;
   // I/O errors and continue_on_error (job_runner_errors.cc).

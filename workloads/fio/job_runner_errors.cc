@@ -22,6 +22,13 @@ void JobRunner::CountError(int err) {
 
 void JobRunner::RecordError(const IoUnit& u, const Status& st) {
   if (failed_) return;
+  // iolog.c unlog_io_piece() marks block_error_percentiles' block: from
+  // backend.c's full resid, or from io_completed() for a write logged for
+  // verify (trims carry no io_piece: get_next_trim()).
+  if (!ts_.blocks.empty() && u.dir != kRead &&
+      (st.message() == kFullResid || (eng_.async && u.dir == kWrite && VerifyOn()))) {
+    ts_.blocks.Failed(BlockIndex(u), u.dir == kTrim);
+  }
   // A trim fails inside the engine's queue call (job_runner_trim.cc):
   // ENOTTY on a regular file, or the device's error (EOPNOTSUPP without
   // discard support); td_io_queue() reports it (ioengines.c).

@@ -92,6 +92,10 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
       LatencyTargetHit(*u, static_cast<uint64_t>((reap - u->start).count()), reap);
     }
     if (ramp_over_) {
+      // io_u.c account_io_completion(): trim_block_info().
+      if (u->dir == kTrim && !ts_.blocks.empty() && o.stats && samples) {
+        ts_.blocks.Trimmed(BlockIndex(*u));
+      }
       Account(u->dir, u->length, reap);
       if (logs_ && samples) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
     }

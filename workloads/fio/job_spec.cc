@@ -247,6 +247,13 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
     }
     const uint64_t files_per_job =
         explicit_files.empty() ? static_cast<uint64_t>(o.nrfiles) : explicit_files.size();
+    // init.c fixup_options(): block_error_percentiles keeps one file's blocks.
+    if (o.block_error_percentiles && files_per_job != 1) {
+      return Status::InvalidArgument(s.where + ": job " + Quoted(o.name) +
+                                     ": block error histogram only available with a single file "
+                                     "per job, but " +
+                                     std::to_string(files_per_job) + " files provided");
+    }
     total_files += files_per_job * static_cast<uint64_t>(o.numjobs);
     if (total_files > kMaxFiles) {
       return Status::InvalidArgument(s.where + ": more than " + std::to_string(kMaxFiles) +

@@ -130,6 +130,12 @@ void AddStatOptions(std::vector<OptionDef>* t) {
        .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
        .help = "Specify a custom list of percentiles to report for completion latency and "
                "block errors"});
+  // block_infos.h: trims per trim-sized block of the job's one file.
+  add({.name = "block_error_percentiles",
+       .type = OptType::kBool,
+       .target = &O::block_error_percentiles,
+       .def = "0",
+       .help = "Record trim block errors and make a histogram"});
   // steadystate.c: once a second, a job's IOPS and bandwidth; over
   // ss_dur, the criterion; attained, the job ends.
   add({.name = "steadystate",

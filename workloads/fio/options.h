@@ -194,8 +194,9 @@ struct JobOptions {
   bool clat_percentiles = true;
   bool lat_percentiles = false;
   bool slat_percentiles = false;
-  std::vector<double> percentile_list;  // empty: fio's default list
-  int64_t percentile_precision = 2;     // decimals the list was written with
+  std::vector<double> percentile_list;   // empty: fio's default list
+  int64_t percentile_precision = 2;      // decimals the list was written with
+  bool block_error_percentiles = false;  // block_infos.h
   // Trace replay and recording (option_table_iolog.cc).
   std::string read_iolog, write_iolog, replay_redirect;
   bool replay_no_stall = false;

@@ -117,6 +117,23 @@ Json Buckets(const std::array<double, N>& v, const char* const* names) {
   return j;
 }
 
+// stat.c show_thread_status_json(): the "block" object of
+// block_error_percentiles, when a block was trimmed (block_infos.h).
+void BlockJson(const ThreadStat& ts, Json* j) {
+  const BlockInfos::Summary s = ts.blocks.Summarize(ts.percentile_list);
+  if (s.percentiles.empty()) return;
+  Json p = Json::object();
+  for (size_t i = 0; i < s.percentiles.size(); ++i) {
+    char key[32];
+    std::snprintf(key, sizeof key, "%f", ts.percentile_list[i]);
+    p[key] = s.percentiles[i];
+  }
+  Json states = Json::object();
+  for (uint32_t k = 0; k < BlockInfos::kStates; ++k) states[BlockInfos::StateName(k)] = s.states[k];
+  (*j)["block"]["percentiles"] = p;
+  (*j)["block"]["states"] = states;
+}
+
 // stat.c show_thread_status_json(): the "steadystate" object.
 Json SteadyStateJson(const SteadyState& ss) {
   const SteadyStateCriterion& c = ss.criterion_spec();
@@ -204,6 +221,7 @@ Json JobJson(const FioRun::Report& rep, const GroupStat& rs, uint64_t elapsed_s,
     j["latency_window"] = ts.latency_window;
   }
   if (!ts.description.empty()) j["desc"] = ts.description;
+  if (!ts.blocks.empty()) BlockJson(ts, &j);
   if (ts.ss) j["steadystate"] = SteadyStateJson(*ts.ss);
   return j;
 }

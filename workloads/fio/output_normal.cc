@@ -256,6 +256,7 @@ void ThreadStatus(std::string* s, const ThreadStat& ts, const GroupStat& rs,
   AppendPrintf(
       s, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
       ts.latency_target, ts.latency_window, ts.latency_percentile, ts.latency_depth);
+  if (!ts.blocks.empty()) ts.blocks.AppendNormal(ts.percentile_list, s);
   if (ts.ss) {  // stat.c show_ss_normal()
     const SteadyState& ss = *ts.ss;
     const bool i2p = KbPow2(ts.kb_base);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/histogram.h"
+#include "workloads/fio/block_infos.h"
 
 namespace storlab::fio {
 
@@ -98,6 +99,8 @@ struct ThreadStat {
   std::vector<double> percentile_list = LatencyHistogram::DefaultPercentiles();
   bool clat_percentiles = true, lat_percentiles = false, slat_percentiles = false;
   int percentile_precision = 2;  // decimals of the list in the normal output
+  // block_error_percentiles (block_infos.h): a group takes its last job's.
+  BlockInfos blocks;
   // How the reports show it (fio's ts->unified_rw_rep, kb_base, unit_base,
   // sig_figs): the first member's. With kUnifiedMixed, Merge() sums every
   // direction into dir[kRead] (fio's sum_thread_stats()).
