@@ -96,8 +96,7 @@ class JobRunner {
   const JobLogs* logs() const { return logs_.get(); }
   // write_iolog's recording; nullptr when the job has none.
   const IologWriter* iolog() const { return iolog_.get(); }
-  // What steadystate.c reads: the bytes and I/Os done since the epoch
-  // (fio's io_bytes, io_blocks), and whether it is in ramp_time (TD_RAMP).
+  // steadystate.c: bytes, I/Os since the epoch, in ramp_time (TD_RAMP).
   uint64_t bytes_done() const { return done_bytes_[0] + done_bytes_[1] + done_bytes_[2]; }
   uint64_t ios_done() const { return done_ios_[0] + done_ios_[1] + done_ios_[2]; }
   bool ramping() const { return !ramp_over_; }
@@ -243,10 +242,11 @@ class JobRunner {
   bool TrimWritePick(IoUnit* u);
   bool CountsToSize(int dir) const;
   void SubmitTrim(IoUnit* u, Completion done);
-  // The file system engines (job_runner_fileops.cc, engines.h).
+  // The file system engines and opening files (job_runner_fileops.cc).
   void SubmitFileOp(IoUnit* u, Completion done);
   Nanos OpenFileOp(size_t idx, Nanos t);
   bool OpenPicked(Nanos* t);
+  void Advise(size_t idx);
   bool Exhaust(FileState& f);
   static size_t OpenLimit(const JobSpec& spec, size_t files);
   void UnlinkFiles();

@@ -2,11 +2,13 @@
 // ftruncate, whose every I/O is one call on the simulated file system, and
 // filecreate, filestat and filedelete, whose call is made when the job opens
 // a file. Each call costs the engine's measured time on the job's thread and
-// does no device I/O (the simulated file system writes no metadata).
+// does no device I/O (the simulated file system writes no metadata); and
+// fadvise_hint's advice on each file a job opens.
 #include <cerrno>
 #include <cstring>
 #include <string>
 
+#include "sim/layers/page_cache/page_cache.h"
 #include "sim/round.h"
 #include "workloads/fio/job_runner.h"
 
@@ -133,10 +135,24 @@ void JobRunner::SubmitFileOp(IoUnit* u, Completion done) {
   host_.engine().At(at, [done = std::move(done), st = std::move(st)]() mutable { done(st); });
 }
 
+// ioengines.c td_io_open_file(): fadvise_hint's posix_fadvise() on a file
+// or block device as it opens (engines/mmap.c's madvise() of the mapping
+// has the same effect on its faults: VM_RAND_READ reads no more than the
+// page, VM_SEQ_READ a window of the file's ra_pages).
+void JobRunner::Advise(size_t idx) {
+  const std::string& hint = spec_.opts.fadvise_hint;
+  PageCache* cache = host_.page_cache();
+  if (hint == "0" || !cache || files_[idx].id == 0) return;
+  const bool random = hint == "random" || (hint == "1" && spec_.random);
+  cache->Advise(files_[idx].id,
+                random ? PageCache::Advice::kRandom : PageCache::Advice::kSequential);
+}
+
 // The files the last pick opened (td_io_open_file() in get_next_file()):
 // filecreate, filestat and filedelete make their call, moving `*t` on.
 // False when one failed: the job stops.
 bool JobRunner::OpenPicked(Nanos* t) {
+  for (size_t idx : opened_now_) Advise(idx);
   if (eng_.op_on_open()) {
     for (size_t idx : opened_now_) *t = OpenFileOp(idx, *t);
   }

@@ -130,6 +130,18 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .def = "0",
        .help = "Unlink created files after each loop in a job has completed"});
   // filesetup.c lock_file(), unlock_file() (file_locks.h, job_runner_io.cc).
+  // ioengines.c td_io_open_file(): posix_fadvise() on each file opened,
+  // by default RANDOM for a random job and SEQUENTIAL for a sequential one
+  // (the page cache's read-ahead: PageCache::Advise()).
+  add({.name = "fadvise_hint",
+       .type = OptType::kEnum,
+       .target = &O::fadvise_hint,
+       .def = "1",
+       .values = {{"0", "Don't issue fadvise/madvise"},
+                  {"1", "Advise using fio IO pattern"},
+                  {"random", "Advise using FADV_RANDOM"},
+                  {"sequential", "Advise using FADV_SEQUENTIAL"}},
+       .help = "Use fadvise() to advise the kernel on IO pattern"});
   add({.name = "lockfile",
        .type = OptType::kEnum,
        .target = &O::lockfile,

@@ -188,8 +188,9 @@ struct JobOptions {
   // no simulated device is mounted.
   int64_t log_entries = 1024;
   bool allow_mounted_write = false;
-  std::string lockfile = "none";  // none | exclusive | readwrite (file_locks.h)
-  bool gtod_reduce = false;       // sets the four below
+  std::string lockfile = "none";   // none | exclusive | readwrite (file_locks.h)
+  std::string fadvise_hint = "1";  // 0 | 1 | random | sequential (job_runner_fileops.cc)
+  bool gtod_reduce = false;        // sets the four below
   bool disable_lat = false, disable_clat = false, disable_slat = false, disable_bw = false;
   bool clat_percentiles = true;
   bool lat_percentiles = false;

@@ -174,6 +174,13 @@ class PageCache : public Node {
   // (fs/iomap/direct-io.c iomap_dio_hole_iter → iov_iter_zero). The zeroed
   // pages are not kept: a second buffered read of the hole costs the same.
   Nanos HoleRead(uint64_t offset, uint64_t length, bool direct);
+  // posix_fadvise(2) on file `file` (mm/fadvise.c generic_fadvise()):
+  // kRandom sets FMODE_RANDOM, so reads read what they ask and no more
+  // (page_cache_sync_ra(): force_page_cache_ra()); kSequential doubles the
+  // file's read-ahead window (f_ra.ra_pages = 2 × the bdi's); kNormal undoes
+  // both. The open file's, so not part of a saved state.
+  enum class Advice : uint8_t { kNormal, kRandom, kSequential };
+  void Advise(uint32_t file, Advice advice) { advice_[file] = advice; }
   Counters counters() const;
   // Dirty pages plus pages under writeback, in bytes (what the limits count).
   uint64_t dirty_bytes() const;
@@ -289,6 +296,7 @@ class PageCache : public Node {
     bool marker = false;  // start + size - async carries PG_readahead
   };
   std::map<uint32_t, Stream> streams_;
+  std::map<uint32_t, Advice> advice_;
   uint64_t invalidations_ = 0;
 };
 

@@ -61,7 +61,10 @@ Nanos PageCache::HoleRead(uint64_t offset, uint64_t length, bool direct) {
 }
 
 void PageCache::Readahead(uint32_t file, uint64_t first, uint64_t last) {
-  const uint64_t max = config_.read_ahead_bytes / kPage;
+  const auto adv = advice_.find(file);
+  const Advice advice = adv == advice_.end() ? Advice::kNormal : adv->second;
+  if (advice == Advice::kRandom) return;  // FMODE_RANDOM: "be dumb"
+  const uint64_t max = config_.read_ahead_bytes / kPage * (advice == Advice::kSequential ? 2 : 1);
   if (max == 0) return;
   const uint64_t device_last = LastPageOf(0, geometry_.capacity);
   Stream& s = streams_[file];
