@@ -184,7 +184,7 @@ TEST(FioRunTest, FullFileSystemDuringLayoutAndDuringTheJob) {
   ASSERT_TRUE(w.status.ok()) << w.status.ToString();
   EXPECT_EQ(w.Job(0).error, 0);
   EXPECT_EQ(w.Job(1).error, 28);
-  EXPECT_EQ(w.Job(1).verror, "file:io_u.c:1845, func=io_u error, error=No space left on device");
+  EXPECT_EQ(w.Job(1).verror, "file:io_u.c:1876, func=io_u error, error=No space left on device");
   auto wm = w.run->Messages();
   EXPECT_NE(std::find(wm.begin(), wm.end(),
                       "fio: io_u error on file more.0.0: No space left on device: write "

@@ -111,8 +111,7 @@ class JobRunner {
   uint64_t ios_done(int dir) const { return done_ios_[dir]; }
   uint64_t total_io_size() const;
   size_t files_open() const { return files_.size(); }
-  // flow= (flow.h): the job's flow, which it joined; it asks it before
-  // each I/O and leaves it when it is done; lockfile=exclusive's locks.
+  // flow= (flow.h): the flow it joined, asked before each I/O; lockfile's locks.
   void SetFlow(Flow* flow) { flow_ = flow; }
   void SetFileLocks(FileLocks* locks) { locks_ = locks; }
   // Messages fio would print on stderr (I/O errors).
@@ -161,7 +160,7 @@ class JobRunner {
     Nanos worker_free;
     // mmap: the fault-around windows mapped for reading, the pages mapped
     // writable (job_runner_engines.cc); empty until the first I/O.
-    std::vector<bool> map_read, map_write;
+    std::vector<bool> map_read, map_write, map_private;  // map_private: thp's copies
   };
 
   void InitFiles(const std::vector<uint32_t>& file_ids, const std::vector<uint64_t>& file_sizes,
@@ -242,6 +241,7 @@ class JobRunner {
   bool TrimWritePick(IoUnit* u);
   bool CountsToSize(int dir) const;
   void SubmitTrim(IoUnit* u, Completion done);
+  void SubmitPrivate(IoUnit* u, Completion done);  // mmap thp= (job_runner_engines.cc)
   // The file system engines and opening files (job_runner_fileops.cc).
   void SubmitFileOp(IoUnit* u, Completion done);
   Nanos OpenFileOp(size_t idx, Nanos t);

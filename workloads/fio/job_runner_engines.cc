@@ -64,7 +64,7 @@ Nanos JobRunner::MmapFaults(const IoUnit& u) {
   for (uint64_t i = first; i <= last; ++i) {
     if (map[i]) continue;
     ++faults;
-    if (read || !spec_.msync_writes) map[i] = true;
+    if (read || !spec_.msync_writes || spec_.mmap_private) map[i] = true;
   }
   return (read ? eng_.fault_read : eng_.fault_write) * faults;
 }
@@ -77,7 +77,36 @@ void JobRunner::Unmap() {
   for (FileState& f : files_) {
     f.map_read.clear();
     f.map_write.clear();
+    f.map_private.clear();
   }
+}
+
+// thp= (engines/mmap.c fio_mmap_get_shared()): a MAP_PRIVATE mapping. A
+// store to a page not copied yet faults it in from the file through the
+// page cache and copies it (mm/memory.c do_cow_fault(), wp_page_copy());
+// later stores and loads of the copy touch no file. The copies go with the
+// mapping (a new pass maps the file again: Unmap()). msync() on a private
+// mapping syncs nothing (mm/msync.c: only VM_SHARED), so no MsyncAfter().
+void JobRunner::SubmitPrivate(IoUnit* u, Completion done) {
+  FileState& f = files_[u->file];
+  if (f.map_private.empty()) f.map_private.assign((f.size + kMmapPage - 1) / kMmapPage + 1, false);
+  const uint64_t first = u->offset / kMmapPage;
+  const uint64_t last =
+      std::min<uint64_t>((u->offset + u->length - 1) / kMmapPage, f.map_private.size() - 1);
+  bool copied = true;
+  for (uint64_t i = first; i <= last; ++i) {
+    copied = copied && f.map_private[i];
+    if (u->dir == kWrite) f.map_private[i] = true;
+  }
+  if (copied || u->length == 0) {
+    host_.engine().At(host_.engine().now(), [done = std::move(done)]() mutable { done(Status()); });
+    return;
+  }
+  // The faults read whole pages of the file (a store's too).
+  const uint64_t off = u->dir == kWrite ? first * kMmapPage : u->offset;
+  const uint64_t end =
+      u->dir == kWrite ? std::min(f.size, (last + 1) * kMmapPage) : u->offset + u->length;
+  host_.FileIo(f.id, Op::kRead, off, end - off, /*direct=*/false, std::move(done));
 }
 
 // fio_mmapio_queue() with direct=1: "not really direct, but should drop

@@ -79,7 +79,7 @@ void JobRunner::RecordError(const IoUnit& u, const Status& st) {
   if (policy.continue_mask & (1u << type)) CountError(err);
   ts_.error = err;
   ts_.verror = resid ? std::string("file:backend.c:471, func=full resid, error=") + what
-                     : std::string("file:io_u.c:1845, func=io_u error, error=") + what;
+                     : std::string("file:io_u.c:1876, func=io_u error, error=") + what;
 }
 
 // create_on_open=1: a file the job reads was created empty when opened, and

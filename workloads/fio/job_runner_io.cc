@@ -323,6 +323,12 @@ void JobRunner::SubmitNow(IoUnit* u) {
     host_.Fsync(f.id, spec_.direct, std::move(done));
   } else if (u->dir == kTrim) {
     SubmitTrim(u, std::move(done));
+  } else if (spec_.uncached_io) {  // RWF_UNCACHED (job_spec_fixup.cc): refused
+    host_.engine().At(host_.engine().now(), [done = std::move(done)]() mutable {
+      done(Status::NotSupported("RWF_UNCACHED"));
+    });
+  } else if (spec_.mmap_private) {
+    SubmitPrivate(u, std::move(done));
   } else {
     uint8_t* data = nullptr;
     if (!bufs_.empty() && (u->dir == kWrite || host_.keeps_data())) {

@@ -89,6 +89,9 @@ struct JobSpec {
   // ioengine=mmap with direct=1: the I/O goes through the page cache (a
   // mapping), and each write is msync'ed (engines/mmap.c); direct is false.
   bool msync_writes = false;
+  // uncached= on buffered I/O: each read and write fails (EOPNOTSUPP);
+  // mmap's thp=: the mapping is private (job_runner_engines.cc).
+  bool uncached_io = false, mmap_private = false;
   // sync=sync|dsync (O_SYNC, O_DSYNC): each write is durable when it
   // returns: the page cache writes its range back and flushes, a direct
   // write goes to the device with FUA (Request kFua). Not for mmap, whose

@@ -100,6 +100,19 @@ void AddPrioOptions(std::vector<OptionDef>* t) {
        .min = 0,
        .max = 100,
        .help = "Probabilistically set RWF_HIPRI for pwritev2/preadv2"});
+  // engines/sync.c and io_uring.c: RWF_UNCACHED on buffered I/O; mmap.c:
+  // a private mapping advised MADV_HUGEPAGE (job_spec_fixup.cc says what
+  // each does here).
+  add({.name = "uncached",
+       .type = OptType::kInt,
+       .target = &O::uncached,
+       .def = "0",
+       .help = "Use RWF_UNCACHED for buffered read/writes"});
+  add({.name = "thp",
+       .type = OptType::kInt,
+       .target = &O::thp,
+       .def = "0",
+       .help = "Memory Advise Huge Page"});
 }
 
 }  // namespace storlab::fio

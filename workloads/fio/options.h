@@ -247,9 +247,11 @@ struct JobOptions {
   std::string cmd_type = "nvme";
   bool sqthread_poll = false, registerfiles = false, fixedbufs = false;
   int64_t sqthread_poll_cpu = -1, nonvectored = -1;  // -1: not given
-  // pvsync2's options (option_table_prio.cc).
+  // pvsync2's options (option_table_prio.cc); uncached is io_uring's too,
+  // thp mmap's (job_spec_fixup.cc).
   bool hipri = false;
   int64_t hipri_percentage = 100;
+  int64_t uncached = 0, thp = 0;
   // I/O priorities (option_table_prio.cc, cmdprio.h): -1 / "" not given.
   int64_t prio = -1, prioclass = -1;
   std::string cmdprio_percentage, cmdprio_class, cmdprio, cmdprio_bssplit;
