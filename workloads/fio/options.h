@@ -208,6 +208,9 @@ struct JobOptions {
   // read_iolog_chunked: fio reads the log as it goes; the I/O is the same,
   // but a blktrace's queue depth is not probed (blktrace.c read_blktrace()).
   bool read_iolog_chunked = false;
+  // merge_blktrace_file, _scalars, _iters (blktrace_merge.cc): as fio 3.33
+  // runs them; the lists kept as written (':'-separated floats).
+  std::string merge_blktrace_file, merge_blktrace_scalars, merge_blktrace_iters;
   // Errors (option_table_errors.cc, error_policy.h): continue_on_error and
   // ignore_error as strings (the echo) and, applied in the order given,
   // what they mean.
