@@ -112,6 +112,11 @@ struct JobOptions {
   DirValues percentage_random = {100, 100, 100};
   std::string random_distribution = "random";  // rand_dist.h
   int64_t tiobench_threads = 0;  // "threads": the tiobench profile's, no effect (as in fio)
+  // The tiobench profile's block, numruns and dir (profile_tiobench.cc: no
+  // effect, as in fio 3.33), and profile= (stored, read by nothing in fio
+  // 3.33: only the command line's --profile runs a profile).
+  int64_t tiobench_block = 4096, tiobench_numruns = 0;
+  std::string tiobench_dir, profile;
   std::string verify = "0";
   // Verification (option_table_verify.cc, verify.h).
   std::string verify_pattern;
