@@ -97,6 +97,7 @@ struct JobOptions {
   int64_t fdatasync_blocks = 0;
   std::string directory;
   std::string filename;
+  std::string opendir;  // every file below it in the simulated file system (opendir.h)
   bool overwrite = false;
   bool invalidate = true;
   bool group_reporting = false;
