@@ -25,7 +25,7 @@
 namespace storlab::fio {
 namespace {
 
-RawSection Section(const std::string& name, const std::vector<std::string>& opts) {
+RawSection TiobenchSection(const std::string& name, const std::vector<std::string>& opts) {
   RawSection s{name, "--profile=tiobench (" + name + ")", {}};
   for (const std::string& o : opts) {
     RawEntry e;
@@ -58,15 +58,15 @@ Result<std::vector<RawSection>> ProfileSections(std::string_view name, uint64_t 
   // evaluated to bytes.
   const uint64_t size = 4 * 1024 * (host_mem_bytes / (1024 * 1024));
   std::vector<RawSection> out;
-  out.push_back(Section(
+  out.push_back(TiobenchSection(
       "global", {"buffered=0", "size=" + std::to_string(size), "bs=4096", "loops=1", "directory=./",
                  "numjobs=1", "timeout=600", "group_reporting", "thread", "overwrite=1",
                  "filename=.fio.tio.1:.fio.tio.2:.fio.tio.3:.fio.tio.4", "ioengine=sync"}));
-  out.push_back(Section("seqwrite", {"name=seqwrite", "rw=write", "end_fsync=1"}));
+  out.push_back(TiobenchSection("seqwrite", {"name=seqwrite", "rw=write", "end_fsync=1"}));
   out.push_back(
-      Section("randwrite", {"name=randwrite", "stonewall", "rw=randwrite", "end_fsync=1"}));
-  out.push_back(Section("seqread", {"name=seqread", "stonewall", "rw=read"}));
-  out.push_back(Section("randread", {"name=randread", "stonewall", "rw=randread"}));
+      TiobenchSection("randwrite", {"name=randwrite", "stonewall", "rw=randwrite", "end_fsync=1"}));
+  out.push_back(TiobenchSection("seqread", {"name=seqread", "stonewall", "rw=read"}));
+  out.push_back(TiobenchSection("randread", {"name=randread", "stonewall", "rw=randread"}));
   return out;
 }
 
