@@ -86,6 +86,8 @@ const char kSimUsage[] =
     "  --prefill PERCENT      start from a file system PERCENT full (0 to 100) of aged files\n"
     "                         with fragmented free space, over the stack file's [fs] prefill;\n"
     "                         fio's layout then meets ENOSPC as on a nearly full disk\n"
+    "  --profile NAME         fio's built-in profile: tiobench adds its four jobs after\n"
+    "                         the others, as fio 3.33 makes them (act: not supported)\n"
     "  --iozone \"ARGS\"        run an iozone throughput-mode command line instead\n"
     "  --cmdhelp[=OPTION]     list the fio options storlab sim supports, or one in full\n"
     "  --help                 this text\n"
@@ -210,6 +212,12 @@ int ParseSimArgs(const Args& args, SimArgs* out) {
         return SimFail("--terse-version: " + Quoted(v) + " (expected 2, 3, 4 or 5)");
       }
       out->terse_version = v[0] - '0';
+    } else if (TakeValue(args, &i, "profile", &v)) {
+      // fio's command-line --profile (init.c exec_profile), not the job
+      // option profile= (which fio 3.33 ignores): the jobs are added after
+      // every other job (cli/sim_sections.cc).
+      if (v.empty()) return SimFail("--profile needs a name (tiobench)");
+      out->profile = v;
     } else if (TakeValue(args, &i, "output", &v)) {
       if (v.empty()) return SimFail("--output needs a file name");
       out->output = v;

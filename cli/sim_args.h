@@ -54,6 +54,9 @@ struct SimArgs {
   // restored machine is power-cycled before the jobs.
   std::string state;
   bool reboot = false;
+  // --profile NAME (fio's command-line option; workloads/fio/profiles.h):
+  // "" none.
+  std::string profile;
   std::vector<std::string> job_files;
   std::vector<std::string> fio_args;
 };

@@ -365,7 +365,7 @@ int SimCommand(const Args& args) {
     if (a.iozone->find_first_not_of(" \t") == std::string::npos) {
       return SimFail("--iozone: give iozone's arguments, e.g. --iozone \"-t 4 -s 256m -r 4k -i0\"");
     }
-    if (!a.job_files.empty() || !a.fio_args.empty()) {
+    if (!a.job_files.empty() || !a.fio_args.empty() || !a.profile.empty()) {
       return SimFail("--iozone runs alone: no fio options or job files with it");
     }
     if (a.seed_step || !a.output.empty()) {
@@ -378,7 +378,7 @@ int SimCommand(const Args& args) {
     }
     return RunIozoneCommand(a.host, *a.iozone, a.repeat, a.json);
   }
-  if (a.job_files.empty() && a.fio_args.empty()) {
+  if (a.job_files.empty() && a.fio_args.empty() && a.profile.empty()) {
     return SimFail("no jobs: give a job file or fio options (--name=...)\n" +
                    std::string(kSimUsage));
   }

@@ -5,6 +5,8 @@
 
 #include "sim/quoted.h"
 #include "workloads/fio/options.h"
+#include "workloads/fio/profiles.h"
+#include "workloads/host/sim_host.h"
 
 namespace storlab::cli {
 namespace {
@@ -48,6 +50,13 @@ Result<std::vector<fio::RawSection>> ReadSections(const SimArgs& a,
     }
   }
   for (size_t i = 1; i < cmd.size(); ++i) sections.push_back(cmd[i]);
+  if (!a.profile.empty()) {
+    // backend.c fio_backend() -> load_profile(): after every other job; the
+    // profile's $mb_memory is the simulated host's.
+    ASSIGN_OR_RETURN(auto host, SimHost::Create(a.host));
+    ASSIGN_OR_RETURN(auto prof, fio::ProfileSections(a.profile, host->host().mem_bytes));
+    for (auto& s : prof) sections.push_back(std::move(s));
+  }
   return sections;
 }
 

@@ -6,6 +6,7 @@
 #include "sim/virtual_driver.h"
 #include "workloads/fio/engines.h"
 #include "workloads/fio/iolog_read.h"
+#include "workloads/fio/opendir.h"
 #include "workloads/fio/report_units.h"
 #include "workloads/fio/verify_state.h"
 
@@ -48,6 +49,10 @@ Status FioRun::Prepare() {
   for (const std::string& note : jobs_.notes) messages_.push_back(note);
   for (const JobSpec& j : jobs_.jobs) exitall_ |= j.opts.exitall;
   RETURN_IF_ERROR(CheckCpus(jobs_, host_.cpu().cores()));
+  // opendir= is fio's parse-time scan: every job's, before any layout.
+  for (JobSpec& j : jobs_.jobs) {
+    if (!j.opts.opendir.empty()) RETURN_IF_ERROR(ResolveOpendir(&j, fs, &messages_));
+  }
   // Each job's files, once laid out; its runner is made when all are.
   std::vector<SetUp> set_up(jobs_.jobs.size());
   late_.assign(jobs_.jobs.size(), false);

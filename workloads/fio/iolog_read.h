@@ -83,6 +83,14 @@ Status ApplyReplay(JobSpec* j, const std::string& where, std::vector<std::string
 // the entry that goes past it).
 Status CheckReplayFits(const JobSpec& j, uint64_t capacity);
 
+// blktrace_merge.cc: merge_blktrace_file= as fio 3.33 runs it for a job
+// replaying `names` (read_iolog's list), before the trace is loaded; notes
+// get fio's messages. CheckMergeList() checks a merge_blktrace_scalars= or
+// merge_blktrace_iters= value (fio's FIO_OPT_FLOAT_LIST: up to 20 floats).
+Status MergeBlktraces(const JobOptions& o, const std::vector<std::string>& names,
+                      const std::string& job, std::vector<std::string>* notes);
+Status CheckMergeList(std::string_view value);
+
 // Shared by both parsers: fio's delay_since_ttime(), ipo_bytes_align().
 uint64_t DelaySince(uint64_t* last_ttime, uint64_t ttime, const JobOptions& o);
 uint64_t ReplayOffset(uint64_t offset, const JobOptions& o);

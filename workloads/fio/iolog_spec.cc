@@ -38,6 +38,7 @@ Status ApplyReplay(JobSpec* j, const std::string& where, std::vector<std::string
   }
   const std::vector<std::string> names = SplitList(o.read_iolog);
   if (names.empty()) return Status::InvalidArgument(job + ": read_iolog= names no file");
+  if (!o.merge_blktrace_file.empty()) RETURN_IF_ERROR(MergeBlktraces(o, names, job, notes));
   const std::string& path = names[static_cast<size_t>(j->clone) % names.size()];
   Result<ReplayTrace> r = LoadReplayTrace(path, o);
   if (!r.ok()) return r.status().WithContext(job);

@@ -67,6 +67,12 @@ void AddFileOptions(std::vector<OptionDef>* t) {
        .help = "Number of files to keep open at the same time"});
   // filesetup.c close_and_free_files(): the job's regular files are
   // unlinked when it has completed (job_runner.cc Finish()).
+  // options.c str_opendir_cb(), filesetup.c add_dir_files() (opendir.h:
+  // the simulated file system's files, found when the run is prepared).
+  add({.name = "opendir",
+       .type = OptType::kString,
+       .target = &O::opendir,
+       .help = "Recursively add files from this directory and down"});
   add({.name = "unlink",
        .type = OptType::kBool,
        .target = &O::unlink,

@@ -1,7 +1,7 @@
 // The option table's I/O pattern entries (options.h): rw_sequencer,
 // allrandrepeat, and those added to run fio's own example job files:
-// random_distribution (rand_dist.h) and the tiobench profile's `threads`. Help texts are fio's own
-// (options.c, profiles/tiobench.c).
+// random_distribution (rand_dist.h), profile= and the tiobench profile's options. Help texts are
+// fio's own (options.c, profiles/tiobench.c).
 #include "workloads/fio/options.h"
 #include "workloads/fio/rand_dist.h"
 
@@ -150,6 +150,31 @@ void AddIoOptions(std::vector<OptionDef>* t) {
        .max = 4096,
        .help = "Number of Threads (the tiobench profile's; no effect without --profile=tiobench, "
                "as in fio)"});
+  // The profile's other options (profiles/tiobench.c), accepted anywhere
+  // and without effect, as in fio 3.33 (profile_tiobench.cc says why).
+  add({.name = "block",
+       .type = OptType::kInt,
+       .target = &O::tiobench_block,
+       .def = "4096",
+       .max = INT32_MAX,
+       .help = "Block size in bytes (the tiobench profile's; no effect, as in fio 3.33)"});
+  add({.name = "numruns",
+       .type = OptType::kInt,
+       .target = &O::tiobench_numruns,
+       .max = INT32_MAX,
+       .help = "Number of runs (the tiobench profile's; no effect, as in fio 3.33)"});
+  add({.name = "dir",
+       .type = OptType::kString,
+       .target = &O::tiobench_dir,
+       .help = "Test directory (the tiobench profile's; no effect, as in fio 3.33)"});
+  // options.c "profile": fio 3.33 stores it and nothing reads it (init.c
+  // runs a profile from the command line's --profile only, cli/sim_args.cc):
+  // a job file's profile=tiobench adds no jobs, in fio and here.
+  add({.name = "profile",
+       .type = OptType::kString,
+       .target = &O::profile,
+       .help = "Select a specific builtin performance test (in a job file: no effect, as in fio "
+               "3.33; the command line's --profile runs one)"});
 }
 
 }  // namespace storlab::fio

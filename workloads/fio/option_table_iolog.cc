@@ -1,7 +1,7 @@
 // The option table's trace replay entries (options.h): fio's read_iolog,
-// write_iolog and the replay_* settings (iolog_read.h, iolog_write.h). Help
-// texts are fio 3.33's own (options.c), including its swapped texts for
-// replay_scale and replay_align.
+// write_iolog, the replay_* settings and merge_blktrace_* (iolog_read.h,
+// iolog_write.h). Help texts are fio 3.33's own (options.c), including its
+// swapped texts for replay_scale and replay_align.
 #include "workloads/fio/iolog_read.h"
 #include "workloads/fio/options.h"
 
@@ -63,6 +63,21 @@ void AddIologOptions(std::vector<OptionDef>* t) {
        .target = &O::read_iolog_chunked,
        .def = "0",
        .help = "Parse IO pattern in chunks"});
+  // blktrace.c merge_blktrace_iologs(), as fio 3.33 runs it (blktrace_merge.cc).
+  add({.name = "merge_blktrace_file",
+       .type = OptType::kString,
+       .target = &O::merge_blktrace_file,
+       .help = "Merged blktrace output filename"});
+  add({.name = "merge_blktrace_scalars",
+       .type = OptType::kString,
+       .target = &O::merge_blktrace_scalars,
+       .help = "Percentage to scale each trace",
+       .check = CheckMergeList});
+  add({.name = "merge_blktrace_iters",
+       .type = OptType::kString,
+       .target = &O::merge_blktrace_iters,
+       .help = "Number of iterations to run per trace",
+       .check = CheckMergeList});
 }
 
 }  // namespace storlab::fio

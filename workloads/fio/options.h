@@ -97,6 +97,7 @@ struct JobOptions {
   int64_t fdatasync_blocks = 0;
   std::string directory;
   std::string filename;
+  std::string opendir;  // every file below it in the simulated file system (opendir.h)
   bool overwrite = false;
   bool invalidate = true;
   bool group_reporting = false;
@@ -112,6 +113,11 @@ struct JobOptions {
   DirValues percentage_random = {100, 100, 100};
   std::string random_distribution = "random";  // rand_dist.h
   int64_t tiobench_threads = 0;  // "threads": the tiobench profile's, no effect (as in fio)
+  // The tiobench profile's block, numruns and dir (profile_tiobench.cc: no
+  // effect, as in fio 3.33), and profile= (stored, read by nothing in fio
+  // 3.33: only the command line's --profile runs a profile).
+  int64_t tiobench_block = 4096, tiobench_numruns = 0;
+  std::string tiobench_dir, profile;
   std::string verify = "0";
   // Verification (option_table_verify.cc, verify.h).
   std::string verify_pattern;
@@ -210,6 +216,9 @@ struct JobOptions {
   // read_iolog_chunked: fio reads the log as it goes; the I/O is the same,
   // but a blktrace's queue depth is not probed (blktrace.c read_blktrace()).
   bool read_iolog_chunked = false;
+  // merge_blktrace_file, _scalars, _iters (blktrace_merge.cc): as fio 3.33
+  // runs them; the lists kept as written (':'-separated floats).
+  std::string merge_blktrace_file, merge_blktrace_scalars, merge_blktrace_iters;
   // Errors (option_table_errors.cc, error_policy.h): continue_on_error and
   // ignore_error as strings (the echo) and, applied in the order given,
   // what they mean.
