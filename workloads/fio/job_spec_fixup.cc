@@ -8,6 +8,7 @@
 #include "workloads/fio/engines.h"
 #include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/fio_units.h"
+#include "workloads/fio/thread_stat.h"
 
 namespace storlab::fio {
 namespace {
