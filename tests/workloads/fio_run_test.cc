@@ -190,7 +190,7 @@ TEST(FioRunTest, FullFileSystemDuringLayoutAndDuringTheJob) {
                       "fio: io_u error on file more.0.0: No space left on device: write "
                       "offset=0, buflen=4096"),
             wm.end());
-  EXPECT_NE(w.Normal().find("more: (groupid=0, jobs=1): err=28 (file:io_u.c:1845, func=io_u "
+  EXPECT_NE(w.Normal().find("more: (groupid=0, jobs=1): err=28 (file:io_u.c:1876, func=io_u "
                             "error, error=No space left on device)"),
             std::string::npos);
 }
