@@ -249,6 +249,7 @@ uint64_t JobRunner::total_io_size() const {
 
 void JobRunner::Begin() {
   if (phase_ != Phase::kIdle) return;  // Terminate() started it already
+  PinMemory();  // thread_main(): fio_pin_memory(), before pre_read and the I/O
   // pre_read: the files are read first, then the job begins (its epoch
   // after them, as thread_main() sets it after pre_read_files()).
   if (spec_.opts.pre_read && pre_read_state_ != 2 && !failed_ && !terminated_ && !eng_.no_io) {
@@ -336,6 +337,7 @@ std::string JobRunner::NoIoReason() const {
 
 void JobRunner::Finish(Nanos t) {
   if (StartVerify(t)) return;
+  UnpinMemory();  // thread_main(): fio_unpin_memory() as the thread ends
   SaveVerifyState();
   Nanos elapsed = t - epoch_;
   while (bw_windows_ && next_bw_sample_ < t) CloseBwWindow();

@@ -205,6 +205,8 @@ class JobRunner {
   void FinishIo(Nanos t);
   void FsyncNext(size_t index, Nanos t);
   void SetUpBlockInfos();
+  void PinMemory();
+  void UnpinMemory();
   uint64_t BlockIndex(const IoUnit& u) const;
   void Finish(Nanos t);
   std::string NoIoReason() const;
@@ -331,10 +333,9 @@ class JobRunner {
   };
   std::vector<IoUnit*> batch_;
   std::deque<Unreaped> unreaped_;
-  bool low_wait_ = false;
+  bool low_wait_ = false, in_getevents_ = false;
   bool poll_wait_ = false;          // io_in_polling(): waits for one event after each I/O
   IoUnit* overlap_held_ = nullptr;  // serialize_overlap: picked, waits for an overlap to go
-  bool in_getevents_ = false;
   // vsync: the run in the call, its gathered data, and the I/O that did
   // not continue it (FIO_Q_BUSY), queued again when the call returns.
   std::vector<IoUnit*> merged_;
@@ -346,19 +347,17 @@ class JobRunner {
   uint32_t trim_file_ = 0;
   uint64_t trim_offset_ = 0, trim_length_ = 0;
   FileLocks* locks_ = nullptr;  // lockfile=exclusive (file_locks.h; null: none)
-
+  uint64_t pinned_ = 0;         // lockmem: bytes mlock()ed (job_runner_lockmem.cc)
   Flow* flow_ = nullptr;
   uint64_t flow_count_ = 0;      // fio's td->flow_counter
   bool flow_passed_ = false;     // the flow let the next I/O through
   bool flow_waiting_ = false;    // held back, waiting for the flow to move
   bool flow_sleep_due_ = false;  // held back, quiescing before flow_sleep
   Phase phase_ = Phase::kIdle;
-  bool in_pump_ = false;
+  bool in_pump_ = false, failed_ = false, setup_failed_ = false;
   bool blocked_io_ = false;  // the thread waits in a call
   bool sleeping_ = false;    // rate limit or thinktime
   bool ramp_over_ = true;
-  bool failed_ = false;
-  bool setup_failed_ = false;
   int pre_read_state_ = 0;  // pre_read: 0 not yet, 1 reading, 2 done (fio's TD_PRE_READING)
   bool terminated_ = false;
   // rate_min / rate_iops_min: what was done at the last check (fio's

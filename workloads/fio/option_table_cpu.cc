@@ -93,6 +93,14 @@ Status ParseCpuMask(std::string_view v, std::vector<uint32_t>* cpus) {
 void AddCpuOptions(std::vector<OptionDef>* t) {
   using O = JobOptions;
   auto add = [&](OptionDef d) { t->push_back(std::move(d)); };
+  // memory.c fio_pin_memory(): memory the job locks while it runs, which
+  // the simulated host's page cache then cannot use (job_runner_lockmem.cc).
+  add({.name = "lockmem",
+       .type = OptType::kSize,
+       .target = &O::lockmem,
+       .def = "0",
+       .min = 0,
+       .help = "Lock down this amount of memory (per worker)"});
   add({.name = "cpumask",
        .type = OptType::kString,
        .target = &O::cpumask,

@@ -261,6 +261,7 @@ struct JobOptions {
   bool hipri = false;
   int64_t hipri_percentage = 100;
   int64_t uncached = 0, thp = 0;
+  uint64_t lockmem = 0;  // bytes mlock()ed while the job runs (job_runner_lockmem.cc)
   // I/O priorities (option_table_prio.cc, cmdprio.h): -1 / "" not given.
   int64_t prio = -1, prioclass = -1;
   std::string cmdprio_percentage, cmdprio_class, cmdprio, cmdprio_bssplit;

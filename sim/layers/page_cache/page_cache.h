@@ -181,6 +181,10 @@ class PageCache : public Node {
   // both. The open file's, so not part of a saved state.
   enum class Advice : uint8_t { kNormal, kRandom, kSequential };
   void Advise(uint32_t file, Advice advice) { advice_[file] = advice; }
+  // mlock(2)ed memory comes and goes (fio's lockmem): the cache may hold
+  // less, clean pages beyond it are evicted, the dirty limits shrink.
+  void LockMemory(uint64_t bytes);
+  void UnlockMemory(uint64_t bytes);
   Counters counters() const;
   // Dirty pages plus pages under writeback, in bytes (what the limits count).
   uint64_t dirty_bytes() const;
@@ -297,6 +301,7 @@ class PageCache : public Node {
   };
   std::map<uint32_t, Stream> streams_;
   std::map<uint32_t, Advice> advice_;
+  uint64_t locked_bytes_ = 0;
   uint64_t invalidations_ = 0;
 };
 

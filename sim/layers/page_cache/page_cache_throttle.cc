@@ -6,12 +6,14 @@
 
 namespace storlab {
 
-DirtyThrottle::DirtyThrottle(const HostSpec& host) {
-  const uint64_t used = std::min(host.used_mem_bytes, host.mem_bytes);
-  limits_.dirtyable = host.mem_bytes - used;
+DirtyThrottle::DirtyThrottle(const HostSpec& host) : host_(host) { SetLocked(0); }
+
+void DirtyThrottle::SetLocked(uint64_t bytes) {
+  const uint64_t used = std::min(host_.used_mem_bytes + bytes, host_.mem_bytes);
+  limits_.dirtyable = host_.mem_bytes - used;
   const double d = static_cast<double>(limits_.dirtyable);
-  limits_.background = static_cast<uint64_t>(host.dirty_background_ratio * d);
-  limits_.limit = static_cast<uint64_t>(host.dirty_ratio * d);
+  limits_.background = static_cast<uint64_t>(host_.dirty_background_ratio * d);
+  limits_.limit = static_cast<uint64_t>(host_.dirty_ratio * d);
   limits_.freerun = (limits_.background + limits_.limit) / 2;
   limits_.setpoint = (limits_.freerun + limits_.limit) / 2;
 }

@@ -46,6 +46,11 @@ class DirtyThrottle {
 
   explicit DirtyThrottle(const HostSpec& host);
 
+  // Memory locked by processes (mlock(2)): neither free nor page cache, so
+  // not dirtyable (mm/page-writeback.c global_dirtyable_memory()); the
+  // limits follow.
+  void SetLocked(uint64_t bytes);
+
   const DirtyLimits& limits() const { return limits_; }
   // The kernel's pos_ratio at `dirty` bytes (dirty + writeback), in [0, 2].
   double PosRatio(uint64_t dirty) const;
@@ -72,6 +77,7 @@ class DirtyThrottle {
 
  private:
   DirtyLimits limits_;
+  HostSpec host_;
   double bw_ = kInitialBandwidth;      // write_bandwidth
   double avg_bw_ = kInitialBandwidth;  // avg_write_bandwidth
   Nanos stamp_;                        // start of the current sample
