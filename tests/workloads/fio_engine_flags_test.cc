@@ -74,5 +74,23 @@ TEST(EngineFlagsTest, ThpBelongsToMmap) {
       << v.status.message();
 }
 
+// userspace_reap (engines/libaio.c fio_libaio_getevents()): with
+// iodepth_batch_complete_min=0 the completions are read off the ring, no
+// io_getevents() per reap; with the default minimum of 1 it does nothing.
+TEST(EngineFlagsTest, UserspaceReapSkipsTheReapCall) {
+  const std::string aio = "--rw=randread --direct=1 --ioengine=libaio --iodepth=4 ";
+  auto plain = RunJob(aio + "--iodepth_batch_complete_min=0");
+  auto user = RunJob(aio + "--iodepth_batch_complete_min=0 --userspace_reap");
+  auto ignored = RunJob(aio + "--userspace_reap");
+  auto base = RunJob(aio);
+  for (const auto* s : {&plain, &user, &ignored, &base}) ASSERT_TRUE(s->status.ok());
+  EXPECT_LT(user.Job(0).dir[kRead].lat.mean(), plain.Job(0).dir[kRead].lat.mean());
+  EXPECT_EQ(ignored.Job(0).dir[kRead].lat.mean(), base.Job(0).dir[kRead].lat.mean());
+  auto bad = RunJob("--rw=read --ioengine=io_uring --userspace_reap");
+  EXPECT_NE(bad.status.message().find("userspace_reap is an option of ioengine=libaio"),
+            std::string::npos)
+      << bad.status.message();
+}
+
 }  // namespace fio_engine_flags_test
 }  // namespace storlab::fio

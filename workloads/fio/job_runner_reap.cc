@@ -49,9 +49,12 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
   // call that returns within kSleepThreshold (a page-cache copy) does not switch.
   if (visible - (u->blocks_thread ? u->arrival : thread_free_) > kSleepThreshold) ++ts_.ctx;
   Nanos t0 = u->blocks_thread ? visible : Max(visible, thread_free_);
-  // sqthread_poll: fio_ioring_getevents() reaps the ring without io_uring_enter().
-  const Nanos complete = spec_.sqthread_poll ? Nanos(0) : eng_.complete;
-  Nanos reap = spec_.sqthread_poll ? t0 : Book(t0, complete);
+  // sqthread_poll: fio_ioring_getevents() reaps the ring without
+  // io_uring_enter(); userspace_reap: libaio's user_io_getevents() without
+  // io_getevents().
+  const bool no_call = spec_.sqthread_poll || spec_.user_reap;
+  const Nanos complete = no_call ? Nanos(0) : eng_.complete;
+  Nanos reap = no_call ? t0 : Book(t0, complete);
   sys_ns_ += complete;
   thread_free_ = Max(thread_free_, reap);
   if (u->blocks_thread) blocked_io_ = false;

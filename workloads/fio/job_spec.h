@@ -126,6 +126,9 @@ struct JobSpec {
   // sqthread_poll (io_uring, io_uring_cmd): the kernel's SQ thread submits,
   // on a core of its own, and the job reaps from the ring without a call.
   bool sqthread_poll = false;
+  // libaio's userspace_reap with iodepth_batch_complete_min=0: the job
+  // reads its completions off the AIO ring without io_getevents().
+  bool user_reap = false;
   // prio=, prioclass=, cmdprio_*: each I/O's priority (cmdprio.h).
   CmdPrio cmdprio;
   // io_submit_mode=offload: iodepth worker threads do the I/O (a

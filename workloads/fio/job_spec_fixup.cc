@@ -229,6 +229,15 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
     if (j.engine == EngineKind::kVsync && !j.offload) q.batching = true;
     q.polling = q.batching && !cmin && !cmax;
   }
+  // engines/libaio.c fio_libaio_getevents(): userspace_reap reads the ring
+  // (user_io_getevents()) only when asked for at least 0 events.
+  if (o.userspace_reap && j.engine != EngineKind::kLibaio) {
+    return Status::InvalidArgument(where + ": job " + Quoted(j.name) +
+                                   ": userspace_reap is an option of ioengine=libaio, not of "
+                                   "ioengine=" +
+                                   o.ioengine);
+  }
+  j.user_reap = o.userspace_reap && j.queueing.complete_min == 0;
   // cmdprio_*: options of the libaio and io_uring engines
   // (engines/cmdprio.c); fio knows them only with one of those.
   const bool cmdprio = !o.cmdprio_percentage.empty() || !o.cmdprio_class.empty() ||

@@ -103,6 +103,10 @@ void AddPrioOptions(std::vector<OptionDef>* t) {
   // engines/sync.c and io_uring.c: RWF_UNCACHED on buffered I/O; mmap.c:
   // a private mapping advised MADV_HUGEPAGE (job_spec_fixup.cc says what
   // each does here).
+  add({.name = "userspace_reap",
+       .type = OptType::kSet,
+       .target = &O::userspace_reap,
+       .help = "Use alternative user-space reap implementation"});
   add({.name = "uncached",
        .type = OptType::kInt,
        .target = &O::uncached,

@@ -261,7 +261,9 @@ struct JobOptions {
   bool hipri = false;
   int64_t hipri_percentage = 100;
   int64_t uncached = 0, thp = 0;
-  uint64_t lockmem = 0;  // bytes mlock()ed while the job runs (job_runner_lockmem.cc)
+  uint64_t lockmem = 0;
+  bool userspace_reap = false;  // libaio (job_spec_fixup.cc)  // bytes mlock()ed while the job runs
+                                // (job_runner_lockmem.cc)
   // I/O priorities (option_table_prio.cc, cmdprio.h): -1 / "" not given.
   int64_t prio = -1, prioclass = -1;
   std::string cmdprio_percentage, cmdprio_class, cmdprio, cmdprio_bssplit;
