@@ -89,7 +89,7 @@ TEST(FioBadInputTest, AJobThatCountsNoIoSaysWhy) {
 // Real fio options storlab does not model were "unknown option", as if a
 // typo; fio 3.33's whole list now tells them apart.
 TEST(FioBadInputTest, FioOptionsStorlabDoesNotSupportSaySo) {
-  for (const char* k : {"sync_file_range", "nowait", "force_async"}) {
+  for (const char* k : {"nowait", "force_async"}) {
     JobOptions o;
     Status st = ApplyOption(&o, k, "1", true, "j.fio:3");
     EXPECT_EQ(st.message(), "j.fio:3: option '" + std::string(k) +

@@ -114,10 +114,8 @@ class JobRunner {
   // flow= (flow.h): the flow it joined, asked before each I/O; lockfile's locks.
   void SetFlow(Flow* flow) { flow_ = flow; }
   void SetFileLocks(FileLocks* locks) { locks_ = locks; }
-  // Messages fio would print on stderr (I/O errors).
-  const std::vector<std::string>& messages() const { return messages_; }
-  // verify_dump: the files fio writes when a block fails, in order.
-  const std::vector<VerifyDumpFile>& verify_dumps() const { return dumps_; }
+  const std::vector<std::string>& messages() const { return messages_; }      // fio's stderr
+  const std::vector<VerifyDumpFile>& verify_dumps() const { return dumps_; }  // verify_dump
   // verify_state_save's file (empty: none); verify_state_load (verify_state.h).
   const std::vector<uint8_t>& verify_state_file() const { return vlog_.saved; }
   void LoadVerifyState(VerifyState s);
@@ -136,13 +134,14 @@ class JobRunner {
     bool submit_blocks;  // libaio buffered: the I/O happens in io_submit
     uint64_t offset;
     uint64_t length;
-    uint32_t ioprio = 0;     // io_u->ioprio (cmdprio.h)
-    bool ver_list = false;   // a verify read of a block written (fio's IO_U_F_VER_LIST)
-    bool in_flight = false;  // queued to the engine, not reaped (fio's IO_U_F_FLIGHT)
-    bool locked = false;     // holds its file's lock (lockfile=exclusive)
-    Nanos start;             // fio's start_time
-    Nanos issue;             // fio's issue_time
-    Nanos arrival;           // reaches the stack (or the fd queue)
+    uint32_t ioprio = 0;      // io_u->ioprio (cmdprio.h)
+    bool ver_list = false;    // a verify read of a block written (fio's IO_U_F_VER_LIST)
+    bool in_flight = false;   // queued to the engine, not reaped (fio's IO_U_F_FLIGHT)
+    bool locked = false;      // holds its file's lock (lockfile=exclusive)
+    bool sync_range = false;  // kSync: sync_file_range(), not fsync
+    Nanos start;              // fio's start_time
+    Nanos issue;              // fio's issue_time
+    Nanos arrival;            // reaches the stack (or the fd queue)
   };
   struct FileState {
     uint32_t id;              // ExtentFs id
@@ -153,6 +152,7 @@ class JobRunner {
     uint64_t pos[3] = {0, 0, 0};
     bool exhausted = false;
     bool opened = false;  // open in this pass (io_u.c get_next_file_rr(), openfiles=)
+    uint64_t first_write = UINT64_MAX, last_write = 0;  // written (file_log_write_comp())
     // posixaio's helper thread for this fd, or io-wq's per-inode chain.
     std::vector<IoUnit*> queue;  // FIFO (ring)
     size_t q_head = 0, q_size = 0;
@@ -174,7 +174,7 @@ class JobRunner {
   size_t DrawFile();
   void StridedZone(int dir);
   void RestartFiles();
-  void Issue(int dir, Nanos t);
+  void Issue(int dir, Nanos t, bool sync_range = false);
   void Launch(IoUnit* u, Nanos t);
   bool OverlapHold(IoUnit* u);  // serialize_overlap (job_runner_overlap.cc)
   bool OverlapsInFlight(const IoUnit& u) const;

@@ -2,6 +2,7 @@
 // sees it, the latencies and counters fio's io_u.c account_io_completion()
 // keeps, the latency limits, verification of what a read returned, and
 // the next Pump().
+#include <algorithm>
 #include <utility>
 
 #include "workloads/fio/job_runner.h"
@@ -103,7 +104,12 @@ void JobRunner::Reap(IoUnit* u, const Status& st, Nanos visible) {
       if (logs_ && samples) LogIo(*u, reap, clat, static_cast<uint64_t>((reap - u->start).count()));
     }
     d.io_bytes += u->length;
-    if (u->dir == kWrite) vlog_.LogWriteComp(u->file, u->offset);  // io_completed()
+    if (u->dir == kWrite) {  // io_completed(): file_log_write_comp()
+      vlog_.LogWriteComp(u->file, u->offset);
+      FileState& f = files_[u->file];
+      f.first_write = std::min(f.first_write, u->offset);
+      f.last_write = std::max(f.last_write, u->offset + u->length);
+    }
     ++completed_blocks_;
     if (ramp_over_ && u->dir < 3) {
       done_bytes_[u->dir] += u->length;

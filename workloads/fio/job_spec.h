@@ -97,6 +97,10 @@ struct JobSpec {
   // write goes to the device with FUA (Request kFua). Not for mmap, whose
   // stores never see the flag.
   bool sync_writes = false;
+  // sync_file_range=: its SYNC_FILE_RANGE_* flags, every `sfr_every` writes
+  // (0: never).
+  uint32_t sfr_flags = 0;
+  uint64_t sfr_every = 0;
   RandGen rand_gen = RandGen::kTausworthe;
   uint64_t rand_seed = 0;    // offsets and the read/write mix derive from it
   RandDist rand_dist;        // random_distribution (kRandom: uniform)

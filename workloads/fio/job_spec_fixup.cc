@@ -85,35 +85,7 @@ Status FixupSyncEngines(JobSpec& j, const std::string& where) {
                                    "ioengine=pvsync2 only, not with ioengine=" +
                                    o.ioengine);
   }
-  // engines/sync.c fio_pvsyncio2_queue(), io_uring.c fio_ioring_prep():
-  // uncached sets RWF_UNCACHED (0x40 in fio 3.33's os/os-linux.h) on
-  // buffered I/O. The flag never reached Linux under that value: kernels
-  // before 6.11 refuse an unknown flag (kiocb_set_rw_flags(): EOPNOTSUPP),
-  // later ones read 0x40 as RWF_ATOMIC, which buffered I/O refuses alike
-  // (real fio 3.33 here, pvsync2 and io_uring: err=95 on the first I/O).
-  if (o.uncached && j.engine != EngineKind::kPvsync2 && j.engine != EngineKind::kIoUring &&
-      j.engine != EngineKind::kIoUringCmd) {
-    return Status::InvalidArgument(job +
-                                   "uncached is an option of ioengine=pvsync2, io_uring "
-                                   "and io_uring_cmd, not of ioengine=" +
-                                   o.ioengine);
-  }
-  j.uncached_io = o.uncached && !j.direct;
-  // engines/mmap.c fio_mmap_get_shared(): thp maps the file MAP_PRIVATE
-  // and advises MADV_HUGEPAGE. Stores then land in private copies of the
-  // pages and never reach the file (no huge page either: a private file
-  // mapping's copies are not THP-eligible, do_huge_pmd_anonymous_page()
-  // is for anonymous VMAs only).
-  if (o.thp && j.engine != EngineKind::kMmap) {
-    return Status::InvalidArgument(
-        job + "thp is an option of ioengine=mmap, not of ioengine=" + o.ioengine);
-  }
-  j.mmap_private = o.thp != 0;
-  if (j.mmap_private && o.verify != "0" && o.verify != "none") {
-    return Status::InvalidArgument(job +
-                                   "thp with verify is not supported: the private "
-                                   "mapping's bytes are not kept");
-  }
+  RETURN_IF_ERROR(FixupEngineFlags(j, job));
   // engines/mmap.c: "not really direct": the I/O goes through the mapping
   // (the page cache) and each write is msync'ed (job_runner_engines.cc).
   if (j.engine == EngineKind::kMmap) {

@@ -17,6 +17,10 @@ namespace storlab::fio {
 // in errors; fio's warnings go to `notes`. Errors name the job and option.
 Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* notes);
 
+// sync_file_range= and the engine flags uncached and thp
+// (job_spec_flags.cc); `job` prefixes errors ("FILE:LINE: job 'x': ").
+Status FixupEngineFlags(JobSpec& j, const std::string& job);
+
 // init.c fixup_options()'s verify part, once j.verify is known: the
 // verify_interval writes use (a factor of every write size).
 void FixupVerify(JobSpec& j);

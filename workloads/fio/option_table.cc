@@ -238,6 +238,12 @@ std::vector<OptionDef> MakeTable() {
        .min = 0,
        .max = 1 << 30,
        .help = "Issue fdatasync for writes every given number of blocks"});
+  // io_u.c do_sync_file_range(): every N writes, sync_file_range() over
+  // what the job wrote to the file (job_spec_fixup.cc parses the flags).
+  add({.name = "sync_file_range",
+       .type = OptType::kString,
+       .target = &O::sync_file_range,
+       .help = "Use sync_file_range()"});
   add({.name = "directory",
        .type = OptType::kString,
        .target = &O::directory,

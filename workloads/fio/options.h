@@ -95,6 +95,7 @@ struct JobOptions {
   bool serialize_overlap = false;
   int64_t fsync_blocks = 0;
   int64_t fdatasync_blocks = 0;
+  std::string sync_file_range;  // FLAG[,FLAG...][:N] (job_spec_fixup.cc); "": none
   std::string directory;
   std::string filename;
   std::string opendir;  // every file below it in the simulated file system (opendir.h)

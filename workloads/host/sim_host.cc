@@ -150,6 +150,22 @@ void SimHost::Split(uint32_t file, Op op, uint64_t offset, uint64_t length, uint
   join->Seal(engine_);
 }
 
+void SimHost::SyncFileRange(uint32_t file, uint64_t offset, uint64_t length, uint32_t flags,
+                            Completion done) {
+  scratch_.clear();
+  Status st = page_cache_ ? fs_->Map(file, offset, length, false, &scratch_) : Status();
+  auto join = Join::Make(std::move(done));
+  if (!st.ok()) {
+    engine_.After(Nanos(0), [d = join->Arm(), st]() mutable { d(st); });
+  } else if (page_cache_) {
+    for (const auto& e : scratch_) {
+      if (e.device_offset == ExtentFs::kHole) continue;
+      page_cache_->SyncFileRange(file, e.device_offset, e.length, flags, join->Arm());
+    }
+  }
+  join->Seal(engine_);
+}
+
 void SimHost::Fsync(uint32_t file, bool direct, Completion done) {
   Request r{.op = Op::kFlush, .file_id = file, .done = std::move(done)};
   (direct && direct_bypass_ ? *direct_ : *buffered_).Submit(std::move(r));

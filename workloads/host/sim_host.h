@@ -113,6 +113,10 @@ class SimHost {
   // fsync(file): writes the file's dirty pages back and flushes the device.
   // (With direct I/O bypassing the cache, only the device flush.)
   void Fsync(uint32_t file, bool direct, Completion done);
+  // sync_file_range(file, offset, length, flags) (PageCache::SyncFileRange()
+  // over each extent of the range); done at once with no page cache.
+  void SyncFileRange(uint32_t file, uint64_t offset, uint64_t length, uint32_t flags,
+                     Completion done);
 
  private:
   explicit SimHost(const HostOptions& options);

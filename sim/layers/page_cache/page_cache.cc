@@ -247,21 +247,6 @@ void PageCache::NoteDirtyChange() {
   writeback_.OnDirtyChange();
 }
 
-void PageCache::LockMemory(uint64_t bytes) {
-  locked_bytes_ += bytes;
-  throttle_.SetLocked(locked_bytes_);
-  capacity_pages_ = std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1);
-  EvictOverflow();
-  NoteDirtyChange();  // the flusher sees the lower background limit
-}
-
-void PageCache::UnlockMemory(uint64_t bytes) {
-  locked_bytes_ -= std::min(bytes, locked_bytes_);
-  throttle_.SetLocked(locked_bytes_);
-  capacity_pages_ = std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1);
-  WakeBlockedWriters();
-}
-
 void PageCache::EvictOverflow() {
   if (pages_.cached_pages() <= capacity_pages_) return;
   const uint64_t evicted =

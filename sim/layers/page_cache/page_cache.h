@@ -185,6 +185,11 @@ class PageCache : public Node {
   // less, clean pages beyond it are evicted, the dirty limits shrink.
   void LockMemory(uint64_t bytes);
   void UnlockMemory(uint64_t bytes);
+  // sync_file_range(2) of [offset, offset+length) on the device, pages of
+  // `file` (page_cache_calls.cc); `flags` as Linux's SYNC_FILE_RANGE_*.
+  static constexpr uint32_t kSyncRangeWaitBefore = 1, kSyncRangeWrite = 2, kSyncRangeWaitAfter = 4;
+  void SyncFileRange(uint32_t file, uint64_t offset, uint64_t length, uint32_t flags,
+                     Completion done);
   Counters counters() const;
   // Dirty pages plus pages under writeback, in bytes (what the limits count).
   uint64_t dirty_bytes() const;
