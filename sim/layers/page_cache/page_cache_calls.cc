@@ -30,7 +30,9 @@ void PageCache::UnlockMemory(uint64_t bytes) {
 void PageCache::SyncFileRange(uint32_t file, uint64_t offset, uint64_t length, uint32_t flags,
                               Completion done) {
   // Completions come from an engine event (WaitForWriteback may call back
-  // at once).
+  // at once). A power cut forgets the waiters as it forgets an fsync's
+  // (Writeback::Reset()); SimHost's workloads cut in a forked copy
+  // (workloads/power_cuts.h), which runs no job after the cut.
   auto finish = [this, done = std::move(done)](Status st) mutable {
     engine_.At(engine_.now(),
                [done = std::move(done), st = std::move(st)]() mutable { done(std::move(st)); });
@@ -49,8 +51,9 @@ void PageCache::SyncFileRange(uint32_t file, uint64_t offset, uint64_t length, u
     if (wait_after && !write) return writeback_.WaitForWriteback(first, last, std::move(finish));
     finish(Status());
   };
-  if (flags & kSyncRangeWaitBefore)
+  if (flags & kSyncRangeWaitBefore) {
     return writeback_.WaitForWriteback(first, last, std::move(rest));
+  }
   rest(Status());
 }
 
