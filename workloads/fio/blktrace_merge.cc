@@ -35,41 +35,12 @@ namespace {
 constexpr size_t kMergeListMax = 20;  // FIO_IO_U_LIST_MAX_LEN
 constexpr size_t kBlkIoTrace = 48;    // sizeof(struct blk_io_trace)
 
-// The list's values, as fio's FIO_OPT_FLOAT_LIST stores them.
-std::vector<double> MergeValues(const std::string& value) {
-  std::vector<double> out;
-  size_t start = 0;
-  while (start <= value.size() && out.size() < kMergeListMax) {
-    const size_t colon = value.find(':', start);
-    const std::string part =
-        value.substr(start, colon == std::string::npos ? colon : colon - start);
-    out.push_back(std::strtod(part.c_str(), nullptr));
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return out;
-}
-
-// blktrace.c init_merge_param_list(): the values up to the first 0 count;
-// a count other than the files' (and not 0) is returned, 0 if it fits.
-size_t MergeListMismatch(const std::string& value, size_t nr_logs) {
-  if (value.empty()) return 0;
-  size_t len = 0;
-  for (double v : MergeValues(value)) {
-    if (v == 0.0) break;
-    ++len;
-  }
-  return len && len != nr_logs ? len : 0;
-}
-
-}  // namespace
-
 // parse.c's FIO_OPT_FLOAT_LIST: ':'-separated floats (strtod's syntax),
 // at most 20 (fio warns "the list exceeding max length 20" and keeps 20:
 // here an error, as for percentile_list).
-Status CheckMergeList(std::string_view value) {
+Status ParseMergeList(std::string_view value, std::vector<double>* out) {
   const std::string v(value);
-  size_t start = 0, count = 0;
+  size_t start = 0;
   while (start <= v.size()) {
     const size_t colon = v.find(':', start);
     const std::string part = v.substr(start, colon == std::string::npos ? colon : colon - start);
@@ -80,11 +51,34 @@ Status CheckMergeList(std::string_view value) {
       return Status::InvalidArgument(Quoted(part) +
                                      " is not a floating point value (a list is separated by ':')");
     }
-    if (++count > kMergeListMax) return Status::InvalidArgument("at most 20 values");
+    if (out->size() == kMergeListMax) return Status::InvalidArgument("at most 20 values");
+    out->push_back(d);
     if (colon == std::string::npos) break;
     start = colon + 1;
   }
   return Status();
+}
+
+// blktrace.c init_merge_param_list(): the values up to the first 0 count;
+// a count other than the files' (and not 0) is returned, 0 if it fits.
+// The option's value was checked when it was set (CheckMergeList()).
+size_t MergeListMismatch(const std::string& value, size_t nr_logs) {
+  if (value.empty()) return 0;
+  std::vector<double> values;
+  (void)ParseMergeList(value, &values);
+  size_t len = 0;
+  for (double v : values) {
+    if (v == 0.0) break;
+    ++len;
+  }
+  return len && len != nr_logs ? len : 0;
+}
+
+}  // namespace
+
+Status CheckMergeList(std::string_view value) {
+  std::vector<double> values;
+  return ParseMergeList(value, &values);
 }
 
 Status MergeBlktraces(const JobOptions& o, const std::vector<std::string>& names,

@@ -201,7 +201,7 @@ class JobRunner {
   void LatencyFatal(const IoUnit& u, uint64_t lat_ns, uint64_t max_ns);
   void ResetStats(Nanos now);
   void StopIssuing();
-  // job_runner_end.cc: the end of I/O; block_error_percentiles' entries.
+  // The end of I/O (job_runner_end.cc); block_error_percentiles (job_runner_trim.cc).
   void FinishIo(Nanos t);
   void FsyncNext(size_t index, Nanos t);
   void SetUpBlockInfos();

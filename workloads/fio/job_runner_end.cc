@@ -1,40 +1,12 @@
 // JobRunner's end of I/O (job_runner.h): what fio 3.33's do_io() does once
 // the last I/O completed — the trim verify list's leak message, then
 // end_fsync / fsync_on_close, one fsync(2) per file by the job's thread —
-// before the final figures (job_runner.cc Finish()); and verify_state_load's
-// state, which the verify phase reads (verify_state.h).
-#include <memory>
+// before the final figures (job_runner.cc Finish()).
 #include <string>
-#include <utility>
 
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
-
-void JobRunner::LoadVerifyState(VerifyState s) {
-  vlog_.loaded = std::make_unique<VerifyState>(std::move(s));
-}
-
-// filesetup.c setup_files(): block_error_percentiles' entries, one per
-// trim bs of the file's io_size (fixup_options() allowed one file only).
-void JobRunner::SetUpBlockInfos() {
-  const FileState& f = files_.front();
-  const uint64_t n = (f.size - f.start) / static_cast<uint64_t>(spec_.opts.bs[kTrim]);
-  if (n == 0 || n > BlockInfos::kMaxBlocks) {
-    messages_.push_back("fio: cannot calculate block histogram with " + std::to_string(n) +
-                        " trim blocks, maximum " + std::to_string(BlockInfos::kMaxBlocks));
-    messages_.push_back("fio: pid=0, err=22/file:filesetup.c:1287, func=block_error_hist, " +
-                        std::string("error=Invalid argument"));
-    FailSetup(EINVAL, "file:filesetup.c:1287, func=block_error_hist, error=Invalid argument");
-    return;
-  }
-  ts_.blocks.Reset(n);
-}
-
-// io_u_block_info(): the entry of the block where `u` starts.
-uint64_t JobRunner::BlockIndex(const IoUnit& u) const {
-  return (u.offset - files_[u.file].zone_start) / static_cast<uint64_t>(spec_.opts.bs[kTrim]);
-}
 
 void JobRunner::FinishIo(Nanos t) {
   extras_.io_end = t;

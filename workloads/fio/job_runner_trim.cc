@@ -4,7 +4,12 @@
 // returns at once (engines/sync.c, libaio.c, io_uring.c, posixaio.c:
 // FIO_Q_COMPLETED): the job's thread waits for it, whatever the iodepth.
 // os_trim() (os/os-linux.h) is ioctl(BLKDISCARD): on a block device it
-// discards the range, on a regular file it fails with ENOTTY.
+// discards the range, on a regular file it fails with ENOTTY. And
+// block_error_percentiles' entries, one per trim-sized block (block_infos.h).
+#include <cerrno>
+#include <string>
+#include <utility>
+
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
@@ -55,6 +60,27 @@ void JobRunner::SubmitTrim(IoUnit* u, Completion done) {
   // leaves the page cache and goes to the device as a discard; the ioctl
   // waits for it (blkdev_issue_discard()).
   host_.FileIo(f.id, Op::kTrim, u->offset, u->length, /*direct=*/true, std::move(done));
+}
+
+// filesetup.c setup_files(): block_error_percentiles' entries, one per
+// trim bs of the file's io_size (fixup_options() allowed one file only).
+void JobRunner::SetUpBlockInfos() {
+  const FileState& f = files_.front();
+  const uint64_t n = (f.size - f.start) / static_cast<uint64_t>(spec_.opts.bs[kTrim]);
+  if (n == 0 || n > BlockInfos::kMaxBlocks) {
+    messages_.push_back("fio: cannot calculate block histogram with " + std::to_string(n) +
+                        " trim blocks, maximum " + std::to_string(BlockInfos::kMaxBlocks));
+    std::string verror = "file:filesetup.c:1287, func=block_error_hist, error=Invalid argument";
+    messages_.push_back("fio: pid=0, err=22/" + verror);
+    FailSetup(EINVAL, std::move(verror));
+    return;
+  }
+  ts_.blocks.Reset(n);
+}
+
+// io_u_block_info(): the entry of the block where `u` starts.
+uint64_t JobRunner::BlockIndex(const IoUnit& u) const {
+  return (u.offset - files_[u.file].zone_start) / static_cast<uint64_t>(spec_.opts.bs[kTrim]);
 }
 
 }  // namespace storlab::fio

@@ -1,10 +1,18 @@
 // JobRunner's verify state file (verify_state.h): what verify_state_save
 // writes when the job ends. The writes completed are recorded as they are
 // reaped (VerifyLog::LogWriteComp()); verify_state_load's stop is in
-// job_runner_io.cc Issue().
+// job_runner_io.cc Issue(); verify_state_load's state is handed in
+// before the job starts (LoadVerifyState()).
+#include <memory>
+#include <utility>
+
 #include "workloads/fio/job_runner.h"
 
 namespace storlab::fio {
+
+void JobRunner::LoadVerifyState(VerifyState s) {
+  vlog_.loaded = std::make_unique<VerifyState>(std::move(s));
+}
 
 // backend.c thread_main(): at its end, a job that writes with verify= and
 // verify_state_save saves its state (verify_save_state(thread_number));

@@ -296,7 +296,6 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
               dir, FormatFilename(o.filename_format, o.name, static_cast<int64_t>(subjob), f)));
         }
       }
-      uint64_t nfiles = j.files.size();
       // fio_ioring_cmd_open_file(): io_uring_cmd needs an NVMe generic char device.
       for (const std::string& f : j.files) {
         if (j.engine == EngineKind::kIoUringCmd && f.rfind("/dev/ng", 0) != 0) {
@@ -306,13 +305,7 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
                                          "devices (/dev/ngXnY) only");
         }
       }
-      if (o.filesize) {
-        j.file_size = o.filesize;
-        j.io_size = o.size ? o.size : o.filesize * nfiles;
-      } else if (o.size) {
-        j.file_size = o.size / nfiles;
-        j.io_size = o.size;
-      }
+      SizeFiles(j);
       // get_start_offset(): offset + subjob * offset_increment.
       constexpr uint64_t kMaxOffset = uint64_t{1} << 62;
       if (o.offset >= kMaxOffset ||
@@ -322,8 +315,6 @@ Result<JobSet> BuildJobs(const std::vector<RawSection>& sections, uint64_t run_s
       }
       j.file_offset = o.offset + subjob * o.offset_increment;
       j.subjob = subjob;
-      // io_size: that much I/O, wrapping over the files (fio's io_size).
-      if (o.io_size) j.io_size = o.io_size;
       if (!o.read_iolog.empty()) RETURN_IF_ERROR(ApplyReplay(&j, s.where, &set.notes));
       j.verify = VerifyKindFromName(o.verify);
       FixupVerify(j);

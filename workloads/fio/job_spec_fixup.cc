@@ -106,6 +106,21 @@ Status FixupSyncEngines(JobSpec& j, const std::string& where) {
 
 }  // namespace
 
+void SizeFiles(JobSpec& j) {
+  const JobOptions& o = j.opts;
+  const uint64_t nfiles = j.files.size();
+  j.file_size = 0;
+  j.io_size = 0;
+  if (o.filesize) {
+    j.file_size = o.filesize;
+    j.io_size = o.size ? o.size : o.filesize * nfiles;
+  } else if (o.size && nfiles) {
+    j.file_size = o.size / nfiles;
+    j.io_size = o.size;
+  }
+  if (o.io_size) j.io_size = o.io_size;
+}
+
 Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* notes) {
   const JobOptions& o = j.opts;
   const std::string& rw = o.rw;

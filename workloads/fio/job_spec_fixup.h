@@ -21,6 +21,11 @@ Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* 
 // (job_spec_flags.cc); `job` prefixes errors ("FILE:LINE: job 'x': ").
 Status FixupEngineFlags(JobSpec& j, const std::string& job);
 
+// Each file's size and the job's io_size for its count of files (size=
+// spread over them, or filesize= each; io_size=: that much I/O, wrapping
+// over the files); 0 when neither is given (the files' own sizes).
+void SizeFiles(JobSpec& j);
+
 // init.c fixup_options()'s verify part, once j.verify is known: the
 // verify_interval writes use (a factor of every write size).
 void FixupVerify(JobSpec& j);

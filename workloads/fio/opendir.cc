@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/quoted.h"
+#include "workloads/fio/job_spec_fixup.h"
 
 namespace storlab::fio {
 
@@ -36,19 +37,7 @@ Status ResolveOpendir(JobSpec* spec, const ExtentFs& fs, std::vector<std::string
   if (spec->first_of_section) {
     messages->push_back("fio: opendir added " + std::to_string(spec->files.size()) + " files");
   }
-  // job_spec.cc's sizes for the new count of files.
-  const uint64_t nfiles = spec->files.size();
-  if (o.filesize) {
-    spec->file_size = o.filesize;
-    spec->io_size = o.size ? o.size : o.filesize * nfiles;
-  } else if (o.size) {
-    spec->file_size = o.size / nfiles;
-    spec->io_size = o.size;
-  } else {
-    spec->file_size = 0;
-    spec->io_size = 0;
-  }
-  if (o.io_size) spec->io_size = o.io_size;
+  SizeFiles(*spec);  // for the new count of files
   return Status();
 }
 

@@ -254,6 +254,7 @@ class PageCache : public Node {
   // partly covered ones get zeros over the covered part.
   void DropRange(uint64_t off, uint64_t len);
   void EvictOverflow();
+  void SetLocked(uint64_t bytes);  // lockmem's total: the limits and the capacity follow
   void NoteDirtyChange();
   // data_.Put / Patch for byte ranges (the overlay works in sectors).
   void PutBytes(uint64_t off, uint64_t len, const uint8_t* data);

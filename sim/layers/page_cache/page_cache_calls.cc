@@ -8,18 +8,20 @@
 namespace storlab {
 
 void PageCache::LockMemory(uint64_t bytes) {
-  locked_bytes_ += bytes;
-  throttle_.SetLocked(locked_bytes_);
-  capacity_pages_ = std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1);
+  SetLocked(locked_bytes_ + bytes);
   EvictOverflow();
   NoteDirtyChange();  // the flusher sees the lower background limit
 }
 
 void PageCache::UnlockMemory(uint64_t bytes) {
-  locked_bytes_ -= std::min(bytes, locked_bytes_);
-  throttle_.SetLocked(locked_bytes_);
-  capacity_pages_ = std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1);
+  SetLocked(locked_bytes_ - std::min(bytes, locked_bytes_));
   WakeBlockedWriters();
+}
+
+void PageCache::SetLocked(uint64_t bytes) {
+  locked_bytes_ = bytes;
+  throttle_.SetLocked(bytes);
+  capacity_pages_ = std::max<uint64_t>(throttle_.limits().dirtyable / kPage, 1);
 }
 
 // fs/sync.c sync_file_range(): WAIT_BEFORE waits for the writeback in
