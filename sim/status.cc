@@ -36,6 +36,8 @@ const char* Status::CodeName(Code c) {
       return "name too long";
     case Code::kNotPermitted:
       return "not permitted";
+    case Code::kWouldBlock:
+      return "would block";
   }
   return "unknown";
 }

@@ -36,6 +36,7 @@ class Status {
     kIsDirectory,   // a file operation on a directory
     kNameTooLong,   // a name over the file system's limit
     kNotPermitted,  // allowed to nobody (a link to a directory, a reserved name)
+    kWouldBlock,    // a non-blocking call (RWF_NOWAIT) that would have to wait
   };
 
   Status() = default;  // OK
@@ -58,6 +59,7 @@ class Status {
   static Status IsDirectory(std::string_view msg) { return Status(Code::kIsDirectory, msg); }
   static Status NameTooLong(std::string_view msg) { return Status(Code::kNameTooLong, msg); }
   static Status NotPermitted(std::string_view msg) { return Status(Code::kNotPermitted, msg); }
+  static Status WouldBlock(std::string_view msg) { return Status(Code::kWouldBlock, msg); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

@@ -31,6 +31,8 @@ int ToErrno(const Status& st) {
       return ENAMETOOLONG;
     case Status::Code::kNotPermitted:
       return EPERM;
+    case Status::Code::kWouldBlock:
+      return EAGAIN;
     case Status::Code::kIoError:
     case Status::Code::kAborted:
     case Status::Code::kInternal:

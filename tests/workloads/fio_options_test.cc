@@ -188,8 +188,8 @@ TEST(FioOptionsTest, PerDirectionValuesFollowFio) {
 TEST(FioOptionsTest, UnknownOptionsAreErrorsThatNameThem) {
   EXPECT_EQ(Error("bogus", "1"), "job.fio:7: unknown option 'bogus'");
   EXPECT_EQ(Error("iodepht", "4"), "job.fio:7: unknown option 'iodepht' (did you mean 'iodepth'?)");
-  EXPECT_EQ(Error("nowait", "1"),
-            "job.fio:7: option 'nowait' is a fio option that storlab sim does not support");
+  EXPECT_EQ(Error("nowait", "maybe"),
+            "job.fio:7: option 'nowait': 'maybe': expected a boolean (0 or 1)");
 }
 
 TEST(FioOptionsTest, BadValuesNameTheOptionAndThePlace) {

@@ -73,7 +73,8 @@ const EngineModel kModels[] = {
      .buffered_write_serial = true,
      .prep = 180_ns,
      .submit = 550_ns,
-     .complete = 280_ns},
+     .complete = 280_ns,
+     .punt_wake = 3000_ns},
     // io_uring_cmd: the same ring and calls as io_uring (fio_ioring_queue(),
     // fio_ioring_commit(), fio_ioring_getevents()); the char device has no
     // page cache, so every I/O is direct (job_spec_fixup.cc).
@@ -81,7 +82,8 @@ const EngineModel kModels[] = {
      .async = true,
      .prep = 180_ns,
      .submit = 550_ns,
-     .complete = 280_ns},
+     .complete = 280_ns,
+     .punt_wake = 3000_ns},
     {.kind = EngineKind::kPosixaio,
      .async = true,
      .per_fd_worker = true,

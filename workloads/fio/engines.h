@@ -91,6 +91,7 @@ struct EngineModel {
   Nanos complete;                      // reaping one completion (syscall exit of sync engines)
   Nanos worker_wake;                   // posixaio: waking an idle helper thread
   Nanos notify;                        // posixaio: completion seen by fio's polling
+  Nanos punt_wake;                     // io_uring: IOSQE_ASYNC's idle io-wq worker waking
   FileOp file_op = FileOp::kNone;      // falloc, ftruncate: each I/O; the others: each open
   bool no_stats = false;               // FIO_NOSTATS: I/Os take no latency samples
   Nanos op;                            // the file system call (file_op)

@@ -353,6 +353,7 @@ bool Has(const std::string_view (&sorted)[N], std::string_view name) {
 
 std::string_view FioVersion() { return "fio-3.33"; }
 bool IsFioJobOption(std::string_view name) { return Has(kJobOptions, name); }
+std::span<const std::string_view> FioJobOptions() { return kJobOptions; }
 bool IsFioCommandLineOption(std::string_view name) { return Has(kCommandLineOptions, name); }
 
 }  // namespace storlab::fio

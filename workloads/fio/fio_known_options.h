@@ -5,6 +5,7 @@
 #ifndef STORLAB_WORKLOADS_FIO_FIO_KNOWN_OPTIONS_H_
 #define STORLAB_WORKLOADS_FIO_FIO_KNOWN_OPTIONS_H_
 
+#include <span>
 #include <string_view>
 
 namespace storlab::fio {
@@ -14,6 +15,8 @@ std::string_view FioVersion();
 // A job option (job file or --name=value), an alias of one, or an I/O
 // engine's option.
 bool IsFioJobOption(std::string_view name);
+// All of them, sorted.
+std::span<const std::string_view> FioJobOptions();
 // An option of fio's command line itself (--output, --eta, ...), without
 // the dashes.
 bool IsFioCommandLineOption(std::string_view name);

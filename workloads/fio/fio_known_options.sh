@@ -58,6 +58,7 @@ bool Has(const std::string_view (&sorted)[N], std::string_view name) {
 
 std::string_view FioVersion() { return "${version}"; }
 bool IsFioJobOption(std::string_view name) { return Has(kJobOptions, name); }
+std::span<const std::string_view> FioJobOptions() { return kJobOptions; }
 bool IsFioCommandLineOption(std::string_view name) { return Has(kCommandLineOptions, name); }
 
 }  // namespace storlab::fio

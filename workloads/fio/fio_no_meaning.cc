@@ -51,9 +51,7 @@ constexpr Why kEngines[] = {
 
 // Options about what the simulated host does not have, and the options of
 // the engines above (fio --enghelp=ENGINE), which mean nothing without
-// their engine. (The engine flags nowait and force_async would mean
-// something for the simulated host and stack: they are "not supported",
-// not listed here.)
+// their engine.
 constexpr Why kOptions[] = {
     {"numa_cpu_nodes", "pins to host NUMA nodes; the simulated host has none"},
     {"numa_mem_policy", "host NUMA memory policy; the simulated host has no NUMA nodes"},

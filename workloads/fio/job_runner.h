@@ -244,6 +244,8 @@ class JobRunner {
   bool CountsToSize(int dir) const;
   void SubmitTrim(IoUnit* u, Completion done);
   void SubmitPrivate(IoUnit* u, Completion done);  // mmap thp= (job_runner_engines.cc)
+  Status NowaitRefusal(const IoUnit& u);           // nowait, force_async (job_runner_nowait.cc)
+  Nanos AsyncPunt(const IoUnit& u);
   // The file system engines and opening files (job_runner_fileops.cc).
   void SubmitFileOp(IoUnit* u, Completion done);
   Nanos OpenFileOp(size_t idx, Nanos t);
@@ -254,8 +256,7 @@ class JobRunner {
   void UnlinkFiles();
   bool UnlinkEachLoop();
   void PreRead(size_t file, uint64_t done_bytes, Nanos t);
-  // The engines' own paths (job_runner_engines.cc): mmap's page faults and
-  // msync, splice's rounds.
+  // The engines' own paths (job_runner_engines.cc): mmap's faults, msync, splice's rounds.
   Nanos CallCost(const IoUnit& u);
   Nanos MmapFaults(const IoUnit& u);
   Completion MsyncAfter(const IoUnit& u, Completion done);
@@ -298,8 +299,7 @@ class JobRunner {
   std::vector<std::string> messages_;
   std::vector<VerifyDumpFile> dumps_;
   Taus88 mix_rng_;
-  // rate_process=poisson: when the next I/O of each direction may start
-  // (fio's last_usec, µs after the epoch), and its generator (poisson_state).
+  // rate_process=poisson: each direction's next start (fio's last_usec, µs), poisson_state.
   uint64_t poisson_usec_[3] = {0, 0, 0};
   Taus88 poisson_rng_;
   Taus88 prio_rng_;         // cmdprio: fio's prio_state
@@ -341,13 +341,13 @@ class JobRunner {
   std::vector<IoUnit*> merged_;
   std::vector<uint8_t> merge_buf_;
   IoUnit* held_ = nullptr;
-  // trimwrite: the last trim (file, offset, length), which the next write
-  // covers (fio's f->last_start[DDIR_TRIM], last_pos[DDIR_TRIM]).
+  // trimwrite: the last trim (file, offset, length) the next write covers
+  // (fio's f->last_start[DDIR_TRIM], last_pos[DDIR_TRIM]).
   bool trim_write_due_ = false;
   uint32_t trim_file_ = 0;
   uint64_t trim_offset_ = 0, trim_length_ = 0;
-  FileLocks* locks_ = nullptr;  // lockfile=exclusive (file_locks.h; null: none)
-  uint64_t pinned_ = 0;         // lockmem: bytes mlock()ed (job_runner_lockmem.cc)
+  FileLocks* locks_ = nullptr;         // lockfile=exclusive (file_locks.h; null: none)
+  uint64_t pinned_ = 0, prepped_ = 0;  // lockmem's bytes; force_async's count (ld->prepped)
   Flow* flow_ = nullptr;
   uint64_t flow_count_ = 0;      // fio's td->flow_counter
   bool flow_passed_ = false;     // the flow let the next I/O through

@@ -319,6 +319,7 @@ void JobRunner::Dispatch(IoUnit* u) {
     engine.At(u->arrival, [u] { u->job->Reap(u, Status(), u->job->host_.engine().now()); });
     return;
   }
+  u->arrival += AsyncPunt(*u);  // force_async (job_runner_nowait.cc)
   FileState& f = files_[u->file];
   bool serial =
       u->dir != kTrim && (eng_.per_fd_worker || (eng_.buffered_write_serial && !spec_.direct &&
@@ -353,6 +354,9 @@ void JobRunner::SubmitNow(IoUnit* u) {
     });
   } else if (spec_.mmap_private) {
     SubmitPrivate(u, std::move(done));
+  } else if (Status refused = NowaitRefusal(*u); !refused.ok()) {
+    host_.engine().At(host_.engine().now(),
+                      [done = std::move(done), refused]() mutable { done(refused); });
   } else {
     uint8_t* data = nullptr;
     if (!bufs_.empty() && (u->dir == kWrite || host_.keeps_data())) {

@@ -92,6 +92,11 @@ struct JobSpec {
   // uncached= on buffered I/O: each read and write fails (EOPNOTSUPP);
   // mmap's thp=: the mapping is private (job_runner_engines.cc).
   bool uncached_io = false, mmap_private = false;
+  // nowait=: RWF_NOWAIT on each read and write (job_runner_nowait.cc);
+  // io_uring_cmd refuses any rw flag (EINVAL); force_async=N: IOSQE_ASYNC
+  // on every Nth I/O (0: never).
+  bool nowait = false, cmd_rw_flags = false;
+  uint64_t force_async = 0;
   // sync=sync|dsync (O_SYNC, O_DSYNC): each write is durable when it
   // returns: the page cache writes its range back and flushes, a direct
   // write goes to the device with FUA (Request kFua). Not for mmap, whose

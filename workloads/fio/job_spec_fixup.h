@@ -17,7 +17,7 @@ namespace storlab::fio {
 // in errors; fio's warnings go to `notes`. Errors name the job and option.
 Status FixupJob(JobSpec& j, const std::string& where, std::vector<std::string>* notes);
 
-// sync_file_range= and the engine flags uncached and thp
+// sync_file_range= and the engine flags uncached, nowait, force_async and thp
 // (job_spec_flags.cc); `job` prefixes errors ("FILE:LINE: job 'x': ").
 Status FixupEngineFlags(JobSpec& j, const std::string& job);
 

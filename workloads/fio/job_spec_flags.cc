@@ -1,5 +1,5 @@
 // FixupEngineFlags (job_spec_fixup.h): sync_file_range= and the engine
-// flags uncached and thp, as fio 3.33 reads them.
+// flags uncached, nowait, force_async and thp, as fio 3.33 reads them.
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -58,7 +58,34 @@ Status FixupEngineFlags(JobSpec& j, const std::string& job) {
                                    "and io_uring_cmd, not of ioengine=" +
                                    o.ioengine);
   }
-  j.uncached_io = o.uncached && !j.direct;
+  // td->o.odirect: direct=1 (or atomic=1, fixup_options()) leaves the flag off.
+  const bool odirect = o.direct || o.atomic;
+  j.uncached_io = o.uncached && !odirect;
+  // nowait (RWF_NOWAIT: sync.c fio_pvsyncio2_queue(), libaio.c
+  // fio_libaio_prep(), io_uring.c fio_ioring_prep() and _cmd_prep()) and
+  // io_uring's force_async (IOSQE_ASYNC on every force_async-th prep).
+  const bool uring = j.engine == EngineKind::kIoUring || j.engine == EngineKind::kIoUringCmd;
+  if (o.nowait && !uring && j.engine != EngineKind::kPvsync2 && j.engine != EngineKind::kLibaio) {
+    return Status::InvalidArgument(job +
+                                   "nowait is an option of ioengine=pvsync2, libaio, io_uring "
+                                   "and io_uring_cmd, not of ioengine=" +
+                                   o.ioengine);
+  }
+  if (o.force_async != 0 && !uring) {
+    return Status::InvalidArgument(job +
+                                   "force_async is an option of ioengine=io_uring and "
+                                   "io_uring_cmd, not of ioengine=" +
+                                   o.ioengine);
+  }
+  j.nowait = o.nowait;
+  j.force_async = static_cast<uint64_t>(o.force_async);
+  // io_uring_cmd: the sqe's rw_flags share their field with uring_cmd_flags,
+  // and io_uring_cmd_prep() refuses any flag it does not know (6.0-6.1:
+  // any rw_flags at all; 6.2 on: all but IORING_URING_CMD_FIXED): EINVAL.
+  if (j.engine == EngineKind::kIoUringCmd) {
+    j.cmd_rw_flags = j.nowait || j.uncached_io;
+    j.nowait = j.uncached_io = false;
+  }
   // engines/mmap.c fio_mmap_get_shared(): thp maps the file MAP_PRIVATE
   // and advises MADV_HUGEPAGE. Stores then land in private copies of the
   // pages and never reach the file (no huge page either: a private file

@@ -117,6 +117,20 @@ void AddPrioOptions(std::vector<OptionDef>* t) {
        .target = &O::thp,
        .def = "0",
        .help = "Memory Advise Huge Page"});
+  // engines/sync.c, libaio.c, io_uring.c: RWF_NOWAIT on each read and
+  // write; io_uring.c fio_ioring_prep(): IOSQE_ASYNC on every Nth I/O
+  // (job_spec_flags.cc, job_runner_nowait.cc).
+  add({.name = "nowait",
+       .type = OptType::kBool,
+       .target = &O::nowait,
+       .def = "0",
+       .help = "Set RWF_NOWAIT for reads/writes"});
+  add({.name = "force_async",
+       .type = OptType::kInt,
+       .target = &O::force_async,
+       .def = "0",
+       .min = 0,
+       .help = "Set IOSQE_ASYNC every N requests"});
 }
 
 }  // namespace storlab::fio

@@ -258,13 +258,12 @@ struct JobOptions {
   bool sqthread_poll = false, registerfiles = false, fixedbufs = false;
   int64_t sqthread_poll_cpu = -1, nonvectored = -1;  // -1: not given
   // pvsync2's options (option_table_prio.cc); uncached is io_uring's too,
-  // thp mmap's (job_spec_fixup.cc).
-  bool hipri = false;
+  // nowait libaio's and io_uring's, force_async io_uring's, thp mmap's,
+  // userspace_reap libaio's (job_spec_fixup.cc, job_spec_flags.cc).
+  bool hipri = false, nowait = false, userspace_reap = false;
   int64_t hipri_percentage = 100;
-  int64_t uncached = 0, thp = 0;
-  uint64_t lockmem = 0;
-  bool userspace_reap = false;  // libaio (job_spec_fixup.cc)  // bytes mlock()ed while the job runs
-                                // (job_runner_lockmem.cc)
+  int64_t uncached = 0, thp = 0, force_async = 0;
+  uint64_t lockmem = 0;  // bytes mlock()ed while the job runs (job_runner_lockmem.cc)
   // I/O priorities (option_table_prio.cc, cmdprio.h): -1 / "" not given.
   int64_t prio = -1, prioclass = -1;
   std::string cmdprio_percentage, cmdprio_class, cmdprio, cmdprio_bssplit;

@@ -117,6 +117,13 @@ class SimHost {
   // over each extent of the range); done at once with no page cache.
   void SyncFileRange(uint32_t file, uint64_t offset, uint64_t length, uint32_t flags,
                      Completion done);
+  // What a read or write with RWF_NOWAIT (fio's nowait) would meet, by the
+  // kernel's rules (sim_host_nowait.cc): it proceeds; the file system sets
+  // no FMODE_NOWAIT (EOPNOTSUPP); a buffered write, which the local file
+  // systems and block devices refuse (EOPNOTSUPP); or it would block
+  // (EAGAIN). Changes nothing.
+  enum class Nowait : uint8_t { kProceeds, kUnsupported, kBufferedWrite, kWouldBlock };
+  Nowait NowaitCheck(uint32_t file, Op op, uint64_t offset, uint64_t length, bool direct);
 
  private:
   explicit SimHost(const HostOptions& options);

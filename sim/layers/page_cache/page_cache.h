@@ -181,6 +181,13 @@ class PageCache : public Node {
   // both. The open file's, so not part of a saved state.
   enum class Advice : uint8_t { kNormal, kRandom, kSequential };
   void Advise(uint32_t file, Advice advice) { advice_[file] = advice; }
+  // A read of [offset, offset+length) on the device by `file` with
+  // RWF_NOWAIT, which also sets IOCB_NOIO (fs/read_write.c
+  // kiocb_set_rw_flags()): filemap_get_pages() gives -EAGAIN rather than
+  // read a page that is not cached and up to date, and rather than start
+  // the asynchronous read-ahead a page carrying PG_readahead asks for
+  // (filemap_readahead()). True when the read would complete without I/O.
+  bool ReadsWithoutIo(uint32_t file, uint64_t offset, uint64_t length) const;
   // mlock(2)ed memory comes and goes (fio's lockmem): the cache may hold
   // less, clean pages beyond it are evicted, the dirty limits shrink.
   void LockMemory(uint64_t bytes);

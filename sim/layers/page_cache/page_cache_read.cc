@@ -60,6 +60,17 @@ Nanos PageCache::HoleRead(uint64_t offset, uint64_t length, bool direct) {
   return cpu_.Copy(zeroed, length);
 }
 
+bool PageCache::ReadsWithoutIo(uint32_t file, uint64_t offset, uint64_t length) const {
+  if (length == 0) return true;
+  const uint64_t first = PageOf(offset), last = LastPageOf(offset, length);
+  if (!pages_.AllCached(first, last)) return false;
+  const auto it = streams_.find(file);
+  if (it == streams_.end()) return true;
+  const Stream& s = it->second;
+  const uint64_t marker = s.start + s.size - s.async;
+  return !(s.marker && s.size > 0 && marker >= first && marker <= last);
+}
+
 void PageCache::Readahead(uint32_t file, uint64_t first, uint64_t last) {
   const auto adv = advice_.find(file);
   const Advice advice = adv == advice_.end() ? Advice::kNormal : adv->second;
