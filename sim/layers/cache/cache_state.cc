@@ -102,10 +102,12 @@ Status CacheTable::SaveState(StateWriter& w) const {
     w.Time(dirty ? e.dirty_since : Nanos(0));
     w.Bool(e.destage_failed);
   }
-  for (const std::vector<uint32_t>* v : {&free_, &pending_}) {
-    w.U64(v->size());
-    for (uint32_t s : *v) w.U64(s);
-  }
+  // The free stack from its bottom: the slots never taken, then free_.
+  w.U64(slots_ - fresh_ + free_.size());
+  for (uint32_t s = slots_; s > fresh_; --s) w.U64(s - 1);
+  for (uint32_t s : free_) w.U64(s);
+  w.U64(pending_.size());
+  for (uint32_t s : pending_) w.U64(s);
   return Status();
 }
 
@@ -114,7 +116,7 @@ Status CacheTable::RestoreState(StateReader& r) {
     r.Fail("a cache of another size or block size");
   }
   Clear();
-  free_.clear();
+  fresh_ = slots_;  // the saved free stack, all of it in free_
   std::vector<bool> seen(slots_, false);
   auto take = [&](uint64_t slot) {
     if (r.ok() && seen[slot]) r.Fail("a cache slot used twice");
@@ -148,8 +150,6 @@ Status CacheTable::RestoreState(StateReader& r) {
   if (r.ok() && std::find(seen.begin(), seen.end(), false) != seen.end()) {
     r.Fail("a cache slot neither used nor free");
   }
-  is_free_.assign(slots_, false);
-  for (uint32_t s : free_) is_free_[s] = true;
   return r.status();
 }
 

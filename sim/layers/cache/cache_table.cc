@@ -1,5 +1,7 @@
 #include "sim/layers/cache/cache_table.h"
 
+#include <algorithm>
+
 namespace storlab {
 
 CacheTable::CacheTable(uint32_t slots, uint32_t sectors_per_block, uint32_t sector_bytes,
@@ -19,12 +21,7 @@ void CacheTable::Clear() {
   by_seq_.Clear();
   dirty_sectors_ = 0;
   failed_ = 0;
-  // Millions of slots in a large cache: written in place, not pushed one
-  // by one (the loader and every power cut pay it).
-  free_.resize(slots_);
-  uint32_t* out = free_.data();
-  for (uint32_t i = 0; i < slots_; ++i) out[i] = slots_ - 1 - i;
-  is_free_.assign(slots_, true);
+  fresh_ = 0;  // every slot free, none written down
 }
 
 CacheEntry* CacheTable::Find(uint64_t block) {
@@ -57,26 +54,30 @@ uint32_t CacheTable::Erase(uint64_t block, bool claim) {
     pending_.push_back(slot);
   } else {
     free_.push_back(slot);
-    is_free_[slot] = true;
   }
   return slot;
 }
 
 std::optional<uint32_t> CacheTable::TakeFreeSlot() {
-  if (free_.empty()) return std::nullopt;
+  if (free_.empty()) {
+    if (fresh_ == slots_) return std::nullopt;
+    return fresh_++;
+  }
   uint32_t s = free_.back();
   free_.pop_back();
-  is_free_[s] = false;
   return s;
 }
 
 void CacheTable::SetUsedSlots(const std::vector<bool>& used) {
   free_.clear();
   pending_.clear();
-  for (uint32_t s = slots_; s > 0; --s) {
-    bool u = s - 1 < used.size() && used[s - 1];
-    is_free_[s - 1] = !u;
-    if (!u) free_.push_back(s - 1);
+  // The stack as if every free slot were pushed from the highest down:
+  // those above the highest used one stay implicit (fresh_).
+  uint32_t top = static_cast<uint32_t>(std::min<size_t>(used.size(), slots_));
+  while (top > 0 && !used[top - 1]) --top;
+  fresh_ = top;
+  for (uint32_t s = top; s > 0; --s) {
+    if (!used[s - 1]) free_.push_back(s - 1);
   }
 }
 
@@ -87,10 +88,7 @@ std::vector<uint32_t> CacheTable::TakePending() {
 }
 
 void CacheTable::ReleaseSlots(const std::vector<uint32_t>& slots) {
-  for (uint32_t s : slots) {
-    free_.push_back(s);
-    is_free_[s] = true;
-  }
+  free_.insert(free_.end(), slots.begin(), slots.end());
 }
 
 void CacheTable::MarkDirty(CacheEntry& e, uint32_t first, uint32_t count, uint64_t seq, Nanos now) {

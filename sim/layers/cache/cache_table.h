@@ -68,7 +68,7 @@ class CacheTable {
   std::optional<uint32_t> TakeFreeSlot();
   // Restoring committed metadata: every slot not in `used` becomes free.
   void SetUsedSlots(const std::vector<bool>& used);
-  bool has_free_slot() const { return !free_.empty(); }
+  bool has_free_slot() const { return !free_.empty() || fresh_ < slots_; }
   bool has_pending_slots() const { return !pending_.empty(); }
   // Slots freed since the last call, for the commit that makes them
   // reusable; ReleaseSlots() then returns them to the free list.
@@ -116,8 +116,13 @@ class CacheTable {
   const uint32_t sector_bytes_;
   const bool defer_free_;
   std::unordered_map<uint64_t, CacheEntry> entries_;
-  std::vector<uint32_t> free_;  // a stack: the lowest slot is taken first
-  std::vector<bool> is_free_;
+  // The free slots: a stack whose bottom, slots [fresh_, slots_), was never
+  // taken since Clear() (taken lowest first, after every slot freed since,
+  // which `free_` holds, newest on top). Kept implicit, so that a power cut
+  // does not write millions of slot numbers (in a forked power-cut check,
+  // each page written is a page copied).
+  std::vector<uint32_t> free_;
+  uint32_t fresh_ = 0;
   std::vector<uint32_t> pending_;  // freed, not yet reusable
   // In block order, as a bitmap (the page cache's GroupSet): no tree node
   // allocated and freed each time a block goes dirty and clean.
