@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "sim/quoted.h"
 #include "workloads/fio/job_spec_fixup.h"
 
 namespace storlab::fio {
@@ -28,8 +29,8 @@ Status FixupEngineFlags(JobSpec& j, const std::string& job) {
         char* end = nullptr;
         const unsigned long long every = std::strtoull(n.c_str(), &end, 10);
         if (n.empty() || *end != '\0' || every > (1u << 30)) {
-          return Status::InvalidArgument(job + "option 'sync_file_range': '" + n +
-                                         "' is not a number of writes");
+          return Status::InvalidArgument(job + "option 'sync_file_range': " + Quoted(n) +
+                                         " is not a number of writes");
         }
         j.sfr_every = every;  // fio's atoi(): 0 turns it off
       }
@@ -40,8 +41,8 @@ Status FixupEngineFlags(JobSpec& j, const std::string& job) {
       } else if (flag == "wait_after") {
         j.sfr_flags |= 4;
       } else {
-        return Status::InvalidArgument(job + "option 'sync_file_range': '" + std::string(flag) +
-                                       "' is not one of wait_before, write, wait_after");
+        return Status::InvalidArgument(job + "option 'sync_file_range': " + Quoted(flag) +
+                                       " is not one of wait_before, write, wait_after");
       }
     }
   }
