@@ -11,6 +11,7 @@
 #include "sim/quoted.h"
 #include "workloads/fio/engines.h"
 #include "workloads/fio/fio_run.h"
+#include "workloads/host/block_device.h"
 
 namespace storlab::fio {
 namespace {
@@ -22,7 +23,7 @@ namespace {
 // (not given: `min_bs`, fio's td_min_bs()).
 uint64_t StartOffset(const JobSpec& spec, const std::string& path, uint64_t have, uint64_t min_bs) {
   const JobOptions& o = spec.opts;
-  if (o.file_append && path.rfind("/dev/", 0) != 0) return have;
+  if (o.file_append && !IsBlockDevice(path)) return have;
   bool align = false;
   uint64_t increment = o.offset_increment;
   if (o.offset_increment_percent > 0) {

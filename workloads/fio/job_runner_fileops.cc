@@ -11,6 +11,7 @@
 #include "sim/layers/page_cache/page_cache.h"
 #include "sim/round.h"
 #include "workloads/fio/job_runner.h"
+#include "workloads/host/block_device.h"
 
 namespace storlab::fio {
 namespace {
@@ -34,7 +35,7 @@ size_t JobRunner::OpenLimit(const JobSpec& spec, size_t files) {
 void JobRunner::UnlinkFiles() {
   ExtentFs& fs = host_.fs();
   for (const std::string& name : spec_.files) {
-    if (name.rfind("/dev/", 0) == 0) continue;
+    if (IsBlockDevice(name)) continue;
     if (uint32_t id = fs.Lookup(name)) fs.Remove(id);
   }
 }
@@ -50,7 +51,7 @@ bool JobRunner::UnlinkEachLoop() {
   for (size_t i = 0; i < files_.size(); ++i) {
     FileState& f = files_[i];
     const std::string& name = spec_.files[i];
-    if (name.rfind("/dev/", 0) == 0) continue;
+    if (IsBlockDevice(name)) continue;
     if (const uint32_t id = fs.Lookup(name)) fs.Remove(id);
     if (spec_.do_write && spec_.opts.allow_file_create) {
       f.id = fs.Create(name);

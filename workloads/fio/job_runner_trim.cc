@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "workloads/fio/job_runner.h"
+#include "workloads/host/block_device.h"
 
 namespace storlab::fio {
 
@@ -45,12 +46,9 @@ void JobRunner::SubmitTrim(IoUnit* u, Completion done) {
     trim_length_ = u->length;
   }
   const FileState& f = files_[u->file];
-  // The simulated host's block devices are its files under /dev/ (a job
-  // that names one, as fio's examples name /dev/sdb, gets a file of the
-  // stack there); any other file is a regular file, and BLKDISCARD on it
-  // is ENOTTY, as real fio 3.33 reports on a file in /tmp.
-  const std::string& name = host_.fs().file(f.id).name;
-  if (name.rfind("/dev/", 0) != 0) {
+  // BLKDISCARD on a regular file (block_device.h) is ENOTTY, as real fio
+  // 3.33 reports on a file in /tmp.
+  if (!IsBlockDevice(host_.fs().file(f.id).name)) {
     host_.engine().At(host_.engine().now(), [done = std::move(done)]() mutable {
       done(Status::NotSupported(std::string(kTrimNotBlock)));
     });
