@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "sim/request.h"
 #include "sim/virtual_driver.h"
 
 namespace storlab {
@@ -21,6 +22,25 @@ TEST(EngineTest, RunsEventsInTimeThenSubmissionOrder) {
   EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
   EXPECT_EQ(e.now(), 20_us);
   EXPECT_EQ(e.events_run(), 3u);
+}
+
+// A layer's event that carries the request it serves, and one more word,
+// must not allocate: one such event runs for every buffered I/O.
+TEST(EngineTest, AnEventCarryingARequestFitsInline) {
+  static_assert(sizeof(Request) == 96);
+  Engine e;
+  const Nanos since = e.now();
+  Engine::Event one = [self = &e, r = Request{.done = [](Status) {}}]() mutable {
+    (void)self;
+    r.done(Status());
+  };
+  Engine::Event two = [self = &e, since, r = Request{.done = [](Status) {}}]() mutable {
+    (void)self;
+    (void)since;
+    r.done(Status());
+  };
+  EXPECT_FALSE(one.allocated());
+  EXPECT_FALSE(two.allocated());
 }
 
 TEST(EngineTest, CancelledEventsDoNotRun) {

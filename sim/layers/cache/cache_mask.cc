@@ -1,5 +1,7 @@
 #include "sim/layers/cache/cache_mask.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "sim/bit_count.h"
@@ -84,17 +86,24 @@ void BlockMask::ClearBits(const BlockMask& o) {
   for (uint32_t i = 0; i < nwords(); ++i) w[i] &= ~ow[i];
 }
 
-std::vector<std::pair<uint32_t, uint32_t>> BlockMask::Runs(uint32_t first, uint32_t count,
-                                                           bool set) const {
-  std::vector<std::pair<uint32_t, uint32_t>> runs;
-  uint32_t end = first + count;
-  for (uint32_t i = first; i < end; ++i) {
-    if (Test(i) != set) continue;
-    if (!runs.empty() && runs.back().first + runs.back().second == i) {
-      ++runs.back().second;
-    } else {
-      runs.emplace_back(i, 1);
-    }
+uint32_t BlockMask::Next(uint32_t i, uint32_t end, bool set) const {
+  const uint64_t* w = words();
+  while (i < end) {
+    const uint64_t word = set ? w[i / 64] : ~w[i / 64];
+    const uint64_t from_i = word >> (i % 64);  // bit 0 is sector i
+    if (from_i != 0) return std::min(end, i + static_cast<uint32_t>(std::countr_zero(from_i)));
+    i = (i / 64 + 1) * 64;
+  }
+  return end;
+}
+
+BlockMask::RunList BlockMask::Runs(uint32_t first, uint32_t count, bool set) const {
+  RunList runs;
+  const uint32_t end = first + count;
+  for (uint32_t i = Next(first, end, set); i < end;) {
+    const uint32_t stop = Next(i, end, !set);
+    runs.emplace_back(i, stop - i);
+    i = Next(stop, end, set);
   }
   return runs;
 }

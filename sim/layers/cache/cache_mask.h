@@ -8,10 +8,10 @@
 #ifndef STORLAB_SIM_LAYERS_CACHE_CACHE_MASK_H_
 #define STORLAB_SIM_LAYERS_CACHE_CACHE_MASK_H_
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <memory>
 #include <utility>
-#include <vector>
 
 namespace storlab {
 
@@ -38,18 +38,20 @@ class BlockMask {
   uint32_t Count(uint32_t first, uint32_t count) const;
   // this &= ~o. REQUIRES: o.size() == size().
   void ClearBits(const BlockMask& o);
+  // (first, count) pairs; a few live inline (no allocation per destage).
+  using RunList = boost::container::small_vector<std::pair<uint32_t, uint32_t>, 4>;
   // The runs of set (or, with set = false, clear) sectors within
   // [first, first + count), as (first, count) pairs in ascending order.
-  std::vector<std::pair<uint32_t, uint32_t>> Runs(uint32_t first, uint32_t count,
-                                                  bool set = true) const;
-  std::vector<std::pair<uint32_t, uint32_t>> Runs() const { return Runs(0, sectors_); }
+  RunList Runs(uint32_t first, uint32_t count, bool set = true) const;
+  RunList Runs() const { return Runs(0, sectors_); }
   bool operator==(const BlockMask& o) const;
 
  private:
   uint64_t* words() { return heap_ ? heap_.get() : &inline_; }
   const uint64_t* words() const { return heap_ ? heap_.get() : &inline_; }
   uint32_t nwords() const { return (sectors_ + 63) / 64; }
-  bool Test(uint32_t i) const { return (words()[i / 64] >> (i % 64)) & 1u; }
+  // The first sector in [i, end) whose bit is `set`; `end` if none.
+  uint32_t Next(uint32_t i, uint32_t end, bool set) const;
   template <typename Fn>  // Fn(word index, mask of bits in range)
   static void ForWords(uint32_t first, uint32_t count, Fn&& fn);
 

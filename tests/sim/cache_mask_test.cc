@@ -1,0 +1,63 @@
+#include "sim/layers/cache/cache_mask.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "sim/random.h"
+
+namespace storlab {
+namespace cache_mask_test {
+
+using Runs = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// The runs of `want` bits in [first, first + count), sector by sector.
+Runs SlowRuns(const std::vector<bool>& bits, uint32_t first, uint32_t count, bool want) {
+  Runs out;
+  for (uint32_t i = first; i < first + count; ++i) {
+    if (bits[i] != want) continue;
+    if (!out.empty() && out.back().first + out.back().second == i) {
+      ++out.back().second;
+    } else {
+      out.emplace_back(i, 1);
+    }
+  }
+  return out;
+}
+
+TEST(BlockMaskTest, RunsAgreeWithASectorBySectorScan) {
+  Random rng(7);
+  for (const uint32_t sectors : {1u, 8u, 63u, 64u, 65u, 128u, 200u, 256u}) {
+    for (int trial = 0; trial < 200; ++trial) {
+      BlockMask m(sectors);
+      std::vector<bool> bits(sectors, false);
+      // A few runs set, some cleared again: long runs across words, and
+      // single sectors.
+      for (int k = 0; k < 4; ++k) {
+        const auto first = static_cast<uint32_t>(rng.Uniform(sectors));
+        const auto count = static_cast<uint32_t>(1 + rng.Uniform(sectors - first));
+        const bool set = rng.Bernoulli(0.6);
+        if (set) {
+          m.Set(first, count);
+        } else {
+          m.Clear(first, count);
+        }
+        for (uint32_t i = first; i < first + count; ++i) bits[i] = set;
+      }
+      const auto first = static_cast<uint32_t>(rng.Uniform(sectors));
+      const auto count = static_cast<uint32_t>(rng.Uniform(sectors - first + 1));
+      for (const bool want : {true, false}) {
+        const BlockMask::RunList got = m.Runs(first, count, want);
+        EXPECT_EQ(Runs(got.begin(), got.end()), SlowRuns(bits, first, count, want))
+            << sectors << " sectors, [" << first << ", +" << count << "), want " << want;
+      }
+      const BlockMask::RunList all = m.Runs();
+      EXPECT_EQ(Runs(all.begin(), all.end()), SlowRuns(bits, 0, sectors, true));
+    }
+  }
+}
+
+}  // namespace cache_mask_test
+}  // namespace storlab
