@@ -4,18 +4,10 @@
 #include <cstring>
 #include <vector>
 
+#include "sim/all_zero.h"
 #include "sim/state_coding.h"
 
 namespace storlab {
-namespace {
-
-bool AllZero(const uint8_t* p, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i)
-    if (p[i] != 0) return false;
-  return true;
-}
-
-}  // namespace
 
 uint8_t* RamStore::Add(uint64_t idx) {
   Page& p = *pages_.TryEmplace(idx).first;

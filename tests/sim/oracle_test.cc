@@ -116,6 +116,31 @@ TEST(OracleTest, CatchesStaleReadsOnline) {
   EXPECT_EQ(r.oracle->read_violations().size(), 8u);
 }
 
+// A block never written through the oracle: on a fresh device it must read
+// as zeros (checked without hashing it), and the violation names the hash
+// of what came back; on a device of unknown content anything goes.
+TEST(OracleTest, ABlockNeverWrittenMustReadAsZerosOnAFreshDevice) {
+  Rig r;
+  const auto junk = Pattern(512, 7);
+  ASSERT_TRUE(r.disk->media().Write(1024, 512, junk.data()).ok());  // behind its back
+  std::vector<uint8_t> out(4096);
+  ASSERT_TRUE(testing::Read(r.e, *r.oracle, 0, out).status.ok());
+  ASSERT_EQ(r.oracle->read_violations().size(), 1u);
+  const OracleViolation& v = r.oracle->read_violations()[0];
+  EXPECT_EQ(v.offset, 1024u);
+  EXPECT_EQ(v.what, "a block never written read as non-zero");
+  ASSERT_EQ(v.acceptable.size(), 1u);
+  EXPECT_NE(v.found, v.acceptable[0]);  // the junk's hash, not the zeros'
+
+  Engine e;
+  Stack stack{e, "unknown", 1, DataMode()};
+  auto& disk = stack.Adopt(std::make_unique<CachedDisk>(e, 1 << 24));
+  auto& oracle = stack.Adopt(std::make_unique<Oracle>(e, disk, /*fresh=*/false));
+  ASSERT_TRUE(disk.media().Write(1024, 512, junk.data()).ok());
+  ASSERT_TRUE(testing::Read(e, oracle, 0, out).status.ok());
+  EXPECT_TRUE(oracle.read_violations().empty());
+}
+
 TEST(OracleTest, RepeatedCutsUseTheFoundContentAsBaseline) {
   Rig r;
   for (int round = 0; round < 3; ++round) {

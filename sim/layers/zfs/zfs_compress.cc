@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "sim/all_zero.h"
 #include "sim/quoted.h"
 #include "sim/round.h"
 
@@ -20,20 +20,6 @@ constexpr uint64_t kBpePayloadSize = 112;  // BPE_PAYLOAD_SIZE (spa.h)
 constexpr uint64_t kLz4Header = 4;         // lz4_zfs.c: the compressed length, big-endian
 constexpr uint64_t kZstdHeader = 8;        // zfs_zstd.c: zfs_zstdhdr_t
 constexpr int kZstdLevel = 3;              // ZIO_ZSTD_LEVEL_DEFAULT (zio.h)
-
-// abd_cmp_zero() == 0.
-bool AllZero(const uint8_t* d, uint64_t n) {
-  uint64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t v;
-    std::memcpy(&v, d + i, 8);
-    if (v != 0) return false;
-  }
-  for (; i < n; ++i) {
-    if (d[i] != 0) return false;
-  }
-  return true;
-}
 
 // Scratch output buffers, one per thread (cells of the demo run in threads).
 std::vector<char>& Scratch(uint64_t n) {
@@ -103,7 +89,7 @@ ZfsCompressed ZfsCompressor::Compress(const uint8_t* data, uint64_t lsize) const
   ZfsCompressed r;
   r.psize = RoundUp(lsize, kSector);
   if (alg_ == ZfsCompression::kOff) return r;
-  if (data != nullptr && AllZero(data, lsize)) {
+  if (data != nullptr && AllZero(data, lsize)) {  // abd_cmp_zero() == 0
     r.psize = 0;  // zio_write_compress(): an all-zero block becomes a hole
     return r;
   }
