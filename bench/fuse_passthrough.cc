@@ -135,7 +135,8 @@ int main(int argc, char** argv) {
   fuse_loop_config* cfg = fuse_loop_cfg_create();
   const int threads = argc == 4 ? std::max(1, std::atoi(argv[3])) : 4;
   fuse_loop_cfg_set_max_threads(cfg, static_cast<unsigned>(threads));
-  fuse_loop_cfg_set_idle_threads(cfg, static_cast<unsigned>(std::max(1, threads / 2)));
+  // None exits when idle (as storlab mount: fusefs/mount.cc).
+  fuse_loop_cfg_set_idle_threads(cfg, static_cast<unsigned>(threads));
   const int rc = fuse_session_loop_mt(se, cfg);
   fuse_loop_cfg_destroy(cfg);
   fuse_session_unmount(se);
