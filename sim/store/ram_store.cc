@@ -11,12 +11,13 @@ namespace storlab {
 
 uint8_t* RamStore::Add(uint64_t idx) {
   Page& p = *pages_.TryEmplace(idx).first;
-  p.bytes.reset(new uint8_t[kPage]);
-  return p.bytes.get();
+  p.bytes = arena_.New();
+  return p.bytes;
 }
 
 void RamStore::Release(uint64_t idx, Page& p) {
-  p.bytes.reset();
+  arena_.Delete(p.bytes);
+  p.bytes = nullptr;
   pages_.Erase(idx);
 }
 
@@ -28,7 +29,7 @@ Status RamStore::Read(uint64_t off, uint64_t len, uint8_t* out) const {
     if (p == nullptr) {
       std::memset(out, 0, n);
     } else {
-      std::memcpy(out, p->bytes.get() + in_page, n);
+      std::memcpy(out, p->bytes + in_page, n);
     }
     off += n;
     len -= n;
@@ -49,8 +50,8 @@ Status RamStore::Write(uint64_t off, uint64_t len, const uint8_t* in) {
         std::memcpy(bytes + in_page, in, n);
       }
     } else {
-      std::memcpy(p->bytes.get() + in_page, in, n);
-      if (n < kPage ? AllZero(p->bytes.get(), kPage) : AllZero(in, n)) Release(idx, *p);
+      std::memcpy(p->bytes + in_page, in, n);
+      if (n < kPage ? AllZero(p->bytes, kPage) : AllZero(in, n)) Release(idx, *p);
     }
     off += n;
     len -= n;
@@ -68,8 +69,8 @@ Status RamStore::Zero(uint64_t off, uint64_t len) {
       if (n == kPage) {
         Release(idx, *p);
       } else {
-        std::memset(p->bytes.get() + in_page, 0, n);
-        if (AllZero(p->bytes.get(), kPage)) Release(idx, *p);
+        std::memset(p->bytes + in_page, 0, n);
+        if (AllZero(p->bytes, kPage)) Release(idx, *p);
       }
     }
     off += n;
@@ -86,7 +87,7 @@ Status RamStore::SaveState(StateWriter& w) const {
   w.U64(idx.size());
   for (uint64_t i : idx) {
     w.U64(i);
-    w.Raw(pages_.Find(i)->bytes.get(), kPage);
+    w.Raw(pages_.Find(i)->bytes, kPage);
   }
   return Status();
 }
@@ -96,9 +97,15 @@ Status RamStore::RestoreState(StateReader& r) {
   const uint64_t n = r.Count(kPage);
   for (uint64_t k = 0; k < n && r.ok(); ++k) {
     const uint64_t i = r.U64();
-    std::unique_ptr<uint8_t[]> bytes(new uint8_t[kPage]);
-    r.Raw(bytes.get(), kPage);
-    if (r.ok()) pages_.TryEmplace(i).first->bytes = std::move(bytes);
+    uint8_t* bytes = arena_.New();
+    r.Raw(bytes, kPage);
+    if (!r.ok()) {
+      arena_.Delete(bytes);
+      break;
+    }
+    auto [page, fresh] = pages_.TryEmplace(i);
+    if (!fresh) arena_.Delete(page->bytes);  // a page listed twice: the last wins
+    page->bytes = bytes;
   }
   return r.status();
 }

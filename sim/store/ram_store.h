@@ -2,14 +2,16 @@
 //
 // Pages are 4 KiB, indexed by a KeyMap (one multiply and usually one probe
 // per page, where std::unordered_map divided and allocated a node per
-// page). A page that becomes all zeros is released, so write-zeroes and
-// trim give memory back. Not thread-safe.
+// page), their bytes from a PageArena (no system call per new page). A page
+// that becomes all zeros is released, so write-zeroes and trim give memory
+// back to the store. Not thread-safe.
 #ifndef STORLAB_SIM_STORE_RAM_STORE_H_
 #define STORLAB_SIM_STORE_RAM_STORE_H_
 
 #include <memory>
 
 #include "sim/key_map.h"
+#include "sim/store/page_arena.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -33,12 +35,13 @@ class RamStore : public Store {
 
  private:
   struct Page {
-    std::unique_ptr<uint8_t[]> bytes;  // 4 KiB
+    uint8_t* bytes = nullptr;  // 4 KiB, from arena_
   };
   // A new page for index `idx`, its bytes uninitialised.
   uint8_t* Add(uint64_t idx);
   // Releases page `idx` (its bytes now, its entry for reuse).
   void Release(uint64_t idx, Page& p);
+  PageArena arena_;     // before pages_: outlives the pointers in it
   KeyMap<Page> pages_;  // page index -> 4 KiB
 };
 

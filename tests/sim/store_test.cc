@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 
 #include "sim/store/file_store.h"
 #include "sim/store/null_store.h"
 #include "sim/store/overlay.h"
+#include "sim/store/page_arena.h"
 #include "sim/store/ram_store.h"
 #include "tests/sim/test_util.h"
 
@@ -62,6 +64,24 @@ TEST(StoreTest, RamStorePartialPagesZeroTheRestAndReleaseWhenZeroed) {
   EXPECT_TRUE(std::equal(a.begin(), a.end(), r.begin()));
   ASSERT_TRUE(s.Read(8192, a.size(), r.data()).ok());
   EXPECT_TRUE(std::all_of(r.begin(), r.begin() + 100, [](uint8_t b) { return b == 0; }));
+}
+
+TEST(StoreTest, PageArenaCarvesChunksAndReusesPagesGivenBack) {
+  PageArena a;
+  std::vector<uint8_t*> pages;
+  for (size_t i = 0; i < PageArena::kChunkPages + 1; ++i) pages.push_back(a.New());
+  EXPECT_EQ(a.in_use(), PageArena::kChunkPages + 1);
+  // One chunk's pages are contiguous and distinct; the next starts a new chunk.
+  for (size_t i = 1; i < PageArena::kChunkPages; ++i)
+    EXPECT_EQ(pages[i], pages[i - 1] + PageArena::kPage);
+  for (uint8_t* p : pages) std::memset(p, 0xab, PageArena::kPage);  // all writable
+  a.Delete(pages[5]);
+  a.Delete(pages[9]);
+  EXPECT_EQ(a.in_use(), PageArena::kChunkPages - 1);
+  EXPECT_EQ(a.New(), pages[9]);  // given back: reused before fresh ones
+  EXPECT_EQ(a.New(), pages[5]);
+  EXPECT_EQ(a.New(), pages.back() + PageArena::kPage);
+  EXPECT_EQ(a.in_use(), PageArena::kChunkPages + 2);
 }
 
 TEST(StoreTest, FileStoreIsCorrectAndKeepsDataAcrossReopen) {

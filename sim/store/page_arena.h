@@ -1,0 +1,49 @@
+// PageArena: 4 KiB pages for a RAM store, carved from 256 KiB chunks and
+// kept on a free list when given back.
+//
+// A malloc of 4 KiB per page cost a system call per page on the transport
+// threads that run the engine: glibc grows a thread's (non-main) malloc
+// arena by exactly what an allocation needs (sysmalloc -> grow_heap, one
+// mprotect each), so a store filling with fresh pages made one mprotect per
+// page written, each taking the process's mmap lock. A chunk of 64 pages is
+// one allocation (above the mmap threshold: one mmap). Pages given back are
+// reused by the store before a new chunk is taken; their memory returns to
+// the system when the arena is destroyed, as it did through malloc.
+//
+// Not thread-safe (the store's owner serialises it).
+#ifndef STORLAB_SIM_STORE_PAGE_ARENA_H_
+#define STORLAB_SIM_STORE_PAGE_ARENA_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace storlab {
+
+class PageArena {
+ public:
+  static constexpr size_t kPage = 4096;
+  static constexpr size_t kChunkPages = 64;
+
+  PageArena() = default;
+  PageArena(const PageArena&) = delete;
+  PageArena& operator=(const PageArena&) = delete;
+
+  // A page, its bytes uninitialised.
+  uint8_t* New();
+  // Gives back a page from New().
+  void Delete(uint8_t* page) { free_.push_back(page); }
+
+  // Pages handed out and not given back.
+  size_t in_use() const { return chunks_.size() * kChunkPages - free_.size() - unused_; }
+
+ private:
+  std::vector<std::unique_ptr<uint8_t[]>> chunks_;
+  std::vector<uint8_t*> free_;  // given back, reused first
+  size_t unused_ = 0;           // pages at the end of the last chunk never handed out
+};
+
+}  // namespace storlab
+
+#endif  // STORLAB_SIM_STORE_PAGE_ARENA_H_
