@@ -9,8 +9,11 @@
 //   - Session::Do blocks the calling thread until the model has completed
 //     the request: for nbdkit, whose worker threads reply when a callback
 //     returns;
-//   - Session::Submit returns at once; its reply runs later on one of the
-//     service's reply threads: for FUSE's low-level API.
+//   - Session::Submit does not wait; its reply runs on one of the
+//     service's reply threads — or, when the model answers at once on the
+//     submitting thread (the engine was free: RunHere), on that thread
+//     before Submit returns, once the engine is let go: for FUSE's
+//     low-level API.
 // No reply ever runs on the engine's thread, so the simulated clock never
 // waits for a socket or the kernel. Every request is answered exactly once:
 // with the model's status; with kAborted (EIO) when a power cut or the
@@ -229,7 +232,9 @@ class Session {
   int export_index() const { return export_; }
   // Blocks until the model completes `req`; returns its status.
   Status Do(const ExportRequest& req);
-  // Returns at once; `reply` runs exactly once on a reply thread.
+  // Does not wait for the model; `reply` runs exactly once, on a reply
+  // thread or (answered at once, not from inside another such reply) on
+  // this one before Submit returns: hold no lock `reply` takes.
   void Submit(const ExportRequest& req, Reply reply);
 
  private:

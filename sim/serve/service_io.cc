@@ -44,6 +44,9 @@ struct Waiter {
   }
 };
 
+// How deep this thread is in sending answers itself (Session::Submit).
+thread_local int tls_answering = 0;
+
 uint64_t RequestBytes(const ExportRequest& r) { return r.op == Op::kWrite ? r.length : 0; }
 uint64_t AnswerBytes(const ExportRequest& r) { return r.op == Op::kRead ? r.length : 0; }
 
@@ -163,7 +166,22 @@ void Session::Submit(const ExportRequest& req, Reply reply) {
     p->timing.arrive_sim = svc->driver_.arrival_sim();
     svc->StartIo(e, p->req, [svc, p, finish](Status st) {
       p->timing.done_sim = svc->engine_.now();
-      svc->replies_.Push([finish, st = std::move(st)]() mutable { finish(std::move(st)); });
+      // Answered on the driver's thread: a reply thread sends it, so the
+      // simulated clock never waits for the kernel. Answered at once on a
+      // transport thread that runs the engine (RunHere: a model that answers
+      // without delay): that thread sends it once it has let go of the
+      // engine, saving a thread hand-off — unless it is sending such an
+      // answer already, whose reply made this request (a chain, as
+      // BlockIo's chunks): then a reply thread, so the chain cannot recurse.
+      if (svc->driver_.OnDriverThread() || tls_answering > 0) {
+        svc->replies_.Push([finish, st = std::move(st)]() mutable { finish(std::move(st)); });
+      } else {
+        svc->driver_.AfterRelease([finish, st = std::move(st)]() mutable {
+          ++tls_answering;
+          finish(std::move(st));
+          --tls_answering;
+        });
+      }
     });
   };
   Status posted;
