@@ -6,9 +6,10 @@
 // arena by exactly what an allocation needs (sysmalloc -> grow_heap, one
 // mprotect each), so a store filling with fresh pages made one mprotect per
 // page written, each taking the process's mmap lock. A chunk of 64 pages is
-// one allocation (above the mmap threshold: one mmap). Pages given back are
-// reused by the store before a new chunk is taken; their memory returns to
-// the system when the arena is destroyed, as it did through malloc.
+// one mmap, populated at once (MAP_POPULATE: the kernel allocates and zeroes
+// its pages in one call instead of one page fault each on first touch).
+// Pages given back are reused by the store before a new chunk is taken;
+// their memory returns to the system when the arena is destroyed.
 //
 // Not thread-safe (the store's owner serialises it).
 #ifndef STORLAB_SIM_STORE_PAGE_ARENA_H_
@@ -30,7 +31,7 @@ class PageArena {
   PageArena(const PageArena&) = delete;
   PageArena& operator=(const PageArena&) = delete;
 
-  // A page, its bytes uninitialised.
+  // A page, its bytes unspecified (zeros if fresh, old bytes if reused).
   uint8_t* New();
   // Gives back a page from New().
   void Delete(uint8_t* page) { free_.push_back(page); }
@@ -39,7 +40,10 @@ class PageArena {
   size_t in_use() const { return chunks_.size() * kChunkPages - free_.size() - unused_; }
 
  private:
-  std::vector<std::unique_ptr<uint8_t[]>> chunks_;
+  struct Unmap {
+    void operator()(uint8_t* p) const;
+  };
+  std::vector<std::unique_ptr<uint8_t, Unmap>> chunks_;
   std::vector<uint8_t*> free_;  // given back, reused first
   size_t unused_ = 0;           // pages at the end of the last chunk never handed out
 };
