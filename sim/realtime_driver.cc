@@ -11,6 +11,22 @@ namespace {
 // A deadline that means "no event pending": wait for a notification.
 constexpr int64_t kNoDeadline = std::numeric_limits<int64_t>::max() / 2;
 
+// The driver whose engine this thread holds, if any: a RunHere() from
+// inside its own batch must not wait for the engine it holds.
+thread_local const RealtimeDriver* tls_holding = nullptr;
+
+// Marks the calling thread as holding `d`'s engine while in scope.
+class Holding {
+ public:
+  explicit Holding(const RealtimeDriver* d) : prev_(tls_holding) { tls_holding = d; }
+  ~Holding() { tls_holding = prev_; }
+  Holding(const Holding&) = delete;
+  Holding& operator=(const Holding&) = delete;
+
+ private:
+  const RealtimeDriver* prev_;
+};
+
 }  // namespace
 
 RealtimeDriver::RealtimeDriver(Engine& engine, Options options)
@@ -188,20 +204,31 @@ void RealtimeDriver::RunAll(std::vector<Work>& fns) {
   fns.clear();
 }
 
-bool RealtimeDriver::RunHere(Work& fn, Nanos backdate) {
+bool RealtimeDriver::RunHere(Work& fn, Nanos backdate, bool wait) {
   if (!accepting_.load(std::memory_order_acquire)) return false;
-  std::unique_lock<std::mutex> e(engine_mu_, std::try_to_lock);
-  if (!e.owns_lock()) return false;  // the driver or another thread runs it: post
-  const Nanos before = NextDue();
-  in_batch_ = true;
-  Posted p{std::move(fn), options_.clock->NowNanos(), backdate};
-  RunPosted(p);
-  run_here_.fetch_add(1, std::memory_order_relaxed);
-  RunDueBy(SimNow());  // what it completed at once, and anything else due
-  const Nanos after = NextDue();
+  // Not from inside this thread's own batch (a request made by an event):
+  // it would wait for itself.
+  if (tls_holding == this) return false;
+  Nanos before, after;
   std::vector<Work> handoffs;
-  EndBatch(handoffs);
-  e.unlock();
+  {
+    std::unique_lock<std::mutex> e(engine_mu_, std::defer_lock);
+    if (wait) {
+      e.lock();
+    } else if (!e.try_lock()) {
+      return false;  // the driver or another thread runs it: post
+    }
+    if (!accepting_.load(std::memory_order_acquire)) return false;  // stopped meanwhile
+    Holding holding(this);
+    before = NextDue();
+    in_batch_ = true;
+    Posted p{std::move(fn), options_.clock->NowNanos(), backdate};
+    RunPosted(p);
+    run_here_.fetch_add(1, std::memory_order_relaxed);
+    RunDueBy(SimNow());  // what it completed at once, and anything else due
+    after = NextDue();
+    EndBatch(handoffs);
+  }
   RunAll(handoffs);
   // The driver may be asleep until a later event than the one just made.
   if (after < before) {
@@ -239,6 +266,7 @@ void RealtimeDriver::Loop() {
     Nanos next;
     {
       std::lock_guard<std::mutex> e(engine_mu_);
+      Holding holding(this);
       in_batch_ = true;
       // Outside requests first: they arrive at the simulated time of their
       // posting, after every event due before it. Then what is due now.

@@ -82,14 +82,16 @@ class RealtimeDriver {
   // before the engine's now()). Returns kAborted, dropping `fn` unrun, when
   // the driver is stopped or stopping.
   Status Post(Work fn, Nanos backdate = Nanos(0));
-  // Runs `fn` right here, on the calling thread, if no other thread is
-  // running the engine at this moment — as the driver thread would run a
-  // posted function (same arrival time, same backdate), followed by every
-  // event due now (so a request the model answers at once is answered
-  // before this returns, without a thread switch). Returns false, leaving
-  // `fn` untouched, when the engine is busy or the driver is stopped: the
+  // Runs `fn` right here, on the calling thread — as the driver thread
+  // would run a posted function (same arrival time, same backdate),
+  // followed by every event due now (so a request the model answers at
+  // once is answered before this returns, without a thread switch). If
+  // another thread is running the engine: with `wait`, waits until it lets
+  // go; else returns false. Returns false, leaving `fn` untouched, also
+  // when the driver is stopped, or when called from inside a function or
+  // event this thread runs on the engine (it would wait for itself): the
   // caller then Post()s it.
-  bool RunHere(Work& fn, Nanos backdate = Nanos(0));
+  bool RunHere(Work& fn, Nanos backdate = Nanos(0), bool wait = false);
   // Posts `fn` and waits until it has run. Returns kAborted when the driver
   // is stopped, and kInternal (asserting in debug builds) when called on the
   // driver's own thread, where waiting would deadlock.

@@ -282,6 +282,47 @@ TEST(RealtimeDriverTest, RunHereRunsOnTheCallerAndWakesTheDriverForWhatItSchedul
   EXPECT_FALSE(driver.RunHere(after));
 }
 
+TEST(RealtimeDriverTest, RunHereCanWaitForTheEngineAndRefusesFromInsideItsOwnBatch) {
+  Engine engine;
+  FakeClock clock(0);
+  RealtimeDriver driver(engine, {&clock, Nanos(0)});
+  driver.Start();
+  // The driver's thread holds the engine in a posted function until told.
+  std::atomic<bool> entered{false}, release{false}, finished{false};
+  bool nested_refused = false;
+  ASSERT_TRUE(driver
+                  .Post([&] {
+                    RealtimeDriver::Work inner = [] {};
+                    nested_refused = !driver.RunHere(inner, Nanos(0), true);  // itself
+                    entered = true;
+                    while (!release) std::this_thread::yield();
+                    finished = true;
+                  })
+                  .ok());
+  while (!entered) std::this_thread::yield();
+  RealtimeDriver::Work probe = [] {};
+  EXPECT_FALSE(driver.RunHere(probe));  // busy, and not asked to wait
+  bool ran = false, saw_finished = false;
+  std::thread other([&] {
+    RealtimeDriver::Work w = [&] { saw_finished = finished.load(); };
+    ran = driver.RunHere(w, Nanos(0), /*wait=*/true);  // waits instead of giving up
+  });
+  release = true;
+  other.join();
+  EXPECT_TRUE(nested_refused);
+  EXPECT_TRUE(ran);
+  EXPECT_TRUE(saw_finished);  // it ran once the posted function let go
+  // The same from inside RunHere's own function.
+  bool inner_refused = false;
+  RealtimeDriver::Work outer = [&] {
+    RealtimeDriver::Work inner = [] {};
+    inner_refused = !driver.RunHere(inner, Nanos(0), true);
+  };
+  EXPECT_TRUE(driver.RunHere(outer));
+  EXPECT_TRUE(inner_refused);
+  driver.Stop();
+}
+
 TEST(RealtimeDriverTest, RunHereRunsWhatIsDueAtOnce) {
   Engine engine;
   FakeClock clock(0);
