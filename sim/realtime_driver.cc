@@ -11,20 +11,21 @@ namespace {
 // A deadline that means "no event pending": wait for a notification.
 constexpr int64_t kNoDeadline = std::numeric_limits<int64_t>::max() / 2;
 
-// The driver whose engine this thread holds, if any: a RunHere() from
-// inside its own batch must not wait for the engine it holds.
-thread_local const RealtimeDriver* tls_holding = nullptr;
-
-// Marks the calling thread as holding `d`'s engine while in scope.
+// Marks the calling thread as the one holding the engine while in scope.
+// (An atomic thread id, not a thread_local: in the nbdkit plugin, a
+// dlopen()ed library, a thread_local is dynamic TLS, which glibc frees when
+// nbdkit's threads exit in a way ThreadSanitizer reports as a race.)
 class Holding {
  public:
-  explicit Holding(const RealtimeDriver* d) : prev_(tls_holding) { tls_holding = d; }
-  ~Holding() { tls_holding = prev_; }
+  explicit Holding(std::atomic<std::thread::id>& holder) : holder_(holder) {
+    holder_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  }
+  ~Holding() { holder_.store(std::thread::id(), std::memory_order_relaxed); }
   Holding(const Holding&) = delete;
   Holding& operator=(const Holding&) = delete;
 
  private:
-  const RealtimeDriver* prev_;
+  std::atomic<std::thread::id>& holder_;
 };
 
 }  // namespace
@@ -207,8 +208,8 @@ void RealtimeDriver::RunAll(std::vector<Work>& fns) {
 bool RealtimeDriver::RunHere(Work& fn, Nanos backdate, bool wait) {
   if (!accepting_.load(std::memory_order_acquire)) return false;
   // Not from inside this thread's own batch (a request made by an event):
-  // it would wait for itself.
-  if (tls_holding == this) return false;
+  // it would wait for itself. (Only this thread stores its own id there.)
+  if (engine_holder_.load(std::memory_order_relaxed) == std::this_thread::get_id()) return false;
   Nanos before, after;
   std::vector<Work> handoffs;
   {
@@ -219,7 +220,7 @@ bool RealtimeDriver::RunHere(Work& fn, Nanos backdate, bool wait) {
       return false;  // the driver or another thread runs it: post
     }
     if (!accepting_.load(std::memory_order_acquire)) return false;  // stopped meanwhile
-    Holding holding(this);
+    Holding holding(engine_holder_);
     before = NextDue();
     in_batch_ = true;
     Posted p{std::move(fn), options_.clock->NowNanos(), backdate};
@@ -266,7 +267,7 @@ void RealtimeDriver::Loop() {
     Nanos next;
     {
       std::lock_guard<std::mutex> e(engine_mu_);
-      Holding holding(this);
+      Holding holding(engine_holder_);
       in_batch_ = true;
       // Outside requests first: they arrive at the simulated time of their
       // posting, after every event due before it. Then what is due now.

@@ -163,8 +163,9 @@ class RealtimeDriver {
   std::atomic<int64_t> sim_start_{0};
 
   // Lock order: engine_mu_, then mu_ or stats_mu_.
-  std::mutex engine_mu_;   // held by the thread running the engine
-  mutable std::mutex mu_;  // guards inbox_, stop_, waiting_, sleeping_until_
+  std::mutex engine_mu_;                          // held by the thread running the engine
+  std::atomic<std::thread::id> engine_holder_{};  // ... which, while it does
+  mutable std::mutex mu_;                         // guards inbox_, stop_, waiting_, sleeping_until_
   std::condition_variable cv_;
   std::vector<Posted> inbox_;
   bool waiting_ = false;  // the driver is asleep in WaitUntil
