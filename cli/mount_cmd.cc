@@ -75,7 +75,7 @@ Result<int> SpawnWait(const std::vector<std::string>& argv_s) {
 int MountCommand(const Args& args) {
   po::options_description desc("Options");
   std::vector<std::string> fuse_opts, exports;
-  std::string store;
+  std::string store, compensate;
   desc.add_options()("help,h", "show this help")(
       "stack", po::value<std::string>(), "a catalog stack (`storlab stacks`) or a stack file")(
       "tree", "a file tree on the first export instead of image files")(
@@ -91,6 +91,9 @@ int MountCommand(const Args& args) {
       "store", po::value<std::string>(&store)->default_value("memory"),
       "where data lives: memory, none (timing only) or file:DIR")("foreground,f",
                                                                   "stay in the foreground")(
+      "compensate", po::value<std::string>(&compensate)->default_value("auto"),
+      "deduct the transport's round trip from the model's delay: auto (measured), off, or "
+      "a fixed duration such as 40us")(
       "threads", po::value<int>()->default_value(4),
       "FUSE worker threads (handlers never wait for the model: a few suffice)")(
       "option,o", po::value<std::vector<std::string>>(&fuse_opts),
@@ -145,6 +148,7 @@ int MountCommand(const Args& args) {
   o.seed = vm["seed"].as<uint64_t>();
   if (vm.count("state")) o.state = vm["state"].as<std::string>();
   o.store = store;
+  o.compensate = compensate;
   o.foreground = vm.count("foreground") > 0;
   o.threads = vm["threads"].as<int>();
   if (o.threads < 1 || o.threads > 256) {

@@ -10,6 +10,7 @@
 
 #include "fusefs/bdi.h"
 #include "fusefs/fuse_ops.h"
+#include "sim/serve/compensation.h"
 #include "sim/serve/service.h"
 #include "sim/serve/vfs/control_dir.h"
 #include "sim/serve/vfs/tree_vfs.h"
@@ -87,6 +88,9 @@ int RunMount(const MountOptions& in) {
   auto store = ParseStore(o.store);
   if (!store.ok()) return Fail(store.status().message());
   so.store = *store;
+  auto compensate = ParseCompensation(o.compensate);
+  if (!compensate.ok()) return Fail(compensate.status().message());
+  so.compensate = *compensate;
   auto created = Service::Create(so);
   if (!created.ok()) return Fail(created.status().ToString());
   std::unique_ptr<Service> service = std::move(created).value();

@@ -38,6 +38,11 @@ expect_error "--state on a directory that is not a state" "not a storlab state (
   "$storlab" sim --stack ram --state "$tmp/mine" "${job[@]}"
 [[ $(cat "$tmp/mine/notes") == mine ]] || fail "--state changed a directory that is not a state"
 expect_error '--iozone ""' "give iozone's arguments" "$storlab" sim --stack ram --iozone ""
+mkdir "$tmp/mnt"
+expect_error "mount --compensate nonsense" "compensate: expected auto, off or a duration" \
+  "$storlab" mount --stack ram --compensate nonsense "$tmp/mnt"
+expect_error "mount --compensate 2s" "compensate: a duration from 0 to 1s" \
+  "$storlab" mount --stack ram --compensate 2s "$tmp/mnt"
 expect_error "--bandwidth-log" "command-line option that storlab sim does not support" \
   "$storlab" sim --stack ram --bandwidth-log "${job[@]}"
 expect_error "--output-format=xml" "'xml' is not an output format" \
