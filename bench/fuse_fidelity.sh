@@ -2,7 +2,9 @@
 # The FUSE export's fidelity and ceiling, in one run (issue 12):
 #   fidelity  fio through the image file of `storlab mount --direct-io`
 #             against `storlab sim --direct=1`, same job: 4 KiB random reads
-#             at QD1 and QD32 (libaio, 10 s, an 8 GiB span) on hdd-7200,
+#             at QD1 and QD32 (libaio, 10 s) over the first GiB, written
+#             once first as `storlab sim` lays the file out (an SSD model
+#             answers a never-written block at another speed), on hdd-7200,
 #             sata-ssd, usb3-bot-hdd, sata-ssd-dramless: IOPS and
 #             median-latency ratios, FUSE / sim (target 1 +- 5 %).
 #   ceiling   the `ram` stack's image against a minimal libfuse passthrough
@@ -10,7 +12,7 @@
 #             4 KiB random read and write QD32, 1 MiB sequential read QD8,
 #             with the default store (memory, the oracle on) and with none;
 #             interleaved, medians of 3; ours / theirs (target >= 0.9).
-# Needs root and fio; about 3 minutes. Prints the load before and after,
+# Needs root and fio; about 4 minutes. Prints the load before and after,
 # and the CPU the hypervisor stole during each fidelity job
 # (bench/cpu_steal.sh): run it on a machine as quiet as you can get.
 #   bash bench/fuse_fidelity.sh [BUILD_DIR] [SECONDS]
@@ -43,8 +45,8 @@ PY
 }
 ratio() { python3 -c "import sys; a, b = map(float, sys.argv[1:]); print('%.3f' % (a / b) if b else '-')" "$1" "$2"; }
 
-job() {  # QD BS RW
-  echo --name=t --rw=$3 --bs=$2 --iodepth=$1 --ioengine=libaio --direct=1 --size=8g \
+job() {  # QD BS RW [SIZE]
+  echo --name=t --rw=$3 --bs=$2 --iodepth=$1 --ioengine=libaio --direct=1 --size=${4:-8g} \
     --runtime=$secs --time_based --ramp_time=1 --output-format=json
 }
 
@@ -54,10 +56,12 @@ printf '%-18s %4s %10s %10s %7s %9s %9s %7s %5s\n' stack QD "FUSE IOPS" "sim IOP
 for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
   "$storlab" mount --stack "$stack" --direct-io "$mnt" >/dev/null 2>&1
   img=$(ls "$mnt"/*.img | head -1)
+  fio --name=prep --rw=write --bs=1m --iodepth=4 --ioengine=libaio --direct=1 --size=1g \
+    --end_fsync=1 --filename="$img" >/dev/null
   for qd in 1 32; do
-    "$storlab" sim --stack "$stack" $(job $qd 4k randread) >"$work/sim.json" 2>/dev/null
+    "$storlab" sim --stack "$stack" $(job $qd 4k randread 1g) >"$work/sim.json" 2>/dev/null
     cpu_mark
-    fio $(job $qd 4k randread) --filename="$img" >"$work/fuse.json"
+    fio $(job $qd 4k randread 1g) --filename="$img" >"$work/fuse.json"
     steal=$(cpu_steal_percent)
     read -r fi fl < <(figures "$work/fuse.json" read)
     read -r si sl < <(figures "$work/sim.json" read)
