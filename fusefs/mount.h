@@ -27,9 +27,9 @@ struct MountOptions {
   bool writeback_cache = false;
   int bdi_max_ratio = 0;  // 0: leave the kernel's default (1 %, strict)
   uint64_t seed = 1;
-  std::string store = "memory";  // memory | none | file:DIR
+  std::string store = "memory";     // memory | none | file:DIR
   std::string compensate = "auto";  // auto | off | a duration (ParseCompensation)
-  std::string state;             // a saved state's DIR (ServiceOptions::state_dir)
+  std::string state;                // a saved state's DIR (ServiceOptions::state_dir)
   bool foreground = false;
   std::vector<std::string> fuse_options;  // each -o argument (comma lists)
   uint32_t max_write = 1u << 20;
