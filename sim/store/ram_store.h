@@ -8,8 +8,6 @@
 #ifndef STORLAB_SIM_STORE_RAM_STORE_H_
 #define STORLAB_SIM_STORE_RAM_STORE_H_
 
-#include <memory>
-
 #include "sim/key_map.h"
 #include "sim/store/page_arena.h"
 #include "sim/store/store.h"
@@ -18,7 +16,7 @@ namespace storlab {
 
 class RamStore : public Store {
  public:
-  static constexpr uint64_t kPage = 4096;
+  static constexpr uint64_t kPage = PageArena::kPage;
 
   RamStore() = default;
   RamStore(const RamStore&) = delete;
