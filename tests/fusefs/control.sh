@@ -15,6 +15,11 @@ control help | grep -q power-cut || fail "help"
 control flush | grep -q "^flush: ok (3 exports flushed)" || fail "flush"
 control stats | python3 -c 'import json,sys; json.load(sys.stdin)' || fail "stats is not JSON"
 (( $(stat_json 'j["service"]["requests"]["submitted"]') > 0 )) || fail "stats.json: no requests"
+# cp copies it whole though its text grows between stat and read (cp took
+# a file of 0 blocks for sparse and stopped at the size stat gave).
+(( $(stat -c '%b * %B >= %s' "$mnt/.storlab/stats.json") )) || fail "stats.json looks sparse"
+cp "$mnt/.storlab/stats.json" "$scratch/copy.json"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$scratch/copy.json" || fail "cp of stats.json is not JSON"
 control reset-stats | grep -q ok || fail "reset-stats"
 [[ $(stat_json 'j["service"]["requests"]["submitted"]') == 0 ]] || fail "reset-stats did not reset"
 control fail disk.0 | grep -q "has failed" || fail "fail"

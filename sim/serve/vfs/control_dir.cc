@@ -101,6 +101,10 @@ struct stat StorlabDir::Attr(uint64_t ino) {
     std::lock_guard<std::mutex> l(mu_);
     a.st_size = static_cast<off_t>(last_answer_.size());
   }
+  // Not sparse: cp (coreutils 9) takes a file with fewer blocks than its
+  // size for sparse and copies it by SEEK_DATA/SEEK_HOLE, which the kernel
+  // answers from this size — and the text read after open may be longer.
+  a.st_blocks = (a.st_size + 511) / 512;
   return a;
 }
 
