@@ -45,11 +45,31 @@ Nanos Compensator::baseline() const {
   return baseline_;
 }
 
+void Compensator::SetFloor(uint64_t bytes, Nanos round_trip) {
+  std::lock_guard<std::mutex> l(mu_);
+  floor_[ClassOf(bytes)] = std::max<int64_t>(round_trip.count(), 0);
+}
+
+int64_t Compensator::FloorLocked(int cls) const {
+  if (floor_[cls] > 0) return floor_[cls];
+  // A class above the largest measured: that floor, scaled by the size (a
+  // copy's cost grows with its bytes; the wake-ups are in the measured one).
+  for (int k = cls - 1; k >= 0; --k)
+    if (floor_[k] > 0) return floor_[k] << (cls - k);
+  return -1;
+}
+
 void Compensator::ObserveIdleGap(uint64_t bytes, Nanos gap) {
   if (options_.mode != CompensationOptions::Mode::kAuto || gap < Nanos(0)) return;
   std::lock_guard<std::mutex> l(mu_);
   ++idle_samples_;
-  Class& c = classes_[ClassOf(bytes)];
+  const int cls = ClassOf(bytes);
+  const int64_t floor = FloorLocked(cls);
+  if (floor > 0 && gap.count() > kPauseFactor * floor) {
+    ++pauses_;
+    return;
+  }
+  Class& c = classes_[cls];
   c.samples[c.next] = gap.count();
   c.next = (c.next + 1) % kWindow;
   c.count = std::min(c.count + 1, kWindow);
@@ -81,11 +101,19 @@ int64_t Compensator::Quantile(const std::array<int64_t, 256>& ring, int count, i
 }
 
 Nanos Compensator::GapLocked(uint64_t bytes) const {
-  // The class's own estimate, else the nearest smaller class's (a larger
-  // request never costs the transport less); none yet: 0.
-  for (int k = ClassOf(bytes); k >= 0; --k)
-    if (classes_[k].estimate >= 0) return Nanos(classes_[k].estimate);
-  return Nanos(0);
+  // The class's own estimate; else the nearest smaller class's (a larger
+  // request never costs the transport less) or the class's floor, the
+  // larger; none of them yet: 0.
+  const int cls = ClassOf(bytes);
+  if (classes_[cls].estimate >= 0) return Nanos(classes_[cls].estimate);
+  int64_t gap = std::max<int64_t>(FloorLocked(cls), 0);
+  for (int k = cls - 1; k >= 0; --k) {
+    if (classes_[k].estimate >= 0) {
+      gap = std::max(gap, classes_[k].estimate);
+      break;
+    }
+  }
+  return Nanos(gap);
 }
 
 Nanos Compensator::Deduction(uint64_t bytes, std::optional<Nanos> idle_gap) const {
@@ -136,6 +164,11 @@ nlohmann::ordered_json Compensator::Json() const {
   j["overhead_estimate_ns"] = overhead_estimate_;
   j["overhead_samples"] = overhead_count_;
   j["idle_gap_samples"] = idle_samples_;
+  j["pauses"] = pauses_;
+  nlohmann::ordered_json floor = nlohmann::ordered_json::object();
+  for (int k = 0; k < kClasses; ++k)
+    if (floor_[k] > 0) floor[std::to_string(4096ull << k) + "_bytes"] = floor_[k];
+  j["transport_floor_ns"] = floor;
   nlohmann::ordered_json est = nlohmann::ordered_json::object();
   for (int k = 0; k < kClasses; ++k) {
     if (classes_[k].estimate < 0) continue;

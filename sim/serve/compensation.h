@@ -26,7 +26,15 @@
 //     asked for; the median of recent samples. Before the first, the
 //     start-up calibration of the service's own path (the stack bypassed).
 // A deduction for a connection that was idle never uses more gap than it
-// actually saw, so a client that pauses (fio's thinktime) keeps its pause.
+// actually saw. And a gap is only a round trip if it is shorter than
+// kPauseFactor times the transport's floor (the round trip of a socket
+// pair on this machine, transport_probe.h, measured at start-up): a longer
+// one is the client's pause (fio's thinktime, a database between two
+// commits) and is neither a sample nor deducted; the request after it gets
+// the estimate, so a client that always pauses keeps every pause. (Before,
+// a client pausing 500 us before each request had ~600 us deducted: its
+// 62 us SSD answered in 22.) A pause shorter than that bound cannot be told
+// from a round trip, and is deducted.
 // Mode fixed deducts one given duration from every request; off deducts
 // nothing.
 //
@@ -68,6 +76,14 @@ class Compensator {
   // measured at start-up with the stack bypassed.
   void SetBaseline(Nanos in_process);
   Nanos baseline() const;
+  // The transport's floor for requests moving `bytes` (a class's bound on
+  // what a round trip may take; measured at start-up). Zero or less: none.
+  void SetFloor(uint64_t bytes, Nanos round_trip);
+  // A gap longer than this many floors is a client's pause: from the
+  // round trips measured here (bench/nbd_fidelity.sh, bench/fuse_fidelity.sh),
+  // fio's gap between an answer and its next request is 1.3 to 2.4 times
+  // the socket pair's, the most after a long idle (a vCPU woken from halt).
+  static constexpr int kPauseFactor = 4;
 
   // A request moving `bytes` (its data plus the previous answer's) arrived
   // on a connection that had nothing outstanding, `gap` after that
@@ -98,6 +114,8 @@ class Compensator {
   };
   static int ClassOf(uint64_t bytes);
   Nanos GapLocked(uint64_t bytes) const;
+  // The class's floor; -1: none measured.
+  int64_t FloorLocked(int cls) const;
   static int64_t Quantile(const std::array<int64_t, 256>& ring, int count, int percent);
 
   const CompensationOptions options_;
@@ -107,7 +125,9 @@ class Compensator {
   std::array<int64_t, 256> overhead_{};  // a ring of recent samples
   int overhead_count_ = 0, overhead_next_ = 0;
   int64_t overhead_estimate_ = -1;  // -1: none yet (the baseline stands in)
+  std::array<int64_t, kClasses> floor_{};  // ns; 0: none
   uint64_t idle_samples_ = 0;
+  uint64_t pauses_ = 0;  // gaps taken as a client's pause
   LatencyHistogram applied_;
 };
 

@@ -11,6 +11,7 @@
 #include "sim/quoted.h"
 #include "sim/serve/names.h"
 #include "sim/serve/node_commands.h"
+#include "sim/serve/transport_probe.h"
 
 namespace storlab {
 namespace {
@@ -173,6 +174,13 @@ void Service::Calibrate() {
   }
   std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
   comp_.SetBaseline(Nanos(samples[samples.size() / 2]));
+  // The transport's floor per size class, 4 KiB to 1 MiB (the compensator
+  // scales it above): what tells a client's pause from a round trip.
+  for (uint64_t bytes = 4096; bytes <= (1u << 20); bytes *= 2) {
+    auto rt = ProbeSocketRoundTrip(bytes, bytes <= (64u << 10) ? 100 : 30, *options_.clock);
+    if (!rt.ok()) return;  // no floor: every gap counts as a round trip, as before
+    comp_.SetFloor(bytes, *rt);
+  }
 }
 
 bool Service::Enter() {

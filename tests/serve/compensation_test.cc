@@ -56,5 +56,40 @@ TEST(Compensation, ALargerRequestBorrowsTheNearestSmallerClass) {
   EXPECT_EQ(c.Deduction(64 << 20, std::nullopt), 400_us);
 }
 
+TEST(Compensation, AGapLongerThanTheFloorAllowsIsAPauseNotARoundTrip) {
+  Compensator c({});
+  c.SetBaseline(5_us);
+  c.SetFloor(4096, 20_us);  // a pause: longer than kPauseFactor x 20 us
+  ASSERT_EQ(Compensator::kPauseFactor, 4);
+  // A client that pauses 500 us before every request: before any round
+  // trip was seen, the floor stands in, and the pause is never deducted.
+  for (int i = 0; i < 100; ++i) c.ObserveIdleGap(4096, 520_us);
+  EXPECT_EQ(c.Deduction(4096, 520_us), 25_us);
+  EXPECT_EQ(c.Json()["pauses"], 100);
+  // Round trips of 50 us (within 80 us) are samples; a pause after them
+  // gets their estimate.
+  for (int i = 0; i < 50; ++i) c.ObserveIdleGap(4096, 50_us);
+  EXPECT_EQ(c.Deduction(4096, 520_us), 55_us);
+  EXPECT_EQ(c.Deduction(4096, 30_us), 35_us);  // still capped by its own gap
+  EXPECT_EQ(c.Json()["pauses"], 100);
+  EXPECT_EQ(c.Json()["transport_floor_ns"]["4096_bytes"], 20000);
+}
+
+TEST(Compensation, AClassAboveTheLargestFloorScalesItAndAnEmptyClassTakesItsFloor) {
+  Compensator c({});
+  c.SetFloor(4096, 20_us);
+  c.SetFloor(1 << 20, 200_us);
+  EXPECT_EQ(c.Deduction(1 << 20, std::nullopt), 200_us);  // no samples: the floor
+  for (int i = 0; i < 10; ++i) c.ObserveIdleGap(4096, 50_us);
+  EXPECT_EQ(c.Deduction(1 << 20, std::nullopt), 200_us);  // the larger of the two
+  EXPECT_EQ(c.Deduction(8192, std::nullopt), 50_us);      // no floor of its own: borrows
+  // 4 MiB, two classes above the largest measured: 1 MiB's floor x 4, so
+  // a gap of 3 ms is within 4 x 800 us, a round trip.
+  c.ObserveIdleGap(4 << 20, 3000_us);
+  EXPECT_EQ(c.Deduction(4 << 20, std::nullopt), 3000_us);
+  c.ObserveIdleGap(4 << 20, 3300_us);  // beyond 3.2 ms: a pause
+  EXPECT_EQ(c.Json()["pauses"], 1);
+}
+
 }  // namespace compensation_test
 }  // namespace storlab
