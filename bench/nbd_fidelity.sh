@@ -16,7 +16,9 @@
 # The anchor: nbdkit's own delay filter at 1 ms (memory plugin) against the
 # ideal, next to storlab's `ram` with a 1 ms latency through the same path.
 # Ceiling: storlab's `ram` stack against `nbdkit memory`, 4K random read
-# QD32 and 1M sequential read QD8: ours / theirs. And nvme-gen3 through NBD.
+# QD32 and 1M sequential read QD8: ours / theirs, with the oracle (the
+# default) and without (oracle=false: nbdkit memory's own work, the
+# like-for-like figure). And nvme-gen3 through NBD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=20 build=build/release out= only=
@@ -147,8 +149,12 @@ echo "  (CPU steal during the anchor runs: $(cpu_steal_percent)%)"
 echo
 echo "ceiling: storlab's ram stack / nbdkit memory (same job, fio nbd engine)"
 cpu_mark
-for who in memory storlab; do
-  if [[ $who == memory ]]; then serve memory size=8G; else serve "$plugin" stack=ram store=memory "${plugin_args[@]}"; fi
+for who in memory storlab no-oracle; do
+  case $who in
+    memory) serve memory size=8G ;;
+    storlab) serve "$plugin" stack=ram store=memory "${plugin_args[@]}" ;;
+    no-oracle) serve "$plugin" stack=ram store=memory oracle=false "${plugin_args[@]}" ;;
+  esac
   fio_nbd "ceil-4k-$who" randread 4k 32
   fio_nbd "ceil-1m-$who" read 1m 8
   unserve
@@ -160,9 +166,12 @@ def f(n, key):
     j = json.load(open(os.path.join(t, n + ".nbd.json")))["jobs"][0]["read"]
     return j[key]
 for job, key, unit, scale in (("4k", "iops", "IOPS", 1), ("1m", "bw_bytes", "MB/s", 1e-6)):
-    m, s = f("ceil-%s-memory" % job, key), f("ceil-%s-storlab" % job, key)
-    print("  %s %-22s nbdkit memory %10.0f %s, storlab ram %10.0f %s: ours/theirs %.3f" % (
-        job, "random read QD32" if job == "4k" else "sequential read QD8", m * scale, unit, s * scale, unit, s / m))
+    m = f("ceil-%s-memory" % job, key)
+    for who, label in (("storlab", "storlab ram"), ("no-oracle", "  oracle=false")):
+        s = f("ceil-%s-%s" % (job, who), key)
+        print("  %s %-22s nbdkit memory %10.0f %s, %-13s %10.0f %s: ours/theirs %.3f" % (
+            job, "random read QD32" if job == "4k" else "sequential read QD8", m * scale, unit, label,
+            s * scale, unit, s / m))
 PY
 
 echo "  (CPU steal during the ceiling runs: $(cpu_steal_percent)%)"

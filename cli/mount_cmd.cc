@@ -89,8 +89,11 @@ int MountCommand(const Args& args) {
       "state", po::value<std::string>(),
       "start from the stack's state saved in DIR, if any, and save it there at unmount")(
       "store", po::value<std::string>(&store)->default_value("memory"),
-      "where data lives: memory, none (timing only) or file:DIR")("foreground,f",
-                                                                  "stay in the foreground")(
+      "where data lives: memory, none (timing only) or file:DIR")(
+      "no-oracle",
+      "keep the data but do not track its durability (the oracle hashes every block "
+      "written and read on the engine's thread: a benchmark of the transport leaves it out)")(
+      "foreground,f", "stay in the foreground")(
       "compensate", po::value<std::string>(&compensate)->default_value("auto"),
       "deduct the transport's round trip from the model's delay: auto (measured), off, or "
       "a fixed duration such as 40us")(
@@ -148,6 +151,7 @@ int MountCommand(const Args& args) {
   o.seed = vm["seed"].as<uint64_t>();
   if (vm.count("state")) o.state = vm["state"].as<std::string>();
   o.store = store;
+  o.oracle = vm.count("no-oracle") == 0;
   o.compensate = compensate;
   o.foreground = vm.count("foreground") > 0;
   o.threads = vm["threads"].as<int>();

@@ -88,6 +88,7 @@ int RunMount(const MountOptions& in) {
   auto store = ParseStore(o.store);
   if (!store.ok()) return Fail(store.status().message());
   so.store = *store;
+  so.oracle = o.oracle;
   auto compensate = ParseCompensation(o.compensate);
   if (!compensate.ok()) return Fail(compensate.status().message());
   so.compensate = *compensate;

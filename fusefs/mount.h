@@ -28,6 +28,7 @@ struct MountOptions {
   int bdi_max_ratio = 0;  // 0: leave the kernel's default (1 %, strict)
   uint64_t seed = 1;
   std::string store = "memory";     // memory | none | file:DIR
+  bool oracle = true;               // ServiceOptions::oracle
   std::string compensate = "auto";  // auto | off | a duration (ParseCompensation)
   std::string state;                // a saved state's DIR (ServiceOptions::state_dir)
   bool foreground = false;
