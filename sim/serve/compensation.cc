@@ -64,12 +64,19 @@ void Compensator::ObserveIdleGap(uint64_t bytes, Nanos gap) {
   std::lock_guard<std::mutex> l(mu_);
   ++idle_samples_;
   const int cls = ClassOf(bytes);
+  Class& c = classes_[cls];
+  // The bound: kPauseFactor floors, or twice the round trip measured so
+  // far, the larger. The floor is a socket pair's, hot; the export's real
+  // round trip can be several times it (nbdkit and fio's work, a vCPU woken
+  // from halt: 3-4x here at QD1 on a 240 us NAS), so the estimate widens
+  // the bound once a few round trips are under it. A client that always
+  // pauses never gets a sample in, and keeps the floor.
   const int64_t floor = FloorLocked(cls);
-  if (floor > 0 && gap.count() > kPauseFactor * floor) {
+  const int64_t bound = std::max(kPauseFactor * floor, 2 * c.estimate);
+  if (floor > 0 && gap.count() > bound) {
     ++pauses_;
     return;
   }
-  Class& c = classes_[cls];
   c.samples[c.next] = gap.count();
   c.next = (c.next + 1) % kWindow;
   c.count = std::min(c.count + 1, kWindow);

@@ -60,19 +60,35 @@ TEST(Compensation, AGapLongerThanTheFloorAllowsIsAPauseNotARoundTrip) {
   Compensator c({});
   c.SetBaseline(5_us);
   c.SetFloor(4096, 20_us);  // a pause: longer than kPauseFactor x 20 us
-  ASSERT_EQ(Compensator::kPauseFactor, 4);
+  ASSERT_EQ(Compensator::kPauseFactor, 6);
   // A client that pauses 500 us before every request: before any round
   // trip was seen, the floor stands in, and the pause is never deducted.
   for (int i = 0; i < 100; ++i) c.ObserveIdleGap(4096, 520_us);
   EXPECT_EQ(c.Deduction(4096, 520_us), 25_us);
   EXPECT_EQ(c.Json()["pauses"], 100);
-  // Round trips of 50 us (within 80 us) are samples; a pause after them
+  // Round trips of 50 us (within 120 us) are samples; a pause after them
   // gets their estimate.
   for (int i = 0; i < 50; ++i) c.ObserveIdleGap(4096, 50_us);
   EXPECT_EQ(c.Deduction(4096, 520_us), 55_us);
   EXPECT_EQ(c.Deduction(4096, 30_us), 35_us);  // still capped by its own gap
   EXPECT_EQ(c.Json()["pauses"], 100);
   EXPECT_EQ(c.Json()["transport_floor_ns"]["4096_bytes"], 20000);
+}
+
+TEST(Compensation, RoundTripsUnderTheBoundWidenItToTwiceTheirEstimate) {
+  Compensator c({});
+  c.SetFloor(4096, 10_us);  // a hot socket pair; the export's round trip is longer
+  // Round trips of 50 to 90 us: only those within 60 us are samples at
+  // first; their estimate then lets the longer ones in.
+  for (int i = 0; i < 64; ++i) c.ObserveIdleGap(4096, Nanos((50 + i % 5 * 10) * 1000));
+  EXPECT_EQ(c.Deduction(4096, std::nullopt), 50_us);  // the 20th percentile
+  const uint64_t pauses = c.Json()["pauses"];
+  EXPECT_LT(pauses, 64u / 2);
+  // Now the bound is 100 us: 101 us is a pause, 99 us a round trip.
+  c.ObserveIdleGap(4096, 101_us);
+  EXPECT_EQ(c.Json()["pauses"], pauses + 1);
+  c.ObserveIdleGap(4096, 99_us);
+  EXPECT_EQ(c.Json()["pauses"], pauses + 1);
 }
 
 TEST(Compensation, AClassAboveTheLargestFloorScalesItAndAnEmptyClassTakesItsFloor) {
@@ -84,10 +100,10 @@ TEST(Compensation, AClassAboveTheLargestFloorScalesItAndAnEmptyClassTakesItsFloo
   EXPECT_EQ(c.Deduction(1 << 20, std::nullopt), 200_us);  // the larger of the two
   EXPECT_EQ(c.Deduction(8192, std::nullopt), 50_us);      // no floor of its own: borrows
   // 4 MiB, two classes above the largest measured: 1 MiB's floor x 4, so
-  // a gap of 3 ms is within 4 x 800 us, a round trip.
-  c.ObserveIdleGap(4 << 20, 3000_us);
-  EXPECT_EQ(c.Deduction(4 << 20, std::nullopt), 3000_us);
-  c.ObserveIdleGap(4 << 20, 3300_us);  // beyond 3.2 ms: a pause
+  // a gap of 4.5 ms is within 6 x 800 us, a round trip.
+  c.ObserveIdleGap(4 << 20, 4500_us);
+  EXPECT_EQ(c.Deduction(4 << 20, std::nullopt), 4500_us);
+  c.ObserveIdleGap(4 << 20, 9100_us);  // beyond 2 x 4.5 ms: a pause
   EXPECT_EQ(c.Json()["pauses"], 1);
 }
 
