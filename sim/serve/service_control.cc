@@ -133,8 +133,10 @@ void Service::PowerCutNow(Callback<void(std::string)> answer) {
     s += "; " + VerifyLine(exports_[i].info.name, last_verify_[i],
                            exports_[i].oracle->read_violations().size());
   }
-  if (exports_.empty() || exports_[0].oracle == nullptr)
-    s += " (no oracle: the store keeps no data)";
+  if (exports_.empty() || exports_[0].oracle == nullptr) {
+    s += options_.store.kind == DataMode::Kind::kNone ? " (no oracle: the store keeps no data)"
+                                                      : " (no oracle: it was turned off)";
+  }
   answer(s);
 }
 
