@@ -128,7 +128,7 @@ class Compensator {
   std::array<Class, kClasses> classes_;
   std::array<int64_t, 256> overhead_{};  // a ring of recent samples
   int overhead_count_ = 0, overhead_next_ = 0;
-  int64_t overhead_estimate_ = -1;  // -1: none yet (the baseline stands in)
+  int64_t overhead_estimate_ = -1;         // -1: none yet (the baseline stands in)
   std::array<int64_t, kClasses> floor_{};  // ns; 0: none
   uint64_t idle_samples_ = 0;
   uint64_t pauses_ = 0;  // gaps taken as a client's pause

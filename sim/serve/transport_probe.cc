@@ -39,7 +39,8 @@ bool RecvAll(int fd, char* p, size_t n) {
 }  // namespace
 
 Result<Nanos> ProbeSocketRoundTrip(uint64_t bytes, int samples, Clock& clock) {
-  if (samples < 1 || bytes > (64u << 20)) return Status::InvalidArgument("transport probe: bad size");
+  if (samples < 1 || bytes > (64u << 20))
+    return Status::InvalidArgument("transport probe: bad size");
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     return Status::IoError(std::string("transport probe: socketpair: ") + std::strerror(errno));
