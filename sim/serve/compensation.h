@@ -33,9 +33,10 @@
 // the client's pause (fio's thinktime, a database between two
 // commits) and is neither a sample nor deducted; the request after it gets
 // the estimate, so a client that always pauses keeps every pause. (Before,
-// a client pausing 500 us before each request had ~600 us deducted: its
-// 62 us SSD answered in 22.) A pause shorter than that bound cannot be told
-// from a round trip, and is deducted.
+// a client pausing 2 ms before each request had ~2.1 ms deducted from each
+// 5 ms seek of an HDD.) A pause shorter than that bound cannot be told
+// from a round trip, and is deducted; and a model faster than the
+// service's own lag after an idle spell still answers early (docs/nbd.md).
 // Mode fixed deducts one given duration from every request; off deducts
 // nothing.
 //
