@@ -97,9 +97,12 @@ TEST(VfsRandom, ImagesAgainstAModel) {
         for (auto it = far.lower_bound(off); it != far.end() && it->first - off < n;)
           it = far.erase(it);
       }
-      if (n == 0) EXPECT_EQ(e, EINVAL);
-      if (n > 0 && (mode == FALLOC_FL_COLLAPSE_RANGE || mode == FALLOC_FL_PUNCH_HOLE))
+      if (n == 0) {
+        EXPECT_EQ(e, EINVAL);
+      }
+      if (n > 0 && (mode == FALLOC_FL_COLLAPSE_RANGE || mode == FALLOC_FL_PUNCH_HOLE)) {
         EXPECT_EQ(e, EOPNOTSUPP);
+      }
     } else if (op == 3) {  // bad inodes and names
       EXPECT_EQ(v.GetAttr(Pick(r, {0, 5, 15, 17, 1ull << 40})).status().code(),
                 Status::Code::kNotFound);
@@ -121,7 +124,9 @@ TEST(VfsRandom, ImagesAgainstAModel) {
       Answer a;
       v.SetAttr(img, s, [&](Result<struct stat> st) {
         EXPECT_TRUE(st.ok());
-        if (st.ok()) EXPECT_EQ(static_cast<uint64_t>(st->st_size), cap);
+        if (st.ok()) {
+          EXPECT_EQ(static_cast<uint64_t>(st->st_size), cap);
+        }
         a.Done(0);
       });
       a.Wait();
@@ -162,7 +167,9 @@ TEST(VfsRandom, TreeAgainstAModel) {
       auto c = v.Create(kRootIno, name, 0644, O_RDWR, who);
       if (!good || files.count(name)) {
         EXPECT_FALSE(c.ok()) << name;
-        if (files.count(name)) EXPECT_EQ(ToErrno(c.status()), EEXIST);
+        if (files.count(name)) {
+          EXPECT_EQ(ToErrno(c.status()), EEXIST);
+        }
         continue;
       }
       ASSERT_TRUE(c.ok()) << c.status().ToString();
@@ -171,7 +178,9 @@ TEST(VfsRandom, TreeAgainstAModel) {
       continue;
     }
     if (!files.count(name)) {
-      if (good) EXPECT_EQ(ToErrno(v.Lookup(kRootIno, name).status()), ENOENT);
+      if (good) {
+        EXPECT_EQ(ToErrno(v.Lookup(kRootIno, name).status()), ENOENT);
+      }
       continue;
     }
     const uint64_t ino = inos[name];
