@@ -43,6 +43,8 @@ expect_error "mount --compensate nonsense" "compensate: expected auto, off or a 
   "$storlab" mount --stack ram --compensate nonsense "$tmp/mnt"
 expect_error "mount --compensate 2s" "compensate: a duration from 0 to 1s" \
   "$storlab" mount --stack ram --compensate 2s "$tmp/mnt"
+expect_error "mount --no-oracle=yes" "does not take any arguments" \
+  "$storlab" mount --stack ram --no-oracle=yes "$tmp/mnt"
 expect_error "--bandwidth-log" "command-line option that storlab sim does not support" \
   "$storlab" sim --stack ram --bandwidth-log "${job[@]}"
 expect_error "--output-format=xml" "'xml' is not an output format" \
