@@ -157,7 +157,8 @@ int storlab_config_complete() {
   "                     NAME OFFSET+LENGTH, corrupt NAME OFFSET, ignore-fua NAME,\n"      \
   "                     reset-stats, stats (docs/nbd.md)\n"                               \
   "compensate=auto|off|DURATION  deduct the transport's round trip from the model's\n"    \
-  "                     delay (default auto: measured from the traffic)\n"                \
+  "                     delay (default auto: measured from the traffic; a client's\n"     \
+  "                     pause before a request is kept, not deducted)\n"                  \
   "spin=DURATION        poll the clock this long before each event instead of sleeping\n" \
   "oracle=true|false    track durability of every block (default true with data)"
 
@@ -211,7 +212,7 @@ void storlab_unload() {
 
 // Prints the parameters and the catalog.
 void storlab_dump_plugin() {
-  std::printf("storlab_parameters=stack export store seed stats control compensate spin oracle\n");
+  std::printf("storlab_parameters=stack export store seed state stats control compensate spin oracle\n");
   std::string names;
   for (const auto& c : storlab::Catalog())
     names += (names.empty() ? "" : " ") + std::string(c.name);
