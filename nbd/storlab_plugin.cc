@@ -212,7 +212,8 @@ void storlab_unload() {
 
 // Prints the parameters and the catalog.
 void storlab_dump_plugin() {
-  std::printf("storlab_parameters=stack export store seed state stats control compensate spin oracle\n");
+  std::printf(
+      "storlab_parameters=stack export store seed state stats control compensate spin oracle\n");
   std::string names;
   for (const auto& c : storlab::Catalog())
     names += (names.empty() ? "" : " ") + std::string(c.name);
