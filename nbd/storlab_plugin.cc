@@ -14,6 +14,7 @@
 #include <nbdkit-plugin.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -106,7 +107,14 @@ int storlab_config(const char* key, const char* value) {
       if (!m.ok()) return Fail(m.status());
       options.store = *m;
     } else if (k == "seed") {
-      if (nbdkit_parse_uint64_t("seed", value, &options.seed) == -1) return -1;
+      // Our own message: nbdkit's calls "abc" an empty string.
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), options.seed);
+      if (v.empty() || ec != std::errc() || end != v.data() + v.size()) {
+        return Fail(storlab::Status::InvalidArgument(
+            "seed: expected a whole number from 0 to 18446744073709551615, got '" + v + "'"));
+      }
+    } else if (v.empty() && (k == "stats" || k == "state" || k == "control")) {
+      return Fail(storlab::Status::InvalidArgument(k + "=: expected a path, got nothing"));
     } else if (k == "stats") {
       options.stats_path = v;
     } else if (k == "state") {
@@ -120,6 +128,11 @@ int storlab_config(const char* key, const char* value) {
     } else if (k == "spin") {
       auto d = storlab::ParseDuration(v);
       if (!d.ok()) return Fail(d.status().WithContext("spin"));
+      // Polling longer than this before each event is a core kept busy
+      // for nothing (the events of the slowest device are milliseconds apart).
+      if (*d > storlab::Nanos(100'000'000)) {
+        return Fail(storlab::Status::InvalidArgument("spin: at most 100ms, got '" + v + "'"));
+      }
       options.spin = *d;
     } else if (k == "oracle") {
       int b = nbdkit_parse_bool(value);

@@ -3,6 +3,8 @@
 // stats in service_stats.cc.
 #include "sim/serve/service.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -59,7 +61,37 @@ Result<std::unique_ptr<Service>> Service::Create(const ServiceOptions& options) 
 
 Service::~Service() { Shutdown(); }
 
+namespace {
+
+// A file the service writes at exit (the stats, the saved state) must be
+// writable from the start: a typo found at exit loses the run's figures.
+// `path`'s folder must exist and take new files.
+Status CheckWritableAtExit(const std::string& what, const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return Status::InvalidArgument(what + ": " + Quoted(path, 256) + ": the folder " +
+                                   Quoted(dir.string(), 256) + " does not exist");
+  }
+  if (::access(dir.c_str(), W_OK) != 0) {
+    return Status::InvalidArgument(what + ": " + Quoted(path, 256) + ": the folder " +
+                                   Quoted(dir.string(), 256) + " is not writable");
+  }
+  return Status();
+}
+
+}  // namespace
+
 Status Service::Load() {
+  if (!options_.stats_path.empty())
+    RETURN_IF_ERROR(CheckWritableAtExit("stats", options_.stats_path));
+  if (!options_.state_dir.empty()) {
+    // Saved as DIR.tmp, then renamed over DIR.
+    std::string dir = options_.state_dir;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    RETURN_IF_ERROR(CheckWritableAtExit("state", dir));
+  }
   bool fresh = true;
   if (options_.store.kind == DataMode::Kind::kFile) {
     std::error_code ec;
@@ -212,7 +244,9 @@ void Service::Shutdown(Nanos drain) {
     l.lock();
     drained_.wait(l, [&] { return in_flight_ == 0; });
     l.unlock();
-    (void)WriteStats();
+    // Checked writable at load; say so if it failed anyway (a full disk).
+    if (Status ws = WriteStats(); !ws.ok())
+      std::fprintf(stderr, "storlab: the stats were not written: %s\n", ws.ToString().c_str());
   }
   driver_.Stop();
   replies_.Stop();

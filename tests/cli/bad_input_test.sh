@@ -16,6 +16,12 @@ expect_error "--host-mem=0" "\[host\], key 'mem': size 0 is less than the minimu
   "$storlab" sim --stack ram --host-mem=0 "${job[@]}"
 expect_error "--host-mem=1k" "key 'mem'" "$storlab" sim --stack ram --host-mem=1k "${job[@]}"
 expect_error "--host-cores=0" "key 'cores'" "$storlab" sim --stack ram --host-cores=0 "${job[@]}"
+expect_error "--stack nosuch" "'nosuch' is neither a catalog stack" \
+  "$storlab" sim --stack nosuch "${job[@]}"
+expect_error "mount --stack nosuch" "'nosuch' is neither a catalog stack" \
+  "$storlab" mount --stack nosuch "$tmp/mnt"
+expect_error "mount --state in no folder" "the folder '$tmp/none' does not exist" \
+  "$storlab" mount --stack ram --state "$tmp/none/state" "$tmp/mnt"
 expect_error "demo --host-mem 0" "key 'mem'" "$storlab" demo --host-mem 0
 expect_error "demo --runtime 0" "expected seconds" "$storlab" demo --runtime 0
 expect_error "demo --runtime -1" "expected seconds" "$storlab" demo --runtime -1
