@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -151,6 +152,18 @@ int storlab_config_complete() {
   if (options.stack.empty()) {
     return Fail(Status::InvalidArgument(
         "stack=STACK is required: a catalog name (`storlab stacks`) or a stack file"));
+  }
+  // The control socket is made after nbdkit forks, where an error reaches
+  // no terminal (and --run's command runs regardless): its folder is
+  // checked here.
+  if (!control_path.empty()) {
+    std::filesystem::path dir = std::filesystem::path(control_path).parent_path();
+    if (dir.empty()) dir = ".";
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+      return Fail(Status::InvalidArgument("control: '" + control_path + "': the folder '" +
+                                          dir.string() + "' does not exist"));
+    }
   }
   return 0;
 }

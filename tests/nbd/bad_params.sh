@@ -31,6 +31,8 @@ refused "unknown parameter 'bogus'" stack=ram bogus=1
 refused "stats=: expected a path" stack=ram stats=
 refused "the folder '$tmp/none' does not exist" stack=ram "stats=$tmp/none/x.json"
 refused "state=: expected a path" stack=ram state=
+refused "control: '$tmp/none/c.sock': the folder '$tmp/none' does not exist" \
+  stack=ram "control=$tmp/none/c.sock"
 refused "the folder '$tmp/none' does not exist" stack=ram "state=$tmp/none/st"
 # Nothing was created on the way.
 [[ ! -e $tmp/none ]] || fail "a refused start created $tmp/none"
