@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -157,13 +156,8 @@ int storlab_config_complete() {
   // no terminal (and --run's command runs regardless): its folder is
   // checked here.
   if (!control_path.empty()) {
-    std::filesystem::path dir = std::filesystem::path(control_path).parent_path();
-    if (dir.empty()) dir = ".";
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) {
-      return Fail(Status::InvalidArgument("control: '" + control_path + "': the folder '" +
-                                          dir.string() + "' does not exist"));
-    }
+    Status st = storlab::CheckFolderOf("control", control_path);
+    if (!st.ok()) return Fail(st);
   }
   return 0;
 }

@@ -20,24 +20,6 @@ namespace {
 
 constexpr uint32_t kMaxRequest = 32u << 20;  // NBD's customary maximum payload
 
-// A file the service writes at exit (the stats, the saved state) must be
-// writable from the start: a typo found at exit loses the run's figures.
-// `path`'s folder must exist and take new files.
-Status CheckWritableAtExit(const std::string& what, const std::string& path) {
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) {
-    return Status::InvalidArgument(what + ": " + Quoted(path, 256) + ": the folder " +
-                                   Quoted(dir.string(), 256) + " does not exist");
-  }
-  if (::access(dir.c_str(), W_OK) != 0) {
-    return Status::InvalidArgument(what + ": " + Quoted(path, 256) + ": the folder " +
-                                   Quoted(dir.string(), 256) + " is not writable");
-  }
-  return Status();
-}
-
 bool IsPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 // Whether `n` or a node below it caches reads (a prefetch then helps).
@@ -79,14 +61,29 @@ Result<std::unique_ptr<Service>> Service::Create(const ServiceOptions& options) 
 
 Service::~Service() { Shutdown(); }
 
+Status CheckFolderOf(const std::string& what, const std::string& path) {
+  // A typo found only at exit would lose the run's stats or state.
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return Status::InvalidArgument(what + ": " + Quoted(path, 256) + ": the folder " +
+                                   Quoted(dir.string(), 256) + " does not exist");
+  }
+  if (::access(dir.c_str(), W_OK) != 0) {
+    return Status::InvalidArgument(what + ": " + Quoted(path, 256) + ": the folder " +
+                                   Quoted(dir.string(), 256) + " is not writable");
+  }
+  return Status();
+}
+
 Status Service::Load() {
-  if (!options_.stats_path.empty())
-    RETURN_IF_ERROR(CheckWritableAtExit("stats", options_.stats_path));
+  if (!options_.stats_path.empty()) RETURN_IF_ERROR(CheckFolderOf("stats", options_.stats_path));
   if (!options_.state_dir.empty()) {
     // Saved as DIR.tmp, then renamed over DIR.
     std::string dir = options_.state_dir;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    RETURN_IF_ERROR(CheckWritableAtExit("state", dir));
+    RETURN_IF_ERROR(CheckFolderOf("state", dir));
   }
   bool fresh = true;
   if (options_.store.kind == DataMode::Kind::kFile) {

@@ -78,6 +78,11 @@ struct ServiceOptions {
 // "memory", "none" or "file:DIR".
 Result<DataMode> ParseStore(std::string_view text);
 
+// Whether a file can be made at `path` later (the stats and the state at
+// exit, a control socket after nbdkit forks): its folder exists and is
+// writable. `what` names the setting in the error.
+Status CheckFolderOf(const std::string& what, const std::string& path);
+
 // What an export offers, from its node's geometry and capabilities.
 struct ExportInfo {
   std::string name;         // the node's name: the NBD export name, the image name
