@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -23,6 +24,26 @@ namespace {
 // start-up warning of a model faster than the transport.
 constexpr Nanos kTypicalRoundTrip(33'000);
 constexpr double kTypicalCeilingIops = 183'000;
+
+// The exit status for what fuse_session_loop_mt returned. ECONNABORTED
+// ends the session as ENODEV does: it is the kernel's read of /dev/fuse
+// after the connection was aborted when FUSE_ABORT_ERROR is in effect
+// (fs/fuse/dev.c fuse_dev_do_read: `fc->aborted ? -ECONNABORTED :
+// -ENODEV`), the same teardown under another errno, and libfuse 3.14's
+// fuse_session_receive_buf_int takes only ENODEV for the end (so does
+// fuser: cberner/fuser#708). Seen once in CI at the end of a clean
+// `storlab umount`. The kernel has failed whatever was in flight; each
+// request the service still answers is answered into the closed device.
+int SessionEnd(int loop_result) {
+  if (loop_result == 0) return 0;
+  if (loop_result == -ECONNABORTED || loop_result == ECONNABORTED) {
+    std::fprintf(stderr,
+                 "storlab mount: the kernel aborted the FUSE connection (unmounted, "
+                 "umount -f or fusectl's abort); ending the session\n");
+    return 0;
+  }
+  return 1;
+}
 
 int Fail(const std::string& what) {
   std::fprintf(stderr, "storlab mount: %s\n", what.c_str());
@@ -195,7 +216,7 @@ int RunMount(const MountOptions& in) {
     // ~2300 threads a second (strace: clone3, madvise), each with a cold
     // malloc arena and stack.
     fuse_loop_cfg_set_idle_threads(cfg, static_cast<unsigned>(o.threads));
-    rc = fuse_session_loop_mt(se, cfg) == 0 ? 0 : 1;
+    rc = SessionEnd(fuse_session_loop_mt(se, cfg));
     fuse_loop_cfg_destroy(cfg);
     // Every request in flight gets its answer while the session still
     // exists; then the control thread finishes what was queued.
