@@ -34,7 +34,9 @@ void ExpectSame(DirtyAgeIndex& x, Nanos now, Nanos expire, uint64_t limit) {
   const DirtyAgeIndex::Expiry got = x.Scan(now, expire, limit);
   ASSERT_EQ(got.expired, want.expired) << "at " << now.count();
   ASSERT_EQ(got.next.has_value(), want.next.has_value()) << "at " << now.count();
-  if (want.next) ASSERT_EQ(*got.next, *want.next);
+  if (want.next) {
+    ASSERT_EQ(*got.next, *want.next);
+  }
 }
 
 TEST(DirtyAgeIndex, ScanMatchesAScanFromTheStartUnderRandomTraffic) {

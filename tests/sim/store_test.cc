@@ -57,7 +57,9 @@ TEST(StoreTest, RamStorePartialPagesZeroTheRestAndReleaseWhenZeroed) {
   // Released entries are reused: many writes and trims of different pages.
   for (uint64_t i = 0; i < 5000; ++i) {
     ASSERT_TRUE(s.Write(i * 4096, a.size(), a.data()).ok());
-    if (i % 2 == 0) ASSERT_TRUE(s.Zero(i * 4096, 4096).ok());
+    if (i % 2 == 0) {
+      ASSERT_TRUE(s.Zero(i * 4096, 4096).ok());
+    }
   }
   EXPECT_EQ(s.allocated_bytes(), 2500u * 4096u);
   ASSERT_TRUE(s.Read(4096, a.size(), r.data()).ok());

@@ -5,18 +5,19 @@
 namespace storlab {
 
 void LruPolicy::Hit(const Access& a) {
-  auto it = pos_.find(a.block);
-  if (it == pos_.end()) return;
-  list(it->second.dirty).PushHot(it->second);
+  Entry* e = pos_.Find(a.block);
+  if (e) list(e->dirty).PushHot(*e);
 }
 
 void LruPolicy::Insert(uint64_t block, bool dirty, Promote how) {
-  auto [it, inserted] = pos_.try_emplace(block, Entry{block, dirty, {}});
-  Entry& e = it->second;
-  if (!inserted) {  // inserted again: it leaves its old place
+  auto [p, inserted] = pos_.TryEmplace(block);
+  Entry& e = *p;
+  if (inserted) {
+    e.block = block;
+  } else {  // inserted again: it leaves its old place
     list(e.dirty).Unlink(e);
-    e.dirty = dirty;
   }
+  e.dirty = dirty;
   // A temporary promotion is the first candidate for eviction.
   if (how == Promote::kTemporary) {
     list(dirty).PushCold(e);
@@ -26,18 +27,18 @@ void LruPolicy::Insert(uint64_t block, bool dirty, Promote how) {
 }
 
 void LruPolicy::Remove(uint64_t block) {
-  auto it = pos_.find(block);
-  if (it == pos_.end()) return;
-  list(it->second.dirty).Unlink(it->second);
-  pos_.erase(it);
+  Entry* e = pos_.Find(block);
+  if (!e) return;
+  list(e->dirty).Unlink(*e);
+  pos_.Erase(block);
 }
 
 void LruPolicy::SetDirty(uint64_t block, bool dirty) {
-  auto it = pos_.find(block);
-  if (it == pos_.end() || it->second.dirty == dirty) return;
-  list(it->second.dirty).Unlink(it->second);
-  it->second.dirty = dirty;
-  list(dirty).PushHot(it->second);
+  Entry* e = pos_.Find(block);
+  if (!e || e->dirty == dirty) return;
+  list(e->dirty).Unlink(*e);
+  e->dirty = dirty;
+  list(dirty).PushHot(*e);
 }
 
 std::optional<uint64_t> LruPolicy::Victim(const std::function<bool(uint64_t)>& evictable,

@@ -121,12 +121,14 @@ Status LruPolicy::RestoreState(StateReader& r) {
     const uint64_t n = r.Count(1);
     for (uint64_t i = 0; i < n && r.ok(); ++i) {
       const uint64_t block = r.U64();
-      auto [it, inserted] = pos_.try_emplace(block, Entry{block, dirty, {}});
+      auto [e, inserted] = pos_.TryEmplace(block);
       if (!inserted) {
         r.Fail("a block twice in the lru lists");
         break;
       }
-      list(dirty).PushHot(it->second);
+      e->block = block;
+      e->dirty = dirty;
+      list(dirty).PushHot(*e);
     }
   }
   return r.status();

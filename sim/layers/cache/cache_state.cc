@@ -58,6 +58,15 @@ std::vector<uint64_t> SortedKeys(const Map& map) {
   return keys;
 }
 
+template <typename T>
+std::vector<uint64_t> SortedKeys(const KeyMap<T>& map) {
+  std::vector<uint64_t> keys;
+  keys.reserve(map.size());
+  map.ForEach([&](uint64_t key, const T&) { keys.push_back(key); });
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
 }  // namespace
 
 void SequentialDetector::SaveState(StateWriter& w) const {
@@ -89,7 +98,7 @@ Status CacheTable::SaveState(StateWriter& w) const {
   w.U64(sectors_);
   w.U64(entries_.size());
   for (uint64_t block : SortedKeys(entries_)) {
-    const CacheEntry& e = entries_.at(block);
+    const CacheEntry& e = *entries_.Find(block);
     if (e.io || e.locked) return Status::Internal("cache table not idle");
     w.U64(block);
     w.U64(e.slot);
@@ -132,7 +141,7 @@ Status CacheTable::RestoreState(StateReader& r) {
     const Nanos since = r.Time();
     const bool failed = r.Bool();
     take(slot);
-    if (r.ok() && entries_.count(block)) r.Fail("a cache block twice");
+    if (r.ok() && entries_.Find(block)) r.Fail("a cache block twice");
     if (!r.ok()) break;
     CacheEntry& e = Insert(block, static_cast<uint32_t>(slot));
     e.valid = std::move(valid);

@@ -14,7 +14,7 @@ CacheTable::CacheTable(uint32_t slots, uint32_t sectors_per_block, uint32_t sect
 }
 
 void CacheTable::Clear() {
-  entries_.clear();
+  entries_.Clear();
   free_.clear();
   pending_.clear();
   by_block_ = GroupSet();
@@ -24,18 +24,12 @@ void CacheTable::Clear() {
   fresh_ = 0;  // every slot free, none written down
 }
 
-CacheEntry* CacheTable::Find(uint64_t block) {
-  auto it = entries_.find(block);
-  return it == entries_.end() ? nullptr : &it->second;
-}
+CacheEntry* CacheTable::Find(uint64_t block) { return entries_.Find(block); }
 
-const CacheEntry* CacheTable::Find(uint64_t block) const {
-  auto it = entries_.find(block);
-  return it == entries_.end() ? nullptr : &it->second;
-}
+const CacheEntry* CacheTable::Find(uint64_t block) const { return entries_.Find(block); }
 
 CacheEntry& CacheTable::Insert(uint64_t block, uint32_t slot) {
-  CacheEntry& e = entries_[block];
+  CacheEntry& e = *entries_.TryEmplace(block).first;
   e.block = block;
   e.slot = slot;
   e.valid = BlockMask(sectors_);
@@ -44,11 +38,10 @@ CacheEntry& CacheTable::Insert(uint64_t block, uint32_t slot) {
 }
 
 uint32_t CacheTable::Erase(uint64_t block, bool claim) {
-  auto it = entries_.find(block);
-  CacheEntry& e = it->second;
+  CacheEntry& e = *entries_.Find(block);
   Unindex(e);
   uint32_t slot = e.slot;
-  entries_.erase(it);
+  entries_.Erase(block);
   if (claim) return slot;
   if (defer_free_) {
     pending_.push_back(slot);

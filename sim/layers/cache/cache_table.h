@@ -18,10 +18,10 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "sim/key_map.h"
 #include "sim/layers/cache/cache_dirty_age.h"
 #include "sim/layers/cache/cache_mask.h"
 #include "sim/layers/page_cache/page_group_set.h"
@@ -115,7 +115,7 @@ class CacheTable {
   const uint32_t sectors_;
   const uint32_t sector_bytes_;
   const bool defer_free_;
-  std::unordered_map<uint64_t, CacheEntry> entries_;
+  KeyMap<CacheEntry> entries_;  // one probe a lookup; growth moves no entry
   // The free slots: a stack whose bottom, slots [fresh_, slots_), was never
   // taken since Clear() (taken lowest first, after every slot freed since,
   // which `free_` holds, newest on top). Kept implicit, so that a power cut
