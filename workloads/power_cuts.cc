@@ -9,6 +9,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "sim/fd_io.h"
 #include "sim/random.h"
 #include "sim/trace.h"
 #include "sim/virtual_driver.h"
@@ -31,29 +32,6 @@ std::vector<std::string> PromiseBreakers(const Stack& stack) {
     if (children_keep) out.push_back(n->name());
   }
   return out;
-}
-
-bool WriteAll(int fd, const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-std::string ReadAll(int fd) {
-  std::string s;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    s.append(buf, static_cast<size_t>(n));
-  }
-  return s;
 }
 
 // The copy's report: "R checked newest older read_errors violations", then
@@ -153,7 +131,7 @@ void PowerCuts::RunChild(int fd) {
       },
       /*rebaseline=*/false);
   VirtualDriver(stack_.engine()).RunWhile([&] { return !finished; });
-  int rc = finished && WriteAll(fd, Encode(report)) ? 0 : 3;
+  int rc = finished && WriteFull(fd, Encode(report)) ? 0 : 3;
   ::_exit(rc);
 }
 
@@ -199,7 +177,7 @@ Status PowerCuts::CutHere() {
 Status PowerCuts::Reap(size_t k) {
   Child c = children_[k];
   children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(k));
-  const std::string text = ReadAll(c.fd);
+  const std::string text = ReadToEnd(c.fd);
   ::close(c.fd);
   int wstatus = 0;
   while (::waitpid(c.pid, &wstatus, 0) < 0) {

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "sim/fd_io.h"
 #include "sim/quoted.h"
 #include "sim/serve/control.h"
 
@@ -18,18 +19,6 @@ namespace {
 
 Status Errno(const std::string& what) {
   return Status::IoError("control socket: " + what + ": " + std::strerror(errno));
-}
-
-bool WriteAll(int fd, std::string_view s) {
-  while (!s.empty()) {
-    ssize_t n = ::send(fd, s.data(), s.size(), MSG_NOSIGNAL);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    s.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
 }
 
 // Whether something listens on the socket at `path`.
@@ -138,12 +127,12 @@ void ControlSocket::Serve(int fd) {
         skipping = false;
         continue;
       }
-      if (!WriteAll(fd, handler_(line) + "\n")) return;
+      if (!WriteFull(fd, handler_(line) + "\n")) return;
     }
     if (buf.size() > kMaxControlLine) {
       // Answer once, then drop the rest of the line.
-      if (!skipping && !WriteAll(fd, "error: control: line too long (at most " +
-                                         std::to_string(kMaxControlLine) + " bytes)\n"))
+      if (!skipping && !WriteFull(fd, "error: control: line too long (at most " +
+                                          std::to_string(kMaxControlLine) + " bytes)\n"))
         return;
       skipping = true;
       buf.clear();

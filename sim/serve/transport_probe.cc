@@ -9,32 +9,12 @@
 #include <thread>
 #include <vector>
 
+#include "sim/fd_io.h"
+
 namespace storlab {
 namespace {
 
 constexpr size_t kHeader = 16;
-
-bool SendAll(int fd, const char* p, size_t n) {
-  while (n > 0) {
-    ssize_t k = ::send(fd, p, n, MSG_NOSIGNAL);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    p += k;
-    n -= static_cast<size_t>(k);
-  }
-  return true;
-}
-
-bool RecvAll(int fd, char* p, size_t n) {
-  while (n > 0) {
-    ssize_t k = ::recv(fd, p, n, 0);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    p += k;
-    n -= static_cast<size_t>(k);
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -52,7 +32,9 @@ Result<Nanos> ProbeSocketRoundTrip(uint64_t bytes, int samples, Clock& clock) {
   std::thread peer([fd = sv[1], answer, rounds] {
     std::vector<char> buf(answer);
     for (int i = 0; i < rounds; ++i)
-      if (!RecvAll(fd, buf.data(), kHeader) || !SendAll(fd, buf.data(), answer)) break;
+      if (!ReadFull(fd, buf.data(), kHeader) ||
+          !WriteFull(fd, std::string_view(buf.data(), answer)))
+        break;
     ::shutdown(fd, SHUT_RDWR);
   });
   std::vector<char> buf(answer);
@@ -61,7 +43,8 @@ Result<Nanos> ProbeSocketRoundTrip(uint64_t bytes, int samples, Clock& clock) {
   bool ok = true;
   for (int i = 0; i < rounds && ok; ++i) {
     const int64_t t0 = clock.NowNanos();
-    ok = SendAll(sv[0], buf.data(), kHeader) && RecvAll(sv[0], buf.data(), answer);
+    ok = WriteFull(sv[0], std::string_view(buf.data(), kHeader)) &&
+         ReadFull(sv[0], buf.data(), answer);
     if (i >= warm) took.push_back(clock.NowNanos() - t0);
   }
   ::shutdown(sv[0], SHUT_RDWR);
