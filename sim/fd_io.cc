@@ -10,12 +10,12 @@ namespace storlab {
 bool WriteFull(int fd, std::string_view data) {
   bool socket = true;
   while (!data.empty()) {
-    ssize_t n = socket ? ::send(fd, data.data(), data.size(), MSG_NOSIGNAL) : -1;
+    const ssize_t n = socket ? ::send(fd, data.data(), data.size(), MSG_NOSIGNAL)
+                             : ::write(fd, data.data(), data.size());
     if (n < 0 && socket && errno == ENOTSOCK) {
       socket = false;  // a pipe or a file: plain write from now on
       continue;
     }
-    if (!socket) n = ::write(fd, data.data(), data.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     data.remove_prefix(static_cast<size_t>(n));
