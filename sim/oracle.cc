@@ -52,7 +52,8 @@ std::string OracleReport::Summary() const {
 Oracle::Oracle(Engine& engine, Node& child, bool fresh, std::string name)
     : NodeWrapper(engine, std::move(name), child),
       fresh_(fresh),
-      block_(child.geometry().logical_block) {
+      block_(child.geometry().logical_block),
+      durable_on_ack_(!child.caps().volatile_cache) {
   std::vector<uint8_t> zeros(block_, 0);
   zero_hash_ = HashBlock(zeros.data());
 }
@@ -63,22 +64,26 @@ uint64_t Oracle::HashBlock(const uint8_t* p) const {
   return h == kUnknown ? 1 : h;  // keep 0 free to mean "unknown"
 }
 
-Oracle::Block* Oracle::InGroup(Group* g, uint64_t b) {
-  const unsigned bit = b % kGroup;
-  return g != nullptr && (g->present >> bit & 1) != 0 ? &g->blocks[bit] : nullptr;
+Oracle::Settled Oracle::Compact(const Version& v) {
+  return {v.hash, v.ack_no << 3 | (v.seq != 0 ? kWrittenBit : 0) | (v.trim ? kTrimBit : 0) |
+                      (v.unknown ? kUnknownBit : 0)};
 }
 
-Oracle::Block* Oracle::FindBlock(uint64_t b) const { return InGroup(blocks_.Find(b / kGroup), b); }
+// A settled version back in a list. Its submit mark and file no longer
+// matter: every version written after it was acknowledged after it, so it
+// can supersede nothing that is left.
+Oracle::Version Oracle::Expand(const Settled& s) {
+  return {(s.bits & kWrittenBit) != 0 ? kSettledSeq : 0,
+          s.hash,
+          0,
+          s.bits >> 3,
+          (s.bits & kTrimBit) != 0,
+          (s.bits & kUnknownBit) != 0,
+          0};
+}
 
-std::pair<Oracle::Block*, bool> Oracle::AddBlock(uint64_t b) {
-  Group& g = *blocks_.TryEmplace(b / kGroup).first;
-  const unsigned bit = b % kGroup;
-  const bool added = (g.present >> bit & 1) == 0;
-  if (added) {
-    g.present = static_cast<uint8_t>(g.present | 1u << bit);
-    ++tracked_;
-  }
-  return {&g.blocks[bit], added};
+Oracle::Settled Oracle::Baseline() const {
+  return fresh_ ? Settled{zero_hash_, 0} : Settled{kUnknown, kUnknownBit};
 }
 
 void Oracle::DoSubmit(Request req) {
@@ -103,10 +108,16 @@ void Oracle::DoSubmit(Request req) {
                    .length = req.length,
                    .file_id = req.file_id,
                    .done = {}};
-      bool fua = req.fua() && req.op != Op::kTrim;
-      req.done = [this, seq, fua, copy = std::move(copy),
+      const bool fua = req.fua() && req.op != Op::kTrim;
+      // Below a stack without a volatile cache, a write is durable when it
+      // completes (Capabilities::volatile_cache): as if it were FUA.
+      const bool durable = (fua || durable_on_ack_) && req.op != Op::kTrim;
+      req.done = [this, seq, fua, durable, copy = std::move(copy),
                   done = std::move(req.done)](Status st) mutable {
-        if (st.ok()) RecordAck(copy, seq, fua);
+        if (st.ok()) {
+          if (fua) ++durable_writes_;
+          RecordAck(copy, seq, durable);
+        }
         done(std::move(st));
       };
       break;
@@ -126,11 +137,20 @@ void Oracle::DoSubmit(Request req) {
 
 void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
   const uint64_t first = req.offset / block_, n = req.length / block_;
+  Group* g = nullptr;
+  Pending* p = nullptr;
   for (uint64_t i = 0; i < n; ++i) {
-    auto [blk, fresh_block] = AddBlock(first + i);
-    auto& versions = blk->versions;
-    if (fresh_block) {
-      versions.push_back({0, fresh_ ? zero_hash_ : kUnknown, 0, 0, false, !fresh_});
+    const uint64_t b = first + i, gk = b / kGroup;
+    const unsigned bit = b % kGroup;
+    const auto mask = static_cast<uint8_t>(1u << bit);
+    if (g == nullptr || bit == 0) {
+      g = blocks_.TryEmplace(gk).first;
+      p = g->pending != 0 ? pending_.Find(gk) : nullptr;
+    }
+    if ((g->present & mask) == 0) {
+      g->present = static_cast<uint8_t>(g->present | mask);
+      g->settled[bit] = Baseline();
+      ++tracked_;
     }
     Version v{seq, zero_hash_, acks_, kInFlight, req.op == Op::kTrim, false, req.file_id};
     if (req.op == Op::kWrite) {
@@ -140,31 +160,60 @@ void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
         v.unknown = true;  // a timing-only write: content unknowable
       }
     }
-    versions.push_back(v);
-    if (!blk->unsettled) {
-      blk->unsettled = true;
+    if ((g->pending & mask) == 0) {
+      if (p == nullptr) {
+        p = pending_.TryEmplace(gk).first;
+        unsettled_list_.push_back(gk);
+      }
+      p->versions[bit].clear();
+      p->versions[bit].push_back(Expand(g->settled[bit]));
+      g->pending = static_cast<uint8_t>(g->pending | mask);
       ++unsettled_;
     }
-    if (!blk->listed) {
-      blk->listed = true;
-      unsettled_list_.push_back(first + i);
-    }
+    p->versions[bit].push_back(v);
   }
+  // Groups that settle without a FLUSH (FUA, or a stack without a volatile
+  // cache) stay listed until the next one: bound the list for a client
+  // that never flushes.
+  if (unsettled_list_.size() > 2 * pending_.size() + kListSlack) DropSettledFromList();
 }
 
-void Oracle::Settle(Block& b) {
-  if (!b.unsettled) return;
-  b.unsettled = false;
+void Oracle::DropSettledFromList() {
+  ++visit_;
+  size_t out = 0;
+  for (const uint64_t gk : unsettled_list_) {
+    Pending* p = blocks_.Find(gk)->pending != 0 ? pending_.Find(gk) : nullptr;
+    if (p == nullptr || p->visit == visit_) continue;
+    p->visit = visit_;
+    unsettled_list_[out++] = gk;
+  }
+  unsettled_list_.resize(out);
+}
+
+void Oracle::Settle(Group& g, uint64_t gk, unsigned bit, Pending& p) {
+  g.settled[bit] = Compact(p.versions[bit][0]);
+  p.versions[bit].clear();
+  g.pending = static_cast<uint8_t>(g.pending & ~(1u << bit));
   --unsettled_;
+  if (g.pending == 0) pending_.Erase(gk);  // `p` goes back to the pool
 }
 
-void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
+void Oracle::RecordAck(const Request& req, uint64_t seq, bool durable) {
   const uint64_t ack_no = ++acks_;
   const uint64_t first = req.offset / block_, n = req.length / block_;
-  if (fua) ++durable_writes_;
+  Group* g = nullptr;
+  Pending* p = nullptr;
   for (uint64_t i = 0; i < n; ++i) {
-    Block& blk = *AddBlock(first + i).first;
-    auto& versions = blk.versions;
+    const uint64_t b = first + i, gk = b / kGroup;
+    const unsigned bit = b % kGroup;
+    if (i == 0 || bit == 0) {
+      g = blocks_.Find(gk);
+      p = g != nullptr && g->pending != 0 ? pending_.Find(gk) : nullptr;
+    }
+    // Settled meanwhile: a check after a power cut made what it found the
+    // baseline.
+    if (p == nullptr || (g->pending >> bit & 1) == 0) continue;
+    auto& versions = p->versions[bit];
     uint64_t submit_mark = 0;
     for (auto& v : versions) {
       if (v.seq == seq) {
@@ -172,7 +221,7 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
         submit_mark = v.submit_mark;
       }
     }
-    if (!fua) continue;
+    if (!durable) continue;
     // Durable by itself: it supersedes every version acknowledged before it
     // was submitted.
     versions.erase(std::remove_if(versions.begin(), versions.end(),
@@ -181,34 +230,39 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool fua) {
                                            v.ack_no <= submit_mark;
                                   }),
                    versions.end());
-    if (versions.size() == 1) Settle(blk);
+    if (versions.size() == 1) {
+      Settle(*g, gk, bit, *p);
+      if (g->pending == 0) p = nullptr;
+    }
   }
 }
 
-// Runs on every FLUSH over every block with versions not yet durable: plain
-// loops, one lookup per block, blocks left with one version dropped from the
-// list as met (and those that settled since the last FLUSH).
+// Runs on every FLUSH over every group with versions not yet durable: plain
+// loops, one lookup per group, groups left with none dropped from the list
+// as met (and those that settled since the last FLUSH).
 void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
   ++flushes_;
+  ++visit_;
   size_t out = 0;
   for (size_t k = 0; k < unsettled_list_.size(); ++k) {
-    const uint64_t b = unsettled_list_[k];
-    Block& blk = *FindBlock(b);
-    if (!blk.unsettled) {
-      blk.listed = false;
-      continue;
-    }
-    Versions& versions = blk.versions;
-    // The flush made durable every version acknowledged by `mark`; among
-    // them, one submitted after another was acknowledged supersedes it.
-    int64_t max_submit = -1;
-    for (const Version& v : versions) {
-      if (v.seq != 0 && v.ack_no != kInFlight && v.ack_no <= mark && !v.trim && !v.unknown &&
-          (file == 0 || v.file == file)) {
-        max_submit = std::max(max_submit, static_cast<int64_t>(v.submit_mark));
+    const uint64_t gk = unsettled_list_[k];
+    Group& g = *blocks_.Find(gk);
+    Pending* p = g.pending != 0 ? pending_.Find(gk) : nullptr;
+    if (p == nullptr || p->visit == visit_) continue;
+    const uint8_t blocks = g.pending;
+    for (unsigned bit = 0; bit < kGroup; ++bit) {
+      if ((blocks >> bit & 1) == 0) continue;
+      Versions& versions = p->versions[bit];
+      // The flush made durable every version acknowledged by `mark`; among
+      // them, one submitted after another was acknowledged supersedes it.
+      int64_t max_submit = -1;
+      for (const Version& v : versions) {
+        if (v.seq != 0 && v.ack_no != kInFlight && v.ack_no <= mark && !v.trim && !v.unknown &&
+            (file == 0 || v.file == file)) {
+          max_submit = std::max(max_submit, static_cast<int64_t>(v.submit_mark));
+        }
       }
-    }
-    if (max_submit >= 0) {
+      if (max_submit < 0) continue;
       size_t kept = 0;
       for (size_t i = 0; i < versions.size(); ++i) {
         const Version& v = versions[i];
@@ -217,13 +271,11 @@ void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
         ++kept;
       }
       versions.resize(kept);
-      if (kept == 1) {
-        Settle(blk);
-        blk.listed = false;
-        continue;
-      }
+      if (kept == 1) Settle(g, gk, bit, *p);  // may return `p` to the pool
     }
-    unsettled_list_[out++] = b;
+    if (g.pending == 0) continue;
+    p->visit = visit_;
+    unsettled_list_[out++] = gk;
   }
   unsettled_list_.resize(out);
 }
@@ -252,31 +304,68 @@ bool Oracle::Acceptable(const Versions& versions, uint64_t found, uint64_t mark)
 
 void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, uint64_t mark) {
   const uint64_t first = offset / block_, n = length / block_;
-  Group* grp = nullptr;  // the group of block first + i, looked up once per group
+  const Group* g = nullptr;  // the group of block first + i, looked up once per group
+  const Pending* p = nullptr;
   for (uint64_t i = 0; i < n; ++i) {
     ++reads_checked_;
     const uint64_t b = first + i;
-    if (i == 0 || b % kGroup == 0) grp = blocks_.Find(b / kGroup);
-    const Block* blk = InGroup(grp, b);
-    const uint8_t* p = data + i * block_;
-    if (!blk) {
+    const unsigned bit = b % kGroup;
+    if (i == 0 || bit == 0) {
+      g = blocks_.Find(b / kGroup);
+      p = g != nullptr && g->pending != 0 ? pending_.Find(b / kGroup) : nullptr;
+    }
+    const uint8_t* d = data + i * block_;
+    if (g == nullptr || (g->present >> bit & 1) == 0) {
       // Never written through the oracle: a fresh device reads zeros
       // (checked without hashing); any other may hold anything.
-      if (fresh_ && !AllZero(p, block_) && read_violations_.size() < kMaxReadViolations) {
-        read_violations_.push_back({(first + i) * block_,
-                                    HashBlock(p),
-                                    {zero_hash_},
-                                    "a block never written read as non-zero"});
+      if (fresh_ && !AllZero(d, block_) && read_violations_.size() < kMaxReadViolations) {
+        read_violations_.push_back(
+            {b * block_, HashBlock(d), {zero_hash_}, "a block never written read as non-zero"});
       }
       continue;
     }
-    const uint64_t found = HashBlock(p);
-    if (!Acceptable(blk->versions, found, mark) && read_violations_.size() < kMaxReadViolations) {
-      OracleViolation v{(first + i) * block_, found, {}, "a read returned stale or foreign data"};
-      for (const auto& ver : blk->versions) v.acceptable.push_back(ver.hash);
+    const uint64_t found = HashBlock(d);
+    const bool pending = (g->pending >> bit & 1) != 0;
+    const bool ok = pending ? Acceptable(p->versions[bit], found, mark)
+                            : SettledAccepts(g->settled[bit], found);
+    if (!ok && WrittenSince(*g, p, bit, mark)) {
+      // A write acknowledged after this read was submitted overlapped it,
+      // and made durable, may have pruned the version the read could still
+      // return: not checkable, not a violation.
+      ++reads_overlapped_;
+      continue;
+    }
+    if (!ok && read_violations_.size() < kMaxReadViolations) {
+      OracleViolation v{b * block_, found, {}, "a read returned stale or foreign data"};
+      if (pending) {
+        for (const auto& ver : p->versions[bit]) v.acceptable.push_back(ver.hash);
+      } else {
+        v.acceptable.push_back(g->settled[bit].hash);
+      }
       read_violations_.push_back(std::move(v));
     }
   }
+}
+
+bool Oracle::WrittenSince(const Group& g, const Pending* p, unsigned bit, uint64_t mark) {
+  if ((g.pending >> bit & 1) == 0) return (g.settled[bit].bits >> 3) > mark;
+  return std::any_of(p->versions[bit].begin(), p->versions[bit].end(),
+                     [&](const Version& v) { return v.ack_no != kInFlight && v.ack_no > mark; });
+}
+
+uint64_t Oracle::VersionsHeld() const {
+  uint64_t n = 0;
+  blocks_.ForEach([&](uint64_t gk, const Group& g) {
+    const Pending* p = g.pending != 0 ? pending_.Find(gk) : nullptr;
+    for (unsigned i = 0; i < kGroup; ++i) {
+      if ((g.pending >> i & 1) != 0) {
+        n += p->versions[i].size();
+      } else if ((g.present >> i & 1) != 0) {
+        ++n;
+      }
+    }
+  });
+  return n;
 }
 
 void Oracle::OnPowerCut() {
@@ -290,7 +379,11 @@ void Oracle::AppendStats(StatList& out) const {
       {"flushes_completed", kCount, [](const Oracle& x) { return StatNumber(x.flushes_); }},
       {"fua_writes_completed", kCount,
        [](const Oracle& x) { return StatNumber(x.durable_writes_); }},
+      {"durable_on_completion", kFlag,
+       [](const Oracle& x) { return StatNumber(x.durable_on_ack_ ? 1 : 0); }},
       {"read_blocks_checked", kCount, [](const Oracle& x) { return StatNumber(x.reads_checked_); }},
+      {"read_blocks_overlapped", kCount,
+       [](const Oracle& x) { return StatNumber(x.reads_overlapped_); }},
       {"read_violations", kCount,
        [](const Oracle& x) { return StatNumber(x.read_violations_.size()); }},
   };

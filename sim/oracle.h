@@ -13,9 +13,16 @@
 //   - never a version that a durable one superseded, and never anything else.
 // Overlapping writes that were in flight together may land in either order,
 // so a version is superseded only by one submitted after it completed.
+// Below a stack without a volatile cache (Capabilities::volatile_cache
+// false: a RAM disk, a sync NFS export) a write is durable when it
+// completes, as if it were FUA: the stack promises as much, the oracle holds
+// it to that, and a block rewritten by a client that never flushes keeps
+// one version, not one per write.
 // Trim keeps the previous content acceptable next to zeros (NBD semantics).
 // Reads are checked online too: a read must return a version no older than
-// the newest write acknowledged before the read was submitted.
+// the newest write acknowledged before the read was submitted (a block that
+// a write made durable while the read was in flight is not checked: the
+// versions the read could return may be gone).
 // Each violation names the block, the found hash and the acceptable ones;
 // the report also counts the acknowledged-but-volatile writes that were lost,
 // which is allowed — and the lesson.
@@ -75,6 +82,8 @@ class Oracle : public NodeWrapper {
   OracleReport VerifyNow();
 
   uint64_t blocks_tracked() const { return tracked_; }
+  // Versions held over all blocks (walks them all: for tests and tools).
+  uint64_t VersionsHeld() const;
   // Reads that returned an unacceptable (e.g. stale) version, as they happened.
   const std::vector<OracleViolation>& read_violations() const { return read_violations_; }
   void AppendStats(StatList& out) const override;
@@ -99,7 +108,8 @@ class Oracle : public NodeWrapper {
   // usual count between flushes), more go to the heap.
   using Versions = boost::container::small_vector<Version, 2>;
   void RecordSubmit(const Request& req, uint64_t seq);
-  void RecordAck(const Request& req, uint64_t seq, bool fua);
+  // `durable`: the write is durable now (FUA, or no volatile cache below).
+  void RecordAck(const Request& req, uint64_t seq, bool durable);
   void OnFlushDone(uint64_t mark, uint32_t file);
   void CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, uint64_t mark);
   // Whether `found` is an acceptable content given `versions`, when the
@@ -110,43 +120,63 @@ class Oracle : public NodeWrapper {
 
   bool fresh_;
   uint32_t block_;
+  bool durable_on_ack_;  // the child has no volatile cache
   uint64_t zero_hash_;
   uint64_t next_seq_ = 1;
   uint64_t acks_ = 0;
   uint64_t flushes_ = 0;
   uint64_t durable_writes_ = 0;
   uint64_t reads_checked_ = 0;
+  uint64_t reads_overlapped_ = 0;                 // blocks read while a write to them completed
   std::vector<OracleViolation> read_violations_;  // stale or wrong reads seen online
-  // A block's versions. `unsettled`: it has more than one version that the
-  // next FLUSH may settle (set by a write, cleared when one is left);
-  // `listed`: it is in unsettled_list_.
-  struct Block {
-    Versions versions;
-    bool unsettled = false;
-    bool listed = false;
-  };
   // Blocks by eight consecutive ones, so that a 4 KiB write of 512-byte
-  // blocks costs one index lookup and one entry, not eight of each.
+  // blocks costs one index lookup, not eight.
   static constexpr uint64_t kGroup = 8;
-  struct Group {
-    std::array<Block, kGroup> blocks;
-    uint8_t present = 0;  // bit i: blocks[i] is tracked
+  // A block left with one version, durable (or the baseline): "settled".
+  // Most blocks are, so it is 16 bytes inline in its group; a block with
+  // versions the next FLUSH may settle keeps them in pending_.
+  struct Settled {
+    uint64_t hash = 0;
+    uint64_t bits = 0;  // ack_no << 3 | kWritten | kTrim | kUnknown
   };
-  void Settle(Block& b);
-  // Block `b` of group `g` (nullptr: no group) if tracked, else nullptr.
-  static Block* InGroup(Group* g, uint64_t b);
-  // Block `b` if tracked, else nullptr.
-  Block* FindBlock(uint64_t b) const;
-  // Block `b`, tracked from now on; `second`: it was not before.
-  std::pair<Block*, bool> AddBlock(uint64_t b);
+  static constexpr uint64_t kTrimBit = 1, kUnknownBit = 2, kWrittenBit = 4;
+  static constexpr uint64_t kSettledSeq = UINT64_MAX;  // the seq of an expanded written one
+  static Settled Compact(const Version& v);
+  static Version Expand(const Settled& s);
+  static bool SettledAccepts(const Settled& s, uint64_t found) {
+    return (s.bits & kUnknownBit) != 0 || s.hash == found;
+  }
+  struct Group {
+    std::array<Settled, kGroup> settled;
+    uint8_t present = 0;  // bit i: block i is tracked
+    uint8_t pending = 0;  // bit i: block i's versions are in pending_
+  };
+  // The versions of a group's pending blocks (only the bits its Group's
+  // `pending` has); an entry lives while that mask is not 0.
+  struct Pending {
+    std::array<Versions, kGroup> versions;
+    uint64_t visit = 0;  // the pass over unsettled_list_ that last kept it
+  };
+  Settled Baseline() const;
+  // Whether block `bit` of `g` holds a version acknowledged after ack
+  // number `mark` (p: its pending entry, if any).
+  static bool WrittenSince(const Group& g, const Pending* p, unsigned bit, uint64_t mark);
+  // Block `bit` of group `gk` keeps only versions[0] of its list.
+  void Settle(Group& g, uint64_t gk, unsigned bit, Pending& p);
   // Blocks are never forgotten (stable entries).
   KeyMap<Group> blocks_;
+  KeyMap<Pending> pending_;
   uint64_t tracked_ = 0;
-  // Every unsettled block, and some that settled since (dropped lazily, by
-  // the next FLUSH): a plain list where a hash set cost two lookups and a
-  // node allocation per write.
+  // Every group with pending blocks, and some that settled since (dropped
+  // lazily, by the next FLUSH, or when the list grows past twice the
+  // groups pending): a plain list where a hash set cost two lookups and a
+  // node allocation per write. A group that settled and became pending
+  // again may be listed twice: a pass keeps the first (Pending::visit).
   std::vector<uint64_t> unsettled_list_;
-  uint64_t unsettled_ = 0;
+  uint64_t unsettled_ = 0;  // blocks pending
+  uint64_t visit_ = 0;
+  static constexpr size_t kListSlack = 4096;
+  void DropSettledFromList();
 };
 
 }  // namespace storlab

@@ -22,9 +22,9 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
   st->done = std::move(done);
   std::vector<uint64_t> sorted;
   sorted.reserve(tracked_);
-  blocks_.ForEach([&](uint64_t g, const Group& grp) {
+  blocks_.ForEach([&](uint64_t gk, const Group& grp) {
     for (uint64_t i = 0; i < kGroup; ++i)
-      if ((grp.present >> i & 1) != 0) sorted.push_back(g * kGroup + i);
+      if ((grp.present >> i & 1) != 0) sorted.push_back(gk * kGroup + i);
   });
   std::sort(sorted.begin(), sorted.end());
   const uint64_t max_run = std::max<uint64_t>(1, (1 << 20) / block_);
@@ -58,9 +58,10 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
       auto checked = [this, st, issue, buf, rebaseline, first = first, count = count](Status s) {
         --st->in_flight;
         for (uint64_t i = 0; i < count; ++i) {
-          uint64_t b = first + i;
-          Block& blk = *FindBlock(b);
-          const auto& versions = blk.versions;
+          const uint64_t b = first + i, gk = b / kGroup;
+          const unsigned bit = b % kGroup;
+          Group& g = *blocks_.Find(gk);
+          Pending* p = (g.pending >> bit & 1) != 0 ? pending_.Find(gk) : nullptr;
           ++st->report.blocks_checked;
           if (!s.ok()) {
             ++st->report.read_errors;
@@ -68,16 +69,25 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
           }
           uint64_t found = HashBlock(buf.get() + i * block_);
           // Flushes and FUA already dropped what durable writes superseded;
-          // every version left may be what the device holds.
-          if (!Acceptable(versions, found, /*mark=*/0)) {
+          // every version left may be what the device holds. A settled
+          // block has one: the newest acknowledged.
+          const bool ok = p != nullptr ? Acceptable(p->versions[bit], found, /*mark=*/0)
+                                       : SettledAccepts(g.settled[bit], found);
+          if (!ok) {
             OracleViolation v{b * block_, found, {}, "a durable write was lost or corrupted"};
-            for (const auto& ver : versions) v.acceptable.push_back(ver.hash);
+            if (p != nullptr) {
+              for (const auto& ver : p->versions[bit]) v.acceptable.push_back(ver.hash);
+            } else {
+              v.acceptable.push_back(g.settled[bit].hash);
+            }
             st->report.violations.push_back(std::move(v));
+          } else if (p == nullptr) {
+            ++st->report.blocks_newest;
           } else {
             // The newest acknowledged version, if any, is what a perfect
             // device would hold.
             const Version* newest = nullptr;
-            for (const auto& ver : versions)
+            for (const auto& ver : p->versions[bit])
               if (ver.ack_no != kInFlight && (!newest || ver.ack_no > newest->ack_no))
                 newest = &ver;
             if (newest && (newest->unknown || newest->hash == found)) {
@@ -87,18 +97,16 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
             }
           }
           // What is on the device now is the durable baseline.
-          if (rebaseline) blk.versions.assign(1, Version{0, found, 0, 0, false, false});
+          if (rebaseline) {
+            if (p != nullptr) {
+              p->versions[bit].assign(1, Version{0, found, 0, 0, false, false});
+              Settle(g, gk, bit, *p);
+            } else {
+              g.settled[bit] = Settled{found, 0};
+            }
+          }
         }
         if (st->in_flight == 0 && st->next == st->runs.size()) {
-          if (rebaseline) {
-            // Every block is settled now (one version each).
-            for (uint64_t b : unsettled_list_) {
-              Block& x = *FindBlock(b);
-              x.unsettled = x.listed = false;
-            }
-            unsettled_list_.clear();
-            unsettled_ = 0;
-          }
           auto report = std::move(st->report);
           auto cb = std::move(st->done);
           *issue = nullptr;  // break the cycle

@@ -17,14 +17,19 @@ using testing::Pattern;
 
 // Writes land in a volatile cache; FLUSH drains it, FUA bypasses it.
 // Misbehaviours: a flush that drains nothing, reads that ignore the cache.
+// `claims_cache` false: it says it has no volatile cache (writes durable
+// when they complete); `write_through`: it keeps that promise.
 class CachedDisk : public Node {
  public:
   bool lie_on_flush = false;
   bool stale_reads = false;
+  bool write_through = false;
+  bool read_at_submit = false;  // a read takes the media's content at once, answers later
 
-  CachedDisk(Engine& e, uint64_t capacity) : Node(e, "disk"), cache_(true) {
+  CachedDisk(Engine& e, uint64_t capacity, bool claims_cache = true)
+      : Node(e, "disk"), cache_(true) {
     geometry_.capacity = capacity;
-    caps_.volatile_cache = true;
+    caps_.volatile_cache = claims_cache;
     caps_.trim = true;
   }
   std::string_view type() const override { return "cached-disk"; }
@@ -32,6 +37,11 @@ class CachedDisk : public Node {
 
  protected:
   void DoSubmit(Request req) override {
+    if (read_at_submit && req.op == Op::kRead) {
+      (void)media_.Read(req.offset, req.length, req.data);
+      engine_.After(20_us, [r = std::move(req)]() mutable { r.done(Status()); });
+      return;
+    }
     engine_.After(10_us, [this, r = std::move(req)]() mutable {
       switch (r.op) {
         case Op::kRead:
@@ -39,7 +49,7 @@ class CachedDisk : public Node {
           if (!stale_reads) cache_.Patch(r.offset, r.length, r.data);
           break;
         case Op::kWrite:
-          if (r.fua()) {
+          if (r.fua() || write_through) {
             cache_.Erase(r.offset, r.length);
             (void)media_.Write(r.offset, r.length, r.data);
           } else {
@@ -214,6 +224,86 @@ TEST(OracleTest, CountsAndChecksBlocksAcrossItsGroupsOfEight) {
   ASSERT_EQ(rep.violations.size(), 1u) << rep.Summary();
   EXPECT_EQ(rep.violations[0].offset, 4608u);
   EXPECT_EQ(rep.blocks_older, 1u) << "the unflushed write at 1 MiB was lost";
+}
+
+// A disk without a volatile cache makes every write durable as it
+// completes: one that keeps the promise passes, and a block rewritten
+// without a FLUSH keeps one version, not one per write; one that says so
+// and caches anyway is caught.
+TEST(OracleTest, WritesAreDurableOnCompletionBelowAStackWithoutAVolatileCache) {
+  Engine e;
+  Stack stack{e, "no-cache", 1, DataMode()};
+  auto& disk = stack.Adopt(std::make_unique<CachedDisk>(e, 1 << 24, /*claims_cache=*/false));
+  disk.write_through = true;
+  auto& oracle = stack.Adopt(std::make_unique<Oracle>(e, disk));
+  for (int i = 0; i < 1000; ++i) {
+    auto a = Pattern(4096, i);
+    ASSERT_TRUE(testing::Write(e, oracle, 0, a).status.ok());
+  }
+  auto b = Pattern(4096, 7);
+  ASSERT_TRUE(testing::Write(e, oracle, 8192, b).status.ok());
+  EXPECT_EQ(oracle.blocks_tracked(), 16u);
+  EXPECT_EQ(oracle.VersionsHeld(), 16u);
+  stack.PowerCut();
+  OracleReport rep = oracle.VerifyNow();
+  EXPECT_TRUE(rep.ok()) << rep.Summary();
+  EXPECT_EQ(rep.blocks_newest, 16u);
+
+  Engine e2;
+  Stack liar{e2, "liar", 1, DataMode()};
+  auto& disk2 = liar.Adopt(std::make_unique<CachedDisk>(e2, 1 << 24, /*claims_cache=*/false));
+  auto& oracle2 = liar.Adopt(std::make_unique<Oracle>(e2, disk2));
+  ASSERT_TRUE(testing::Write(e2, oracle2, 4096, b).status.ok());
+  liar.PowerCut();
+  rep = oracle2.VerifyNow();
+  EXPECT_EQ(rep.violations.size(), 8u) << rep.Summary();
+}
+
+// A read that overlaps a write which completes, durable, before it does
+// may return the old version: the write pruned it, so the oracle does not
+// flag the read.
+TEST(OracleTest, AReadOverlappingADurableWriteIsNotFlagged) {
+  Engine e;
+  Stack stack{e, "no-cache", 1, DataMode()};
+  auto& disk = stack.Adopt(std::make_unique<CachedDisk>(e, 1 << 24, /*claims_cache=*/false));
+  disk.write_through = true;
+  disk.read_at_submit = true;
+  auto& oracle = stack.Adopt(std::make_unique<Oracle>(e, disk));
+  auto a = Pattern(4096, 1), b = Pattern(4096, 2);
+  ASSERT_TRUE(testing::Write(e, oracle, 0, a).status.ok());
+  std::vector<uint8_t> out(4096);
+  int done = 0;
+  oracle.Submit(Request{
+      .op = Op::kRead, .length = 4096, .data = out.data(), .done = [&](Status) { ++done; }});
+  e.After(1_us, [&] {
+    oracle.Submit(Request{
+        .op = Op::kWrite, .length = 4096, .data = b.data(), .done = [&](Status) { ++done; }});
+  });
+  VirtualDriver(e).RunUntilIdle();
+  ASSERT_EQ(done, 2);
+  EXPECT_EQ(out, a);  // the old version, legitimately
+  EXPECT_TRUE(oracle.read_violations().empty());
+  // A stale read that overlapped nothing is still caught.
+  ASSERT_TRUE(disk.media().Write(0, 4096, a.data()).ok());  // behind its back
+  ASSERT_TRUE(testing::Read(e, oracle, 0, out).status.ok());
+  EXPECT_EQ(oracle.read_violations().size(), 8u);
+}
+
+// With a volatile cache and no FLUSH every version stays acceptable; the
+// list of blocks a FLUSH must visit still stays bounded when FUA writes
+// settle them.
+TEST(OracleTest, FuaWritesWithoutFlushKeepOneVersionPerBlock) {
+  Rig r;
+  for (int i = 0; i < 3000; ++i) {
+    const uint64_t off = static_cast<uint64_t>(i % 700) * 4096;
+    auto a = Pattern(4096, i);
+    ASSERT_TRUE(testing::Write(r.e, *r.oracle, off, a, kFua).status.ok());
+  }
+  EXPECT_EQ(r.oracle->VersionsHeld(), 700u * 8);
+  r.stack.PowerCut();
+  OracleReport rep = r.oracle->VerifyNow();
+  EXPECT_TRUE(rep.ok()) << rep.Summary();
+  EXPECT_EQ(rep.blocks_newest, 700u * 8);
 }
 
 }  // namespace oracle_test
