@@ -127,7 +127,10 @@ class Oracle : public NodeWrapper {
   uint64_t flushes_ = 0;
   uint64_t durable_writes_ = 0;
   uint64_t reads_checked_ = 0;
-  uint64_t reads_overlapped_ = 0;                 // blocks read while a write to them completed
+  uint64_t reads_overlapped_ = 0;  // blocks read while a write to them completed
+  // acks_ when a durable write or a FLUSH last pruned a version: a read
+  // submitted at or after it lost nothing it could return.
+  uint64_t last_prune_ack_ = 0;
   std::vector<OracleViolation> read_violations_;  // stale or wrong reads seen online
   // Blocks by eight consecutive ones, so that a 4 KiB write of 512-byte
   // blocks costs one index lookup, not eight.

@@ -287,6 +287,22 @@ TEST(OracleTest, AReadOverlappingADurableWriteIsNotFlagged) {
   ASSERT_TRUE(disk.media().Write(0, 4096, a.data()).ok());  // behind its back
   ASSERT_TRUE(testing::Read(e, oracle, 0, out).status.ok());
   EXPECT_EQ(oracle.read_violations().size(), 8u);
+
+  // So is one that overlapped a write that pruned nothing (a volatile
+  // cache, no FUA): every version the read could return is still known.
+  Rig r;
+  r.disk->read_at_submit = true;  // reads the media, not its cache: stale
+  ASSERT_TRUE(testing::Write(r.e, *r.oracle, 0, a).status.ok());
+  done = 0;
+  r.oracle->Submit(Request{
+      .op = Op::kRead, .length = 4096, .data = out.data(), .done = [&](Status) { ++done; }});
+  r.e.After(1_us, [&] {
+    r.oracle->Submit(Request{
+        .op = Op::kWrite, .length = 4096, .data = b.data(), .done = [&](Status) { ++done; }});
+  });
+  VirtualDriver(r.e).RunUntilIdle();
+  ASSERT_EQ(done, 2);
+  EXPECT_EQ(r.oracle->read_violations().size(), 8u) << "zeros, after `a` was acknowledged";
 }
 
 // With a volatile cache and no FLUSH every version stays acceptable; the
