@@ -14,10 +14,10 @@
 // Overlapping writes that were in flight together may land in either order,
 // so a version is superseded only by one submitted after it completed.
 // Below a stack without a volatile cache (Capabilities::volatile_cache
-// false: a RAM disk, a sync NFS export) a write is durable when it
-// completes, as if it were FUA: the stack promises as much, the oracle holds
-// it to that, and a block rewritten by a client that never flushes keeps
-// one version, not one per write.
+// false: a RAM disk, drives with their write cache off) a write is durable
+// when it completes, as if it were FUA: the stack promises as much, the
+// oracle holds it to that, and a block rewritten by a client that never
+// flushes keeps one version, not one per write.
 // Trim keeps the previous content acceptable next to zeros (NBD semantics).
 // Reads are checked online too: a read must return a version no older than
 // the newest write acknowledged before the read was submitted (a block that
