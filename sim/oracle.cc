@@ -145,7 +145,7 @@ void Oracle::RecordSubmit(const Request& req, uint64_t seq) {
     const auto mask = static_cast<uint8_t>(1u << bit);
     if (g == nullptr || bit == 0) {
       g = blocks_.TryEmplace(gk).first;
-      p = g->pending != 0 ? pending_.Find(gk) : nullptr;
+      p = PendingOf(g, gk);
     }
     if ((g->present & mask) == 0) {
       g->present = static_cast<uint8_t>(g->present | mask);
@@ -182,7 +182,7 @@ void Oracle::DropSettledFromList() {
   ++visit_;
   size_t out = 0;
   for (const uint64_t gk : unsettled_list_) {
-    Pending* p = blocks_.Find(gk)->pending != 0 ? pending_.Find(gk) : nullptr;
+    Pending* p = PendingOf(blocks_.Find(gk), gk);
     if (p == nullptr || p->visit == visit_) continue;
     p->visit = visit_;
     unsettled_list_[out++] = gk;
@@ -208,7 +208,7 @@ void Oracle::RecordAck(const Request& req, uint64_t seq, bool durable) {
     const unsigned bit = b % kGroup;
     if (i == 0 || bit == 0) {
       g = blocks_.Find(gk);
-      p = g != nullptr && g->pending != 0 ? pending_.Find(gk) : nullptr;
+      p = PendingOf(g, gk);
     }
     // Settled meanwhile: a check after a power cut made what it found the
     // baseline.
@@ -246,7 +246,7 @@ void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
   for (size_t k = 0; k < unsettled_list_.size(); ++k) {
     const uint64_t gk = unsettled_list_[k];
     Group& g = *blocks_.Find(gk);
-    Pending* p = g.pending != 0 ? pending_.Find(gk) : nullptr;
+    Pending* p = PendingOf(&g, gk);
     if (p == nullptr || p->visit == visit_) continue;
     const uint8_t blocks = g.pending;
     for (unsigned bit = 0; bit < kGroup; ++bit) {
@@ -312,7 +312,7 @@ void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, ui
     const unsigned bit = b % kGroup;
     if (i == 0 || bit == 0) {
       g = blocks_.Find(b / kGroup);
-      p = g != nullptr && g->pending != 0 ? pending_.Find(b / kGroup) : nullptr;
+      p = PendingOf(g, b / kGroup);
     }
     const uint8_t* d = data + i * block_;
     if (g == nullptr || (g->present >> bit & 1) == 0) {
@@ -325,9 +325,7 @@ void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, ui
       continue;
     }
     const uint64_t found = HashBlock(d);
-    const bool pending = (g->pending >> bit & 1) != 0;
-    const bool ok = pending ? Acceptable(p->versions[bit], found, mark)
-                            : SettledAccepts(g->settled[bit], found);
+    const bool ok = Accepts(*g, p, bit, found, mark);
     if (!ok && last_prune_ack_ > mark && WrittenSince(*g, p, bit, mark)) {
       // A write acknowledged after this read was submitted overlapped it;
       // made durable (versions were pruned since), it may have pruned the
@@ -337,15 +335,24 @@ void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, ui
       continue;
     }
     if (!ok && read_violations_.size() < kMaxReadViolations) {
-      OracleViolation v{b * block_, found, {}, "a read returned stale or foreign data"};
-      if (pending) {
-        for (const auto& ver : p->versions[bit]) v.acceptable.push_back(ver.hash);
-      } else {
-        v.acceptable.push_back(g->settled[bit].hash);
-      }
-      read_violations_.push_back(std::move(v));
+      read_violations_.push_back({b * block_, found, AcceptableHashes(*g, p, bit),
+                                  "a read returned stale or foreign data"});
     }
   }
+}
+
+bool Oracle::Accepts(const Group& g, const Pending* p, unsigned bit, uint64_t found,
+                     uint64_t mark) const {
+  if ((g.pending >> bit & 1) != 0) return Acceptable(p->versions[bit], found, mark);
+  const Settled& s = g.settled[bit];
+  return (s.bits & kUnknownBit) != 0 || s.hash == found;
+}
+
+std::vector<uint64_t> Oracle::AcceptableHashes(const Group& g, const Pending* p, unsigned bit) {
+  if ((g.pending >> bit & 1) == 0) return {g.settled[bit].hash};
+  std::vector<uint64_t> out;
+  for (const Version& v : p->versions[bit]) out.push_back(v.hash);
+  return out;
 }
 
 bool Oracle::WrittenSince(const Group& g, const Pending* p, unsigned bit, uint64_t mark) {
@@ -357,7 +364,7 @@ bool Oracle::WrittenSince(const Group& g, const Pending* p, unsigned bit, uint64
 uint64_t Oracle::VersionsHeld() const {
   uint64_t n = 0;
   blocks_.ForEach([&](uint64_t gk, const Group& g) {
-    const Pending* p = g.pending != 0 ? pending_.Find(gk) : nullptr;
+    const Pending* p = PendingOf(&g, gk);
     for (unsigned i = 0; i < kGroup; ++i) {
       if ((g.pending >> i & 1) != 0) {
         n += p->versions[i].size();

@@ -146,9 +146,6 @@ class Oracle : public NodeWrapper {
   static constexpr uint64_t kSettledSeq = UINT64_MAX;  // the seq of an expanded written one
   static Settled Compact(const Version& v);
   static Version Expand(const Settled& s);
-  static bool SettledAccepts(const Settled& s, uint64_t found) {
-    return (s.bits & kUnknownBit) != 0 || s.hash == found;
-  }
   struct Group {
     std::array<Settled, kGroup> settled;
     uint8_t present = 0;  // bit i: block i is tracked
@@ -161,6 +158,15 @@ class Oracle : public NodeWrapper {
     uint64_t visit = 0;  // the pass over unsettled_list_ that last kept it
   };
   Settled Baseline() const;
+  // The pending entry of group `gk` (g: its Group, or nullptr), if any.
+  Pending* PendingOf(const Group* g, uint64_t gk) const {
+    return g != nullptr && g->pending != 0 ? pending_.Find(gk) : nullptr;
+  }
+  // Whether block `bit` of `g` (p: its group's pending entry) may hold
+  // `found`, given the writes acknowledged by `mark` (Acceptable), and the
+  // hashes it may hold (for a violation's report).
+  bool Accepts(const Group& g, const Pending* p, unsigned bit, uint64_t found, uint64_t mark) const;
+  static std::vector<uint64_t> AcceptableHashes(const Group& g, const Pending* p, unsigned bit);
   // Whether block `bit` of `g` holds a version acknowledged after ack
   // number `mark` (p: its pending entry, if any).
   static bool WrittenSince(const Group& g, const Pending* p, unsigned bit, uint64_t mark);

@@ -61,7 +61,8 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
           const uint64_t b = first + i, gk = b / kGroup;
           const unsigned bit = b % kGroup;
           Group& g = *blocks_.Find(gk);
-          Pending* p = (g.pending >> bit & 1) != 0 ? pending_.Find(gk) : nullptr;
+          Pending* p = PendingOf(&g, gk);
+          const bool pending = (g.pending >> bit & 1) != 0;
           ++st->report.blocks_checked;
           if (!s.ok()) {
             ++st->report.read_errors;
@@ -71,17 +72,10 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
           // Flushes and FUA already dropped what durable writes superseded;
           // every version left may be what the device holds. A settled
           // block has one: the newest acknowledged.
-          const bool ok = p != nullptr ? Acceptable(p->versions[bit], found, /*mark=*/0)
-                                       : SettledAccepts(g.settled[bit], found);
-          if (!ok) {
-            OracleViolation v{b * block_, found, {}, "a durable write was lost or corrupted"};
-            if (p != nullptr) {
-              for (const auto& ver : p->versions[bit]) v.acceptable.push_back(ver.hash);
-            } else {
-              v.acceptable.push_back(g.settled[bit].hash);
-            }
-            st->report.violations.push_back(std::move(v));
-          } else if (p == nullptr) {
+          if (!Accepts(g, p, bit, found, /*mark=*/0)) {
+            st->report.violations.push_back({b * block_, found, AcceptableHashes(g, p, bit),
+                                             "a durable write was lost or corrupted"});
+          } else if (!pending) {
             ++st->report.blocks_newest;
           } else {
             // The newest acknowledged version, if any, is what a perfect
@@ -98,7 +92,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
           }
           // What is on the device now is the durable baseline.
           if (rebaseline) {
-            if (p != nullptr) {
+            if (pending) {
               p->versions[bit].assign(1, Version{0, found, 0, 0, false, false});
               Settle(g, gk, bit, *p);
             } else {
