@@ -7,6 +7,7 @@
 #include <lz4.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "sim/layers/zfs/zfs_sample.h"
@@ -56,6 +57,66 @@ TEST(ZfsCompressTest, IncompressibleBytesAreStoredAsTheyAre) {
   auto most = random;
   std::memset(most.data() + kRec - kRec / 16, 0, kRec / 16);
   EXPECT_FALSE(lz4.Compress(most.data(), kRec).compressed);
+}
+
+TEST(ZfsCompressTest, Lz4ProbesWidenTheirStepEvery64Misses) {
+  EXPECT_EQ(ZfsCompressor::Lz4Probes(0), 0u);
+  EXPECT_EQ(ZfsCompressor::Lz4Probes(64), 64u);
+  EXPECT_EQ(ZfsCompressor::Lz4Probes(65), 65u);  // the 65th probe steps 2
+  EXPECT_EQ(ZfsCompressor::Lz4Probes(64 + 128), 128u);
+  EXPECT_EQ(ZfsCompressor::Lz4Probes(64 + 128 + 3), 129u);
+}
+
+TEST(ZfsCompressTest, Lz4WorkIsReadBackFromTheBlock) {
+  // 32 copies of one random 4 KiB buffer: the first is literals, the rest
+  // one long match (LZ4 ends a block with at least 5 literals).
+  const auto buf = RandomBytes(4096, 5);
+  std::vector<uint8_t> rec(kRec);
+  for (uint64_t at = 0; at < kRec; at += 4096) std::memcpy(rec.data() + at, buf.data(), 4096);
+  std::vector<char> out(LZ4_compressBound(kRec));
+  const int n = LZ4_compress_default(reinterpret_cast<const char*>(rec.data()), out.data(), kRec,
+                                     static_cast<int>(out.size()));
+  ASSERT_GT(n, 0);
+  const auto w =
+      ZfsCompressor::Lz4WorkOf(reinterpret_cast<const uint8_t*>(out.data()), uint64_t(n));
+  EXPECT_EQ(w.literal_bytes + w.matched_bytes, kRec);
+  EXPECT_GE(w.literal_bytes, 4096u);
+  EXPECT_LT(w.literal_bytes, 4096u + 64);
+  EXPECT_LE(w.sequences, 8u);
+  EXPECT_LT(w.probes, 4096u) << "the search skips ahead on random bytes";
+  // A truncated block stops where its bytes end.
+  const auto cut = ZfsCompressor::Lz4WorkOf(reinterpret_cast<const uint8_t*>(out.data()), 3);
+  EXPECT_LE(cut.sequences, 1u);
+}
+
+TEST(ZfsCompressTest, Lz4CostsItsWork) {
+  const ZfsCompressRates rates;
+  const ZfsCompressor lz4(ZfsCompression::kLz4, rates, 1.0);
+  // Text-like data (matches every few bytes) against copies of one buffer
+  // (a few long matches): the copies cost less than half as much.
+  std::string text;
+  Random rng(13);
+  const char* words[] = {"pool ", "record ", "txg ", "the ", "write ", "of ", "a ", "dirty "};
+  while (text.size() < kRec) text += words[rng.Uniform(8)];
+  const ZfsCompressed t = lz4.Compress(reinterpret_cast<const uint8_t*>(text.data()), kRec);
+  const auto buf = RandomBytes(4096, 6);
+  std::vector<uint8_t> copies(kRec);
+  for (uint64_t at = 0; at < kRec; at += 4096) std::memcpy(copies.data() + at, buf.data(), 4096);
+  const ZfsCompressed c = lz4.Compress(copies.data(), kRec);
+  ASSERT_TRUE(t.compressed);
+  ASSERT_TRUE(c.compressed);
+  EXPECT_LT(c.cpu * 2, t.cpu);
+  EXPECT_LT(c.decompress_cpu, t.decompress_cpu);
+  // What does not fit the bound pays the incompressible rate, and a record
+  // without bytes typical data's rates.
+  const auto random = RandomBytes(kRec, 7);
+  const ZfsCompressed r = lz4.Compress(random.data(), kRec);
+  EXPECT_EQ(r.cpu, TransferTime(kRec, rates.lz4_incompressible_bytes_per_s));
+  EXPECT_EQ(r.decompress_cpu, Nanos(0));
+  const ZfsCompressed none =
+      ZfsCompressor(ZfsCompression::kLz4, rates, 2.0).Compress(nullptr, kRec);
+  EXPECT_EQ(none.cpu, TransferTime(kRec, rates.lz4_bytes_per_s));
+  EXPECT_EQ(none.decompress_cpu, TransferTime(kRec, rates.lz4_decompress_bytes_per_s));
 }
 
 TEST(ZfsCompressTest, AllZeroRecordsAreHolesAndCompressionOffStoresAll) {

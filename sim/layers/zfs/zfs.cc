@@ -137,12 +137,16 @@ void ZfsPool::AppendStats(StatList& out) const {
       {"dirty_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.dirty_bytes()); }},
       {"dirty_max_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.dirty_max_bytes()); }},
       {"arc_used_bytes", kBytes, [](const ZfsPool& z) { return StatNumber(z.arc_.used_bytes()); }},
+      {"dbuf_cache_bytes", kBytes,
+       [](const ZfsPool& z) { return StatNumber(z.arc_.uncompressed_bytes()); }},
       {"committed_txg", kCount, [](const ZfsPool& z) { return StatNumber(z.committed_txg()); }},
   };
   static constexpr StatField<Counters> kCounters[] = {
       Field<&Counters::absorbed_bytes>("absorbed_bytes", kBytes),
       Field<&Counters::sync_write_bytes>("sync_write_bytes", kBytes),
       Field<&Counters::rmw_reads>("rmw_reads", kCount),
+      Field<&Counters::dbuf_decompressions>("dbuf_decompressions", kCount),
+      Field<&Counters::decompress_cpu_ns>("decompress_cpu_ns", kNanos),
       Field<&Counters::arc_hits>("arc_hits", kCount),
       Field<&Counters::arc_misses>("arc_misses", kCount),
       Field<&Counters::txgs>("txgs", kCount),

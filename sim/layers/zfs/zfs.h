@@ -44,13 +44,15 @@
 // wires the parts: each asks the pool through its small Pool interface.
 //
 // Stats (counters(), AppendStats): absorbed_bytes, dirty_bytes, txgs,
-// txg_physical_bytes, rmw_reads, arc_hits/arc_misses, compress_cpu_ns,
+// txg_physical_bytes, rmw_reads, arc_hits/arc_misses, dbuf_decompressions,
+// decompress_cpu_ns, dbuf_cache_bytes, compress_cpu_ns,
 // compressed/logical bytes, throttle_ns, zil_commits, zil_bytes, fsyncs and
 // their durations. Not thread-safe.
 #ifndef STORLAB_SIM_LAYERS_ZFS_ZFS_H_
 #define STORLAB_SIM_LAYERS_ZFS_ZFS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -109,6 +111,8 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
     uint64_t absorbed_bytes = 0;            // bytes the application wrote
     uint64_t sync_write_bytes = 0;          // of them, FUA (O_DSYNC) writes
     uint64_t rmw_reads = 0;                 // record reads a partial write waited for
+    uint64_t dbuf_decompressions = 0;       // records decompressed from the ARC into a dbuf
+    uint64_t decompress_cpu_ns = 0;         // their CPU time, and that of records read from disk
     uint64_t arc_hits = 0, arc_misses = 0;  // records a read found / had to read
     uint64_t txgs = 0;
     uint64_t records_written = 0;
@@ -188,6 +192,10 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
   void ReadRecord(uint64_t rec, Callback<void(Status)> done);
   // Reads `recs`, then runs then(req) (or fails req with the first error).
   void ReadRecords(const std::vector<uint64_t>& recs, Request req, Callback<void(Request)> then);
+  // The CPU time to decompress the records of [first, last] for which
+  // needs_bytes(rec) holds and that the ARC holds only compressed; they are
+  // in the dbuf cache after.
+  Nanos Decompress(uint64_t first, uint64_t last, const std::function<bool(uint64_t)>& needs_bytes);
 
   // A txg committed (ZfsTxgSync::Pool): its log records are obsolete.
   void TxgCommitted(uint64_t txg) override { zil_.TxgCommitted(txg); }

@@ -85,6 +85,48 @@ uint64_t ZfsCompressor::ZstdSize(const uint8_t* data, uint64_t lsize, uint64_t m
   return ZSTD_isError(n) ? lsize : n + kZstdHeader;
 }
 
+uint64_t ZfsCompressor::Lz4Probes(uint64_t literals) {
+  // LZ4_compress_generic_validated(): `step = searchMatchNb++ >>
+  // LZ4_skipTrigger`, searchMatchNb starting at 1 << 6: 64 probes a step
+  // of 1, then 64 of 2, and so on.
+  uint64_t probes = 0, step = 1;
+  while (literals > 64 * step) {
+    literals -= 64 * step;
+    probes += 64;
+    ++step;
+  }
+  return probes + (literals + step - 1) / step;
+}
+
+ZfsCompressor::Lz4Work ZfsCompressor::Lz4WorkOf(const uint8_t* block, uint64_t n) {
+  // The LZ4 block format (lz4's doc/lz4_Block_format.md): sequences of a
+  // token (literal length, match length - 4), extra length bytes of 255
+  // while the nibble is 15, the literals, a 2-byte offset; the last
+  // sequence has literals only.
+  Lz4Work w;
+  uint64_t at = 0;
+  auto length = [&](uint64_t nibble) {
+    uint64_t len = nibble;
+    if (nibble == 15) {
+      uint8_t b = 255;
+      while (b == 255 && at < n) len += b = block[at++];
+    }
+    return len;
+  };
+  while (at < n) {
+    const uint8_t token = block[at++];
+    const uint64_t literals = length(token >> 4);
+    at += literals;
+    w.literal_bytes += literals;
+    w.probes += Lz4Probes(literals);
+    ++w.sequences;
+    if (at + 2 > n) break;  // the last sequence: literals only
+    at += 2;
+    w.matched_bytes += length(token & 15) + 4;  // MINMATCH
+  }
+  return w;
+}
+
 ZfsCompressed ZfsCompressor::Compress(const uint8_t* data, uint64_t lsize) const {
   ZfsCompressed r;
   r.psize = RoundUp(lsize, kSector);
@@ -105,7 +147,21 @@ ZfsCompressed ZfsCompressor::Compress(const uint8_t* data, uint64_t lsize) const
   // zio_write_compress(): what did not fit, or does not save a whole
   // allocation unit once rounded, is stored as is.
   const bool fits = c_len < lsize && RoundUp(c_len, kSector) < r.psize;
-  if (alg_ == ZfsCompression::kLz4) {
+  if (alg_ == ZfsCompression::kLz4 && data != nullptr && c_len < lsize) {
+    // LZ4 wrote a block (it may still save no whole sector): its work. The
+    // block is still in this thread's scratch buffer.
+    const Lz4Work w =
+        Lz4WorkOf(reinterpret_cast<const uint8_t*>(Scratch(0).data()), c_len - kLz4Header);
+    const double ns = static_cast<double>(w.probes) * rates_.lz4_probe_ns +
+                      static_cast<double>(w.matched_bytes) * rates_.lz4_matched_byte_ns +
+                      static_cast<double>(w.sequences) * rates_.lz4_sequence_ns;
+    r.cpu = Nanos(std::llround(ns));
+    const double dns =
+        static_cast<double>(w.literal_bytes) * rates_.lz4_decompress_literal_byte_ns +
+        static_cast<double>(w.matched_bytes) * rates_.lz4_decompress_matched_byte_ns +
+        static_cast<double>(w.sequences) * rates_.lz4_decompress_sequence_ns;
+    r.decompress_cpu = Nanos(std::llround(dns));
+  } else if (alg_ == ZfsCompression::kLz4) {
     r.cpu =
         TransferTime(lsize, fits ? rates_.lz4_bytes_per_s : rates_.lz4_incompressible_bytes_per_s);
   } else {
@@ -114,6 +170,9 @@ ZfsCompressed ZfsCompressor::Compress(const uint8_t* data, uint64_t lsize) const
   if (fits) {
     r.psize = RoundUp(std::max<uint64_t>(c_len, 1), kSector);
     r.compressed = true;
+    if (r.decompress_cpu == Nanos(0)) r.decompress_cpu = DecompressTime(lsize);
+  } else {
+    r.decompress_cpu = Nanos(0);
   }
   return r;
 }

@@ -4,15 +4,17 @@
 // vdev I/O is queued. What is kept:
 //   - the committed content (the pool's store: data when the run keeps it);
 //   - the dataset's or zvol's block map: each record's block (offset,
-//     allocated size, member, compressed or not) — compression sizes are
-//     those the blocks took when written;
+//     allocated size, member, compressed or not, what decompressing it
+//     costs) — compression sizes are those the blocks took when written;
 //   - the space maps: each allocator's free extents and next-fit cursor,
 //     the stripe's rotor, the SLOG ring's cursor;
 //   - the txg numbers, when the last sync started (the next one is due
 //     txg_timeout later), the write throttle's last wakeup;
 //   - the ARC's records, least recently used first: RAM, kept as the host
 //     page cache is (a run ends without dropping it; --reboot empties it,
-//     as a power cut does);
+//     as a power cut does); not which of them the dbuf cache held
+//     uncompressed (zfs_arc.h): after a restore it holds the most recently
+//     used;
 //   - the host CPU's timeline and, in timing-only runs with compression,
 //     the sample of record bytes the compression ratio is measured on.
 // Counters are per run.
@@ -37,6 +39,7 @@ void SaveBp(StateWriter& w, const ZfsBp& bp) {
   w.U64(bp.asize);
   w.U64(bp.member);
   w.Bool(bp.compressed);
+  w.Time(bp.decompress_cpu);
 }
 
 ZfsBp RestoreBp(StateReader& r) {
@@ -45,6 +48,7 @@ ZfsBp RestoreBp(StateReader& r) {
   bp.asize = r.U64();
   bp.member = static_cast<uint32_t>(r.Below(1u << 16, "a zfs block's member"));
   bp.compressed = r.Bool();
+  bp.decompress_cpu = r.Time();
   return bp;
 }
 
@@ -205,6 +209,7 @@ Status ZfsTxgSync::SaveState(StateWriter& w) const {
     w.U64(c.psize);
     w.Bool(c.compressed);
     w.Time(c.cpu);
+    w.Time(c.decompress_cpu);
   }
   return Status();
 }
@@ -232,6 +237,7 @@ Status ZfsTxgSync::RestoreState(StateReader& r, uint64_t max_records) {
     c.psize = r.U64();
     c.compressed = r.Bool();
     c.cpu = r.Time();
+    c.decompress_cpu = r.Time();
     last_sampled_.push_back(c);
   }
   return r.status();

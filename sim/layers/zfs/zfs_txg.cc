@@ -264,6 +264,7 @@ void ZfsTxgSync::WriteRecord(uint64_t rec, ZfsCompressed c) {
     return RecordWritten();
   }
   bp.compressed = c.compressed;
+  bp.decompress_cpu = c.decompress_cpu;
   ++counters_.records_written;
   counters_.logical_bytes += rs;
   counters_.physical_bytes += c.psize;

@@ -45,6 +45,7 @@ struct ZfsBp {
   uint64_t asize = 0;   // per member
   uint32_t member = 0;  // stripe: the member holding it
   bool compressed = false;
+  Nanos decompress_cpu;  // if compressed: what reading it back costs a core
 };
 
 // Next-fit extent allocator over [start, end).

@@ -21,7 +21,16 @@ void ZfsPool::Prepare(Request req) {
       need.push_back(rec);
   }
   if (need.empty()) {
-    const Nanos end = cpu_.Copy(engine_.now(), req.op == Op::kWrite ? req.length : 0);
+    // The partial records the ARC holds only compressed are decompressed
+    // first (dmu_buf_will_dirty -> dbuf_read: zfs_read.cc, Decompress).
+    const Nanos decompress =
+        Decompress(RecordOf(req.offset), LastRecordOf(req.offset, req.length), [&](uint64_t rec) {
+          return req.offset > rec * rs || req.offset + req.length < (rec + 1) * rs;
+        });
+    const Nanos start = decompress > Nanos(0)
+                            ? cpu_.Compute(engine_.now(), decompress, config_.record_size)
+                            : engine_.now();
+    const Nanos end = cpu_.Copy(start, req.op == Op::kWrite ? req.length : 0);
     engine_.At(end, [this, r = std::move(req)]() mutable { Apply(std::move(r)); });
     return;
   }
