@@ -32,7 +32,8 @@
 namespace storlab {
 
 struct StateImage {
-  static constexpr uint64_t kFormat = 1;
+  // 2: a ZFS block pointer keeps what decompressing its record costs.
+  static constexpr uint64_t kFormat = 2;
   struct Part {
     std::string kind;  // "node" or "fs"
     std::string name;  // the node's name ("" for fs)

@@ -170,13 +170,17 @@ TEST(StateTest, AnotherFormatVersionIsRefusedNamingDirAndVersions) {
   const std::string dir = tmp.path + "/s";
   ASSERT_TRUE(RunWithState(Ram(), kSmallJob, dir).save.ok());
   std::string m = ReadFile(dir + "/MANIFEST");
-  const size_t at = m.find("format 1\n");
+  const std::string ours = "format " + std::to_string(StateImage::kFormat) + "\n";
+  const std::string other = "format " + std::to_string(StateImage::kFormat + 1) + "\n";
+  const size_t at = m.find(ours);
   ASSERT_NE(at, std::string::npos) << m;
-  m.replace(at, 9, "format 2\n");
+  m.replace(at, ours.size(), other);
   WriteFile(dir + "/MANIFEST", m);
   StateRun r = RunWithState(Ram(), kSmallJob, dir);
-  EXPECT_EQ(r.sim.status.message(), "state " + dir + ": format 2, this storlab (" +
-                                        std::string("0.1.0") + ") reads format 1");
+  EXPECT_EQ(r.sim.status.message(), "state " + dir + ": format " +
+                                        std::to_string(StateImage::kFormat + 1) +
+                                        ", this storlab (" + std::string("0.1.0") +
+                                        ") reads format " + std::to_string(StateImage::kFormat));
   EXPECT_EQ(ReadFile(dir + "/MANIFEST"), m);  // refused, not changed
 }
 
