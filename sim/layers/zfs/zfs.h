@@ -187,6 +187,9 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
 
   // Reads and the ARC (zfs_read.cc).
   void StartRead(Request req);
+  // Decompresses the records of `req` the ARC holds only compressed, then
+  // serves it.
+  void DecompressAndServe(Request req);
   void ServeRead(Request req);
   // Reads record `rec` from the members into the ARC; done(status) after.
   void ReadRecord(uint64_t rec, Callback<void(Status)> done);

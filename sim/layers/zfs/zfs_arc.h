@@ -35,9 +35,9 @@ class StateWriter;
 class ZfsArc {
  public:
   // REQUIRES: record_bytes > 0.
+  static constexpr int kDbufCacheShift = 5;  // dbuf_cache_shift
   ZfsArc(uint64_t capacity_bytes, uint64_t record_bytes)
       : capacity_bytes_(capacity_bytes), record_bytes_(record_bytes) {}
-  static constexpr int kDbufCacheShift = 5;  // dbuf_cache_shift
   ZfsArc(const ZfsArc&) = delete;
   ZfsArc& operator=(const ZfsArc&) = delete;
 

@@ -21,12 +21,14 @@
 // the block it produced: one hash probe per position searched (fewer as a
 // run of literals grows: the step widens every 64 misses, LZ4's
 // acceleration), the bytes each match extension compared, and a fixed
-// cost per sequence emitted. A record of near-copies of one buffer (fio's
-// test A) is mostly matches and compresses 2-3x faster than typical data,
-// a record half holes faster still; see ZfsCompressRates for the figures. A record that does not
-// fit the bound, and a record without bytes, cost bytes / rate; zstd is charged its full rate on
-// any data (zfs_zstd.c's early abort for levels
-// >= 3 on records >= 128 KiB, an LZ4 then a zstd-1 pass, is not modelled).
+// cost per sequence emitted; decompressing it, its literal bytes, matched
+// bytes and sequences (decompress_cpu). A record of near-copies of one
+// buffer (fio's test A) is mostly matches and compresses 2-3x faster than
+// typical data, a record half holes faster still; ZfsCompressRates has the
+// figures. A record that does not fit the bound, and a record without
+// bytes, cost bytes / rate; zstd is charged its full rate on any data
+// (zfs_zstd.c's early abort for levels >= 3 on records >= 128 KiB, an LZ4
+// then a zstd-1 pass, is not modelled).
 // Pure functions of the input; thread-safe (scratch buffers are
 // thread-local).
 #ifndef STORLAB_SIM_LAYERS_ZFS_ZFS_COMPRESS_H_
@@ -55,9 +57,9 @@ struct ZfsCompressRates {
   // liblz4 1.9.4 on this project's CI machine, a least-squares fit of the
   // times of 128 KiB records -- shared libraries, headers, documentation,
   // test A's records of fio's scrambled buffers, fio's
-  // buffer_compress_percentage patterns -- every kind within 24 % of its
-  // measured speed; here 1.84 ns a probe, 0.043 ns a matched byte, 12.6 ns
-  // a sequence), scaled (x1.62) so that typical data -- the shared
+  // buffer_compress_percentage patterns -- every kind within 25 % of its
+  // measured speed; here 1.82-1.84 ns a probe, 0.043 ns a matched byte,
+  // 12.6-12.7 ns a sequence), scaled (x1.62) so that typical data -- the shared
   // libraries, LZ4 ratio 2.2 like the Silesia corpus's 2.1 in lz4's README
   // -- runs at the published 500 MB/s above.
   double lz4_probe_ns = 3.00;
@@ -66,10 +68,10 @@ struct ZfsCompressRates {
   // Decompressing it (LZ4_decompress_generic: copy the literals, copy each
   // match, decode each sequence), measured and scaled the same way so that
   // the shared libraries decompress at the published 1.5 GB/s below: every
-  // kind within 30 % of its measured speed but the 75 %-zeros pattern
-  // (2.6x slower than fitted: short-offset overlapping copies); here
-  // 0.045 ns a literal byte, 0.041 ns a matched byte, 2.8 ns a sequence
-  // (x3.3).
+  // kind within 26 % of its measured speed but fio's 25 % and 75 %
+  // compression patterns (1.6x and 2.6x slower than fitted: runs of zeros
+  // copied at a short offset); here 0.039-0.045 ns a literal byte, 0.040
+  // ns a matched byte, 2.7-2.8 ns a sequence (x3.3-3.4).
   double lz4_decompress_literal_byte_ns = 0.150;
   double lz4_decompress_matched_byte_ns = 0.136;
   double lz4_decompress_sequence_ns = 9.2;

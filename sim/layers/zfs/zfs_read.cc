@@ -17,10 +17,13 @@ void ZfsPool::StartRead(Request req) {
       need.push_back(rec);
     }
   }
-  if (!need.empty()) {
-    ReadRecords(need, std::move(req), [this](Request r) { ServeRead(std::move(r)); });
-    return;
-  }
+  if (need.empty()) return DecompressAndServe(std::move(req));
+  ReadRecords(need, std::move(req), [this](Request r) { DecompressAndServe(std::move(r)); });
+}
+
+void ZfsPool::DecompressAndServe(Request req) {
+  // The records just read are uncompressed; the others the ARC held may
+  // not be.
   const Nanos decompress = Decompress(RecordOf(req.offset), LastRecordOf(req.offset, req.length),
                                       [](uint64_t) { return true; });
   if (decompress == Nanos(0)) return ServeRead(std::move(req));
