@@ -1,27 +1,25 @@
 // What LZ4's work costs, per unit of the work ZfsCompressor reads back from
-// each block (zfs_compress.h, Lz4Work: hash probes, matched bytes,
-// sequences): liblz4 compresses 128 KiB records of several kinds under
-// ZFS's output bound, each timed (best of 5 x 20 calls, one core), and a
-// least-squares fit of time = probes x a + matched bytes x b + sequences x c
-// over all of them gives the three costs. Printed: each kind's LZ4 ratio
-// (its bytes over its blocks'), measured and fitted speed (the fit's
-// error), the costs on this machine, and the costs scaled so that the fit
-// runs the typical kind (shared libraries; LZ4 ratio about 2, as the
-// Silesia corpus's 2.1 in lz4's README) at TYPICAL_MB_S, the published
-// per-core figure zfs_compress.h uses (500).
+// each block (zfs_compress.h, Lz4Work): liblz4 compresses 128 KiB records of
+// several kinds under ZFS's output bound and decompresses them, each timed
+// (best of 5 x 20 calls, one core), and least-squares fits (relative error)
+// of compression time = probes x a + matched bytes x b + sequences x c and
+// of decompression time = literal bytes x d + matched bytes x e +
+// sequences x f give the costs. Printed: each kind's LZ4 ratio (its bytes
+// over its blocks'), measured and fitted speeds (the fits' errors), the
+// costs on this machine, and the costs scaled so that the fits run the
+// typical kind (shared libraries: LZ4 ratio 2.2, like the Silesia corpus's
+// 2.1 in lz4's README) at TYPICAL_MB_S and TYPICAL_DECOMPRESS_MB_S, the
+// published per-core figures zfs_compress.h uses (500 and 1500).
 //
 //   storlab_bench_lz4 [TYPICAL_MB_S [TYPICAL_DECOMPRESS_MB_S]]
 //
-// Decompression likewise, from literal bytes, matched bytes and sequences,
-// scaled so that the typical kind decompresses at TYPICAL_DECOMPRESS_MB_S
-// (1500, the published figure zfs_compress.h uses).
 // The kinds: this machine's shared libraries, headers and documentation
 // (/usr/lib/x86_64-linux-gnu, /usr/include, /usr/share/doc: files read in
 // name order, 60 records each); test A's records (fio's 4 KiB buffers, 1, 4
-// or 32 of them as its iodepth, scrambled before each write as fio does, in
-// 8 or all 32 blocks of a record of a sparse file); and fio's
-// buffer_compress_percentage patterns (25 to 90 % zeros per 4 KiB). A figure for zfs_compress.h,
-// never asserted.
+// or 32 of them as its iodepth, scrambled before each write as fio does
+// (fio::IoBuffers), in 8 or all 32 blocks of a record of a sparse file); and
+// fio's buffer_compress_percentage patterns (25 to 90 % zeros per 4 KiB).
+// A figure for zfs_compress.h, never asserted.
 #include <lz4.h>
 
 #include <algorithm>
