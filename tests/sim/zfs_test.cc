@@ -94,6 +94,34 @@ TEST(ZfsTest, PartialWritesReadTheRecordOnlyWhenItIsNotInTheArc) {
   EXPECT_EQ(back, rec);
 }
 
+TEST(ZfsArcTest, TheDbufCacheHoldsAThirtySecondOfTheArcUncompressed) {
+  ZfsArc arc(8 * kRec, kRec / 8);  // 64 records; the dbuf cache holds 2
+  for (uint64_t r = 0; r < 4; ++r) arc.Insert(r);
+  EXPECT_TRUE(arc.Contains(0));
+  EXPECT_FALSE(arc.Uncompressed(0)) << "the least recently inserted left the dbuf cache";
+  EXPECT_FALSE(arc.Uncompressed(1));
+  EXPECT_TRUE(arc.Uncompressed(2));
+  EXPECT_TRUE(arc.Uncompressed(3));
+  EXPECT_EQ(arc.uncompressed_bytes(), 2 * kRec / 8);
+  arc.Touch(2);         // 2 is now the most recently used of the two
+  arc.Decompressed(0);  // in; 3 goes
+  EXPECT_TRUE(arc.Uncompressed(0));
+  EXPECT_TRUE(arc.Uncompressed(2));
+  EXPECT_FALSE(arc.Uncompressed(3));
+  arc.Decompressed(99);  // not in the ARC: nothing
+  EXPECT_FALSE(arc.Uncompressed(99));
+  EXPECT_EQ(arc.uncompressed_bytes(), 2 * kRec / 8);
+  // Records the ARC drops leave the dbuf cache with it.
+  for (uint64_t r = 4; r < 4 + 64; ++r) arc.Insert(r);
+  EXPECT_FALSE(arc.Contains(0));
+  EXPECT_FALSE(arc.Uncompressed(0));
+  EXPECT_EQ(arc.uncompressed_bytes(), 2 * kRec / 8);
+  EXPECT_TRUE(arc.Uncompressed(67));
+  arc.Clear();
+  EXPECT_EQ(arc.uncompressed_bytes(), 0u);
+  EXPECT_FALSE(arc.Uncompressed(67));
+}
+
 TEST(ZfsTest, APartialWriteOrAReadDecompressesARecordTheArcHoldsOnlyCompressed) {
   // An ARC of 64 records; its dbuf cache holds 1/32 of that: two records.
   Fixture f("arc_size = \"8MiB\"\ncompression = \"lz4\"\n");
