@@ -112,13 +112,6 @@ void CorpusKind(const std::string& kind, const std::string& dir, std::vector<Sam
     Measure(kind, c.data() + i * (records / std::min(records, kPerKind)) * kRecord, out);
 }
 
-void FillRandom(Random& rng, uint8_t* p, uint64_t n) {
-  for (uint64_t at = 0; at < n; at += 8) {
-    const uint64_t r = rng.Next();
-    std::memcpy(p + at, &r, std::min<uint64_t>(8, n - at));
-  }
-}
-
 // A record of a sparse file as fio's random 4 KiB writes leave it (test A):
 // `written` of its 32 blocks copies of fio's buffers (`slots` of them, its
 // iodepth; fio::IoBuffers, scrambled before each write as fio does, with
@@ -151,7 +144,7 @@ void PercentKind(int percent, Random& rng, std::vector<Sample>* out) {
   for (size_t rep = 0; rep < kPerKind / 6; ++rep) {
     std::fill(rec.begin(), rec.end(), 0);
     for (uint64_t at = 0; at < kRecord; at += 4096)
-      FillRandom(rng, rec.data() + at, 4096 * static_cast<uint64_t>(100 - percent) / 100);
+      rng.Fill(rec.data() + at, 4096 * static_cast<uint64_t>(100 - percent) / 100);
     Measure("fio compress " + std::to_string(percent) + "%", rec.data(), out);
   }
 }

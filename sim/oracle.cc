@@ -7,7 +7,6 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cstdio>
 
 #include "sim/all_zero.h"
 #include "sim/stat_table.h"
@@ -15,39 +14,9 @@
 namespace storlab {
 namespace {
 
-std::string Hex(uint64_t h) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
-
 constexpr size_t kMaxReadViolations = 1000;
 
 }  // namespace
-
-std::string OracleReport::Summary() const {
-  std::string s;
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "oracle: %llu blocks checked: %llu hold the newest write, %llu an older "
-                "acceptable one (acknowledged writes that were not durable were lost), "
-                "%zu violations, %llu read errors\n",
-                static_cast<unsigned long long>(blocks_checked),
-                static_cast<unsigned long long>(blocks_newest),
-                static_cast<unsigned long long>(blocks_older), violations.size(),
-                static_cast<unsigned long long>(read_errors));
-  s += line;
-  for (size_t i = 0; i < violations.size() && i < 20; ++i) {
-    const auto& v = violations[i];
-    std::string acc;
-    for (uint64_t h : v.acceptable) acc += (acc.empty() ? "" : ", ") + Hex(h);
-    s += "  VIOLATION at byte " + std::to_string(v.offset) + ": " + v.what + "; found " +
-         Hex(v.found) + ", acceptable {" + acc + "}\n";
-  }
-  if (violations.size() > 20)
-    s += "  ... and " + std::to_string(violations.size() - 20) + " more\n";
-  return s;
-}
 
 Oracle::Oracle(Engine& engine, Node& child, bool fresh, std::string name)
     : NodeWrapper(engine, std::move(name), child),

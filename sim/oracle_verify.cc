@@ -1,7 +1,8 @@
 // Oracle::Verify: after a power cut, every block the oracle knows read
 // back through the stack (runs of up to 1 MiB, queue depth 16) and checked
-// against its acceptable versions (sim/oracle.h).
+// against its acceptable versions (sim/oracle.h); and the report it gives.
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <memory>
 
@@ -9,6 +10,39 @@
 #include "sim/virtual_driver.h"
 
 namespace storlab {
+namespace {
+
+std::string Hex(uint64_t h) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
+std::string OracleReport::Summary() const {
+  std::string s;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "oracle: %llu blocks checked: %llu hold the newest write, %llu an older "
+                "acceptable one (acknowledged writes that were not durable were lost), "
+                "%zu violations, %llu read errors\n",
+                static_cast<unsigned long long>(blocks_checked),
+                static_cast<unsigned long long>(blocks_newest),
+                static_cast<unsigned long long>(blocks_older), violations.size(),
+                static_cast<unsigned long long>(read_errors));
+  s += line;
+  for (size_t i = 0; i < violations.size() && i < 20; ++i) {
+    const auto& v = violations[i];
+    std::string acc;
+    for (uint64_t h : v.acceptable) acc += (acc.empty() ? "" : ", ") + Hex(h);
+    s += "  VIOLATION at byte " + std::to_string(v.offset) + ": " + v.what + "; found " +
+         Hex(v.found) + ", acceptable {" + acc + "}\n";
+  }
+  if (violations.size() > 20)
+    s += "  ... and " + std::to_string(violations.size() - 20) + " more\n";
+  return s;
+}
 
 void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
   struct State {

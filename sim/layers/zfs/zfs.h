@@ -52,7 +52,6 @@
 #define STORLAB_SIM_LAYERS_ZFS_ZFS_H_
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -177,6 +176,11 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
   uint64_t LastRecordOf(uint64_t off, uint64_t len) const {
     return (off + len - 1) / config_.record_size;
   }
+  // Whether `req` covers only part of record `rec`.
+  bool Partial(const Request& req, uint64_t rec) const {
+    const uint64_t rs = config_.record_size;
+    return req.offset > rec * rs || req.offset + req.length < (rec + 1) * rs;
+  }
   bool InMemory(uint64_t rec) const;
 
   // Writes, trims (zfs_write.cc): past the throttle (ZfsTxgSync::Pool),
@@ -195,10 +199,9 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
   void ReadRecord(uint64_t rec, Callback<void(Status)> done);
   // Reads `recs`, then runs then(req) (or fails req with the first error).
   void ReadRecords(const std::vector<uint64_t>& recs, Request req, Callback<void(Request)> then);
-  // The CPU time to decompress the records of [first, last] for which
-  // needs_bytes(rec) holds and that the ARC holds only compressed; they are
-  // in the dbuf cache after.
-  Nanos Decompress(uint64_t first, uint64_t last, const std::function<bool(uint64_t)>& needs_bytes);
+  // The CPU time to decompress record `rec` if the ARC holds it only
+  // compressed (0 otherwise); it is in the dbuf cache after.
+  Nanos Decompress(uint64_t rec);
 
   // A txg committed (ZfsTxgSync::Pool): its log records are obsolete.
   void TxgCommitted(uint64_t txg) override { zil_.TxgCommitted(txg); }

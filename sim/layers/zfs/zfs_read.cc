@@ -24,31 +24,26 @@ void ZfsPool::StartRead(Request req) {
 void ZfsPool::DecompressAndServe(Request req) {
   // The records just read are uncompressed; the others the ARC held may
   // not be.
-  const Nanos decompress = Decompress(RecordOf(req.offset), LastRecordOf(req.offset, req.length),
-                                      [](uint64_t) { return true; });
+  Nanos decompress(0);
+  for (uint64_t rec = RecordOf(req.offset); rec <= LastRecordOf(req.offset, req.length); ++rec)
+    decompress += Decompress(rec);
   if (decompress == Nanos(0)) return ServeRead(std::move(req));
   const Nanos end = cpu_.Compute(engine_.now(), decompress, config_.record_size);
   engine_.At(end, [this, r = std::move(req)]() mutable { ServeRead(std::move(r)); });
 }
 
-Nanos ZfsPool::Decompress(uint64_t first, uint64_t last,
-                          const std::function<bool(uint64_t)>& needs_bytes) {
+Nanos ZfsPool::Decompress(uint64_t rec) {
   // dbuf_read() -> arc_read(): a record the ARC holds compressed and the
   // dbuf cache does not is decompressed into a new dbuf (arc_buf_fill ->
   // arc_buf_decompress); one the open or syncing txg holds whole is in a
   // dirty dbuf already.
-  Nanos total(0);
-  for (uint64_t rec = first; rec <= last; ++rec) {
-    if (!needs_bytes(rec) || txg_.HoldsWhole(rec) || !InArc(rec) || arc_.Uncompressed(rec))
-      continue;
-    const ZfsBp* bp = txg_.Block(rec);
-    if (bp == nullptr || !bp->compressed) continue;
-    total += bp->decompress_cpu;
-    ++counters_.dbuf_decompressions;
-    counters_.decompress_cpu_ns += static_cast<uint64_t>(bp->decompress_cpu.count());
-    arc_.Decompressed(rec);
-  }
-  return total;
+  if (txg_.HoldsWhole(rec) || !InArc(rec) || arc_.Uncompressed(rec)) return Nanos(0);
+  const ZfsBp* bp = txg_.Block(rec);
+  if (bp == nullptr || !bp->compressed) return Nanos(0);
+  ++counters_.dbuf_decompressions;
+  counters_.decompress_cpu_ns += static_cast<uint64_t>(bp->decompress_cpu.count());
+  arc_.Decompressed(rec);
+  return bp->decompress_cpu;
 }
 
 void ZfsPool::ReadRecords(const std::vector<uint64_t>& recs, Request req,

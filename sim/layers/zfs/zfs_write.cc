@@ -12,21 +12,20 @@ void ZfsPool::Prepare(Request req) {
   // A write covering part of a record that is not in memory reads it first
   // (dmu_buf_will_dirty -> dbuf_read): only the first and last records can
   // be partial.
-  const uint64_t rs = config_.record_size;
+  const uint64_t ends[] = {RecordOf(req.offset), LastRecordOf(req.offset, req.length)};
   std::vector<uint64_t> need;
-  for (uint64_t rec : {RecordOf(req.offset), LastRecordOf(req.offset, req.length)}) {
-    const bool partial = req.offset > rec * rs || req.offset + req.length < (rec + 1) * rs;
-    if (partial && !InMemory(rec) && txg_.Block(rec) != nullptr &&
+  for (uint64_t rec : ends) {
+    if (Partial(req, rec) && !InMemory(rec) && txg_.Block(rec) != nullptr &&
         std::find(need.begin(), need.end(), rec) == need.end())
       need.push_back(rec);
   }
   if (need.empty()) {
     // The partial records the ARC holds only compressed are decompressed
-    // first (dmu_buf_will_dirty -> dbuf_read: zfs_read.cc, Decompress).
-    const Nanos decompress =
-        Decompress(RecordOf(req.offset), LastRecordOf(req.offset, req.length), [&](uint64_t rec) {
-          return req.offset > rec * rs || req.offset + req.length < (rec + 1) * rs;
-        });
+    // first (dmu_buf_will_dirty -> dbuf_read: zfs_read.cc, Decompress; a
+    // record decompressed is not again).
+    Nanos decompress(0);
+    for (uint64_t rec : ends)
+      if (Partial(req, rec)) decompress += Decompress(rec);
     const Nanos start = decompress > Nanos(0)
                             ? cpu_.Compute(engine_.now(), decompress, config_.record_size)
                             : engine_.now();
