@@ -141,8 +141,9 @@ int DemoCommand(const Args& args) {
   }
   auto start = std::chrono::steady_clock::now();
   auto results = demo::RunDemo(o, [](const demo::CellResult& r) {
-    std::fprintf(stderr, "storlab demo: %c/%-8s %s (%.1f s wall)\n", r.cell.test,
-                 r.cell.option.c_str(), r.status.ok() ? "done" : "did not run", r.wall_seconds);
+    std::fprintf(stderr, "storlab demo: %c/%-8s %s (%.1f s wall, %.1f M events)\n", r.cell.test,
+                 r.cell.option.c_str(), r.status.ok() ? "done" : "did not run", r.wall_seconds,
+                 static_cast<double>(r.events) / 1e6);
   });
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::fputs(demo::DemoReport(results, o.runtime).c_str(), stdout);

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <iterator>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "sim/random.h"
@@ -46,6 +48,7 @@ TEST(DirtyAgeIndex, ScanMatchesAScanFromTheStartUnderRandomTraffic) {
     uint64_t seq = 0;
     Nanos now;
     std::vector<std::pair<uint64_t, uint64_t>> live;  // (seq, block)
+    std::set<uint64_t> dirty;                          // a block is in once
     for (int step = 0; step < 5000; ++step) {
       now = now + Nanos(static_cast<int64_t>(rng.Uniform(2000)));
       const uint64_t op = rng.Uniform(10);
@@ -54,12 +57,14 @@ TEST(DirtyAgeIndex, ScanMatchesAScanFromTheStartUnderRandomTraffic) {
         const uint64_t s = ++seq;
         for (uint64_t n = 1 + rng.Uniform(3); n > 0; --n) {
           const uint64_t b = rng.Uniform(1u << 20);
+          if (!dirty.insert(b).second) continue;
           x.Insert(s, b, now);
           live.emplace_back(s, b);
         }
       } else if (op < 8 && !live.empty()) {
         const size_t i = rng.Uniform(live.size());
         x.Erase(live[i].first, live[i].second);
+        dirty.erase(live[i].second);
         live[i] = live.back();
         live.pop_back();
       }
@@ -96,6 +101,58 @@ TEST(DirtyAgeIndex, TimeGoingBackOrAnotherExpireStartsTheCountOver) {
   ExpectSame(x, Nanos(1000), Nanos(500), 100);
   ExpectSame(x, Nanos(400), Nanos(50), 100);
   ExpectSame(x, Nanos(400), Nanos(50), 2);
+}
+
+// The log against the tree it replaced: the same entries in the same order
+// through appends, erasures that leave holes and compactions, and keys
+// inserted out of order (a restored state), which the log sorts.
+TEST(DirtyAgeIndex, KeepsTheEntriesInKeyOrderThroughHolesCompactionsAndOutOfOrderKeys) {
+  Random rng(7);
+  DirtyAgeIndex x;
+  std::map<DirtyAgeIndex::Key, Nanos> want;
+  std::map<uint64_t, uint64_t> seq_of;  // block -> its sequence while in
+  uint64_t seq = 100000;
+  auto same = [&] {
+    auto it = want.begin();
+    size_t n = 0;
+    for (const auto& [k, since] : x.entries()) {
+      ASSERT_NE(it, want.end());
+      ASSERT_EQ(k, it->first);
+      ASSERT_EQ(since, it->second);
+      ++it;
+      ++n;
+    }
+    ASSERT_EQ(it, want.end());
+    ASSERT_EQ(n, x.size());
+    ASSERT_EQ(x.empty(), want.empty());
+  };
+  for (int round = 0; round < 6; ++round) {
+    // Appends (most) and out-of-order keys (round 3: a restore).
+    for (int i = 0; i < 4000; ++i) {
+      const uint64_t b = rng.Uniform(1u << 16);
+      if (seq_of.count(b)) continue;
+      const uint64_t s = round == 3 ? rng.Uniform(seq) : ++seq;
+      x.Insert(s, b, Nanos(static_cast<int64_t>(s)));
+      want[{s, b}] = Nanos(static_cast<int64_t>(s));
+      seq_of[b] = s;
+    }
+    same();
+    // Erase most of them, oldest and random: holes, then a compaction.
+    for (int i = 0; i < 3500 && !seq_of.empty(); ++i) {
+      auto it = seq_of.begin();
+      std::advance(it, static_cast<long>(rng.Uniform(seq_of.size())));
+      x.Erase(it->second, it->first);
+      x.Erase(it->second + 1, it->first);  // not in: changes nothing
+      want.erase({it->second, it->first});
+      seq_of.erase(it);
+      if (i % 500 == 0) same();
+    }
+    same();
+  }
+  for (const auto& [b, s] : seq_of) x.Erase(s, b);
+  want.clear();
+  EXPECT_TRUE(x.empty());
+  same();
 }
 
 }  // namespace cache_dirty_age_test

@@ -187,7 +187,7 @@ void CacheDestager::Flush(uint64_t seq, Completion done) {
 void CacheDestager::CheckFlushes() {
   while (!flush_waiters_.empty()) {
     FlushWaiter& w = flush_waiters_.front();
-    const auto& by_seq = table_.dirty_by_seq();
+    const DirtyAgeIndex::Entries by_seq = table_.dirty_by_seq();
     bool blocked = !by_seq.empty() && by_seq.begin()->first.first <= w.seq;
     bool failed = false;
     if (blocked && table_.failed_blocks() > 0) {

@@ -94,7 +94,7 @@ class CacheTable {
   uint64_t dirty_blocks() const { return by_block_.size(); }
   const GroupSet& dirty_by_block() const { return by_block_; }
   // (oldest write's sequence, block) -> that write's time, oldest first.
-  const DirtyAgeIndex::Map& dirty_by_seq() const { return by_seq_.entries(); }
+  DirtyAgeIndex::Entries dirty_by_seq() const { return by_seq_.entries(); }
   // The destager's expiry: see DirtyAgeIndex::Scan.
   DirtyAgeIndex::Expiry ScanExpiry(Nanos now, Nanos expire, uint64_t limit) {
     return by_seq_.Scan(now, expire, limit);
