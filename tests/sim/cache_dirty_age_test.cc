@@ -48,7 +48,7 @@ TEST(DirtyAgeIndex, ScanMatchesAScanFromTheStartUnderRandomTraffic) {
     uint64_t seq = 0;
     Nanos now;
     std::vector<std::pair<uint64_t, uint64_t>> live;  // (seq, block)
-    std::set<uint64_t> dirty;                          // a block is in once
+    std::set<uint64_t> dirty;                         // a block is in once
     for (int step = 0; step < 5000; ++step) {
       now = now + Nanos(static_cast<int64_t>(rng.Uniform(2000)));
       const uint64_t op = rng.Uniform(10);

@@ -5,9 +5,7 @@
 
 namespace storlab {
 
-const DirtyAgeIndex::Entry& DirtyAgeIndex::Iterator::operator*() const {
-  return (*log_)[i_].entry;
-}
+const DirtyAgeIndex::Entry& DirtyAgeIndex::Iterator::operator*() const { return (*log_)[i_].entry; }
 
 DirtyAgeIndex::Iterator& DirtyAgeIndex::Iterator::operator++() {
   ++i_;
