@@ -75,15 +75,20 @@ class Engine {
   void PopCancelled();
   void HeapPush(HeapEntry e);
   void HeapPop();
+  static constexpr size_t kArity = 4;
+  // (t, seq) as one 128-bit key: t is never negative, so the unsigned
+  // comparison orders as the pair does, without a branch between them.
   static bool Before(const HeapEntry& a, const HeapEntry& b) {
-    return a.t < b.t || (a.t == b.t && a.seq < b.seq);
+    using Key = unsigned __int128;
+    return (Key{static_cast<uint64_t>(a.t)} << 64 | a.seq) <
+           (Key{static_cast<uint64_t>(b.t)} << 64 | b.seq);
   }
 
   Nanos now_;
   uint64_t next_seq_ = 1;
   uint64_t events_run_ = 0;
   size_t live_ = 0;
-  std::vector<HeapEntry> heap_;  // binary min-heap on (t, seq)
+  std::vector<HeapEntry> heap_;  // four-ary min-heap on (t, seq)
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;
 };
