@@ -186,8 +186,8 @@ Status ZfsSample::RestoreState(StateReader& r, uint64_t max_records) {
 }
 
 Status ZfsTxgSync::SaveState(StateWriter& w) const {
-  if (!open_records_.empty() || !syncing_records_.empty() || syncing_now_ || writes_left_ ||
-      timer_armed_ || !blocked_.empty() || !pending_bps_.empty()) {
+  if (open_records_->size() != 0 || !syncing_records_.empty() || syncing_now_ || writes_left_ ||
+      timer_armed_ || !blocked_.empty() || pending_bps_.size() != 0) {
     return Status::Internal("zfs txgs not idle");
   }
   w.U64(open_txg_);
@@ -195,7 +195,9 @@ Status ZfsTxgSync::SaveState(StateWriter& w) const {
   w.U64(committed_txg_);
   w.Time(last_sync_start_);
   w.Time(last_wakeup_);
-  std::vector<std::pair<uint64_t, ZfsBp>> bps(committed_bps_.begin(), committed_bps_.end());
+  std::vector<std::pair<uint64_t, ZfsBp>> bps;
+  bps.reserve(committed_bps_.size());
+  committed_bps_.ForEach([&](uint64_t rec, const ZfsBp& bp) { bps.emplace_back(rec, bp); });
   std::sort(bps.begin(), bps.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   w.U64(bps.size());
   for (const auto& [rec, bp] : bps) {
@@ -226,7 +228,7 @@ Status ZfsTxgSync::RestoreState(StateReader& r, uint64_t max_records) {
   const uint64_t n = r.Count(5);
   for (uint64_t i = 0; i < n && r.ok(); ++i) {
     const uint64_t rec = r.U64();
-    committed_bps_[rec] = RestoreBp(r);
+    *committed_bps_.TryEmplace(rec).first = RestoreBp(r);
   }
   if (r.Bool() != (sample_ != nullptr) && r.ok()) r.Fail("saved with(out) a compression sample");
   RETURN_IF_ERROR(r.status());

@@ -32,17 +32,12 @@ ZfsTxgSync::ZfsTxgSync(Engine& engine, const ZfsConfig& config, bool keeps_data,
 }
 
 bool ZfsTxgSync::HoldsWhole(uint64_t rec) const {
-  auto o = open_records_.find(rec);
-  if (o != open_records_.end() && o->second.full) return true;
-  auto s = std::lower_bound(syncing_records_.begin(), syncing_records_.end(), rec,
-                            [](const auto& e, uint64_t r) { return e.first < r; });
-  return s != syncing_records_.end() && s->first == rec && s->second.full;
+  if (const TxgRecord* o = open_records_->Find(rec); o && o->full) return true;
+  const TxgRecord* s = syncing_lookup_->Find(rec);
+  return s && s->full;
 }
 
-const ZfsBp* ZfsTxgSync::Block(uint64_t rec) const {
-  auto it = committed_bps_.find(rec);
-  return it == committed_bps_.end() ? nullptr : &it->second;
-}
+const ZfsBp* ZfsTxgSync::Block(uint64_t rec) const { return committed_bps_.Find(rec); }
 
 void ZfsTxgSync::PatchDirty(uint64_t off, uint64_t len, uint8_t* buf) const {
   // Newest wins: the syncing txg, then the open txg.
@@ -98,16 +93,16 @@ uint64_t ZfsTxgSync::Dirty(const Request& req) {
   const bool zero = req.op != Op::kWrite;
   for (uint64_t rec = RecordOf(req.offset); rec <= LastRecordOf(req.offset, req.length); ++rec) {
     const bool whole = req.offset <= rec * rs && req.offset + req.length >= (rec + 1) * rs;
-    auto it = open_records_.find(rec);
-    if (it == open_records_.end()) {
+    TxgRecord* it = open_records_->Find(rec);
+    if (!it) {
       TxgRecord tr;
       tr.file = req.file_id;
-      tr.full = whole || InMemory(rec) || !committed_bps_.count(rec);
+      tr.full = whole || InMemory(rec) || !committed_bps_.Find(rec);
       tr.freed = zero && whole;
-      open_records_.emplace(rec, tr);
+      *open_records_->TryEmplace(rec).first = tr;
       if (!tr.freed) open_dirty_ += rs;  // dbuf_dirty: the whole record counts
     } else {
-      TxgRecord& tr = it->second;
+      TxgRecord& tr = *it;
       if (tr.freed && !(zero && whole)) {  // written again after a free
         tr.freed = false;
         open_dirty_ += rs;
@@ -151,7 +146,7 @@ void ZfsTxgSync::UpdateAsyncLimit() {
 }
 
 void ZfsTxgSync::ArmTimer() {
-  if (timer_armed_ || open_records_.empty()) return;
+  if (timer_armed_ || open_records_->size() == 0) return;
   timer_armed_ = true;
   const Nanos at = Max(engine_.now(), last_sync_start_ + config_.txg_timeout);
   engine_.At(at, [this] {
@@ -161,7 +156,7 @@ void ZfsTxgSync::ArmTimer() {
 }
 
 void ZfsTxgSync::MaybeSync(bool timer) {
-  if (syncing_now_ || open_records_.empty()) return;
+  if (syncing_now_ || open_records_->size() == 0) return;
   const uint64_t sync_bytes =
       static_cast<uint64_t>(static_cast<double>(dirty_max_) * config_.dirty_sync_fraction);
   const bool due = timer || engine_.now() >= last_sync_start_ + config_.txg_timeout;
@@ -180,10 +175,14 @@ void ZfsTxgSync::StartTxg() {
   syncing_txg_ = open_txg_++;
   std::swap(open_, syncing_);  // the open txg quiesces; a new one opens
   open_->Clear();
-  syncing_records_.assign(open_records_.begin(), open_records_.end());
+  syncing_records_.clear();
+  syncing_records_.reserve(open_records_->size());
+  open_records_->ForEach(
+      [&](uint64_t rec, const TxgRecord& tr) { syncing_records_.emplace_back(rec, tr); });
   std::sort(syncing_records_.begin(), syncing_records_.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  open_records_.clear();
+  std::swap(open_records_, syncing_lookup_);
+  open_records_->Clear();
   syncing_dirty_ = open_dirty_;
   open_dirty_ = 0;
   const uint64_t rs = record_size_;
@@ -270,7 +269,7 @@ void ZfsTxgSync::WriteRecord(uint64_t rec, ZfsCompressed c) {
   counters_.physical_bytes += c.psize;
   if (c.compressed) ++counters_.compressed_records;
   vdevs_.Write(bp, ZfsIoClass::kAsyncWrite, [this, rec, bp, rs](Status st) {
-    pending_bps_[rec] = bp;
+    *pending_bps_.TryEmplace(rec).first = bp;
     // dbuf_write_physdone(): dirty space is released as records land.
     syncing_dirty_ -= std::min(syncing_dirty_, rs);
     RecordDirty();
@@ -304,21 +303,21 @@ void ZfsTxgSync::Committed(Status st) {
   (void)syncing_->DrainAllTo(store_);
   syncing_->Clear();
   for (const auto& [rec, tr] : syncing_records_) {
-    auto old = committed_bps_.find(rec);
-    if (old != committed_bps_.end()) {
-      vdevs_.Free(old->second);
-      committed_bps_.erase(old);
+    if (const ZfsBp* old = committed_bps_.Find(rec)) {
+      vdevs_.Free(*old);
+      committed_bps_.Erase(rec);
     }
-    auto nb = pending_bps_.find(rec);
-    if (!tr.freed && nb != pending_bps_.end()) {
-      committed_bps_[rec] = nb->second;
+    const ZfsBp* nb = pending_bps_.Find(rec);
+    if (!tr.freed && nb) {
+      *committed_bps_.TryEmplace(rec).first = *nb;
       arc_.Insert(rec);
     } else if (tr.freed) {
       (void)store_.Zero(rec * rs, rs);
     }
   }
-  pending_bps_.clear();
+  pending_bps_.Clear();
   syncing_records_.clear();
+  syncing_lookup_->Clear();
   syncing_dirty_ = 0;
   committed_txg_ = syncing_txg_;
   pool_.TxgCommitted(committed_txg_);
@@ -334,18 +333,19 @@ void ZfsTxgSync::Committed(Status st) {
 void ZfsTxgSync::PowerCut() {
   open_->Clear();
   syncing_->Clear();
-  open_records_.clear();
+  open_records_->Clear();
   syncing_records_.clear();
+  syncing_lookup_->Clear();
   open_dirty_ = syncing_dirty_ = 0;
   syncing_now_ = false;
   writes_left_ = 0;
   timer_armed_ = false;
-  pending_bps_.clear();
+  pending_bps_.Clear();
   blocked_.clear();
   last_wakeup_ = Nanos();
   last_sync_start_ = engine_.now();
   vdevs_.Reset([this](const std::function<void(const ZfsBp&)>& use) {
-    for (const auto& [rec, bp] : committed_bps_) use(bp);
+    committed_bps_.ForEach([&](uint64_t, const ZfsBp& bp) { use(bp); });
   });
   open_txg_ = committed_txg_ + 1;
 }
@@ -355,13 +355,13 @@ void ZfsTxgSync::Replay(uint64_t offset, uint64_t length, const uint8_t* data) {
   if (keeps_data_) open_->Put(offset, length, data);
   if (sample_) sample_->Write(offset, length, data, has_block_);
   for (uint64_t rec = RecordOf(offset); rec <= LastRecordOf(offset, length); ++rec) {
-    auto [it, inserted] = open_records_.try_emplace(rec);
+    auto [it, inserted] = open_records_->TryEmplace(rec);
     const bool whole = offset <= rec * rs && offset + length >= (rec + 1) * rs;
     if (inserted) {
-      it->second.full = whole || !committed_bps_.count(rec);
+      it->full = whole || !committed_bps_.Find(rec);
       open_dirty_ += rs;
     }
-    it->second.full = it->second.full || whole;
+    it->full = it->full || whole;
   }
 }
 
