@@ -1,6 +1,7 @@
 // Engine speed: events per wall second of the virtual driver on a no-op
 // workload — K independent chains, each event scheduling its successor a
-// pseudo-random delay later, so the heap holds K events (K = 1, 32, 1024).
+// pseudo-random delay later, so the queue holds K events (K = 1, 32, 1024,
+// 8192).
 //
 //   build/bench/storlab_bench_engine [events_per_run]
 #include <chrono>
@@ -42,7 +43,7 @@ double Run(uint64_t chains, uint64_t total) {
 int main(int argc, char** argv) {
   uint64_t total = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 20'000'000;
   std::printf("engine: no-op events, virtual driver, one core\n");
-  for (uint64_t chains : {1, 32, 1024}) {
+  for (uint64_t chains : {1, 32, 1024, 8192}) {
     double best = 0;
     for (int rep = 0; rep < 3; ++rep) best = std::max(best, storlab::Run(chains, total));
     std::printf("  %5llu events pending: %6.1f M events/s\n",

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/callback.h"
+#include "sim/event_queue.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -63,32 +64,17 @@ class Engine {
   uint64_t events_run() const { return events_run_; }
 
  private:
-  struct HeapEntry {
-    int64_t t;
-    uint64_t seq;
-    uint32_t slot;
-  };
   struct Slot {
     Event fn;
     uint64_t seq = 0;  // 0 when free or cancelled
   };
   void PopCancelled();
-  void HeapPush(HeapEntry e);
-  void HeapPop();
-  static constexpr size_t kArity = 4;
-  // (t, seq) as one 128-bit key: t is never negative, so the unsigned
-  // comparison orders as the pair does, without a branch between them.
-  static bool Before(const HeapEntry& a, const HeapEntry& b) {
-    using Key = unsigned __int128;
-    return (Key{static_cast<uint64_t>(a.t)} << 64 | a.seq) <
-           (Key{static_cast<uint64_t>(b.t)} << 64 | b.seq);
-  }
 
   Nanos now_;
   uint64_t next_seq_ = 1;
   uint64_t events_run_ = 0;
   size_t live_ = 0;
-  std::vector<HeapEntry> heap_;  // four-ary min-heap on (t, seq)
+  EventQueue queue_;  // by (t, seq); cancelled entries leave it lazily
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;
 };

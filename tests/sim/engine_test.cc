@@ -24,6 +24,23 @@ TEST(EngineTest, RunsEventsInTimeThenSubmissionOrder) {
   EXPECT_EQ(e.events_run(), 3u);
 }
 
+// The real-time driver asks for the next event's time before it sleeps; a
+// request that arrives meanwhile is scheduled before that event and runs
+// first.
+TEST(EngineTest, AnEventScheduledBeforeTheOnePeekedAtRunsFirst) {
+  Engine e;
+  std::vector<int> order;
+  e.At(10_us, [&] { order.push_back(1); });
+  e.At(50_us, [&] { order.push_back(3); });
+  VirtualDriver(e).RunUntil(10_us);
+  EXPECT_EQ(e.next_time(), 50_us);
+  e.AdvanceTo(20_us);
+  e.At(20_us, [&] { order.push_back(2); });
+  EXPECT_EQ(e.next_time(), 20_us);
+  VirtualDriver(e).RunUntilIdle();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+}
+
 // A layer's event that carries the request it serves, and one more word,
 // must not allocate: one such event runs for every buffered I/O.
 TEST(EngineTest, AnEventCarryingARequestFitsInline) {
