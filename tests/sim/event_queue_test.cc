@@ -20,6 +20,16 @@ namespace event_queue_test {
 
 using Key = std::tuple<int64_t, uint64_t, uint32_t>;
 
+// Pops everything; the slots in the order they came out.
+std::vector<uint32_t> Drain(EventQueue& q) {
+  std::vector<uint32_t> order;
+  while (!q.empty()) {
+    order.push_back(q.Top().slot);
+    q.Pop();
+  }
+  return order;
+}
+
 struct Reference {
   std::priority_queue<Key, std::vector<Key>, std::greater<>> q;
 };
@@ -80,12 +90,7 @@ TEST(EventQueue, APushBelowAPeekedMinimumComesOutFirst) {
   EXPECT_EQ(q.Top().slot, 3u);  // the peek centres the buckets on (1001, 3)
   q.Push({1000, 4, 4});         // at the time last popped, below the peek
   q.Push({1001, 5, 5});
-  std::vector<uint32_t> order;
-  while (!q.empty()) {
-    order.push_back(q.Top().slot);
-    q.Pop();
-  }
-  EXPECT_EQ(order, (std::vector<uint32_t>{4, 3, 5, 2}));
+  EXPECT_EQ(Drain(q), (std::vector<uint32_t>{4, 3, 5, 2}));
 }
 
 TEST(EventQueue, ClearLetsPushesStartOverAndTheKeyExtremesOrder) {
@@ -103,12 +108,7 @@ TEST(EventQueue, ClearLetsPushesStartOverAndTheKeyExtremesOrder) {
   q.Push({far, big, 4});
   q.Push({far, big - 1, 5});
   q.Push({10, 2, 6});
-  std::vector<uint32_t> order;
-  while (!q.empty()) {
-    order.push_back(q.Top().slot);
-    q.Pop();
-  }
-  EXPECT_EQ(order, (std::vector<uint32_t>{3, 6, 5, 4}));
+  EXPECT_EQ(Drain(q), (std::vector<uint32_t>{3, 6, 5, 4}));
 }
 
 }  // namespace event_queue_test
