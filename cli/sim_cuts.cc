@@ -1,17 +1,10 @@
 #include "cli/sim_cuts.h"
 
-#include <cstdio>
-
+#include "sim/oracle.h"
 #include "workloads/fio/fio_run.h"
 
 namespace storlab::cli {
 namespace {
-
-std::string Hex(uint64_t h) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 // How long the jobs run, from their start to the last one's end.
 Result<Nanos> JobsSpan(const SimArgs& a, const std::vector<fio::RawSection>& sections,
@@ -74,9 +67,9 @@ nlohmann::ordered_json CutsJson(const CutSummary& s) {
       e["cut"] = i;
       e["at_ns"] = (c.at - s.origin).count();
       e["offset"] = v.offset;
-      e["found"] = Hex(v.found);
+      e["found"] = OracleHashHex(v.found);
       auto acc = nlohmann::ordered_json::array();
-      for (uint64_t h : v.acceptable) acc.push_back(Hex(h));
+      for (uint64_t h : v.acceptable) acc.push_back(OracleHashHex(h));
       e["expected"] = acc;
       e["what"] = v.what;
       e["counted_as"] = c.promise_broken ? "lost_unhonoured" : "violation";
@@ -95,9 +88,9 @@ nlohmann::ordered_json CutsJson(const CutSummary& s) {
   for (const auto& v : s.first_read_violations) {
     nlohmann::ordered_json e;
     e["offset"] = v.offset;
-    e["found"] = Hex(v.found);
+    e["found"] = OracleHashHex(v.found);
     auto acc = nlohmann::ordered_json::array();
-    for (uint64_t h : v.acceptable) acc.push_back(Hex(h));
+    for (uint64_t h : v.acceptable) acc.push_back(OracleHashHex(h));
     e["expected"] = acc;
     e["what"] = v.what;
     reads.push_back(e);

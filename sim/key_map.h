@@ -33,6 +33,7 @@ class KeyMap {
   KeyMap& operator=(const KeyMap&) = delete;
 
   size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
 
   T* Find(uint64_t key) const {
     for (size_t i = Home(key);; i = (i + 1) & mask_) {

@@ -43,6 +43,9 @@
 
 namespace storlab {
 
+// A block's hash as the oracle's reports print it: 16 hex digits.
+std::string OracleHashHex(uint64_t hash);
+
 struct OracleViolation {
   uint64_t offset;                   // byte offset of the block
   uint64_t found;                    // hash of what the device returned

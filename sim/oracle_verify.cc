@@ -10,15 +10,12 @@
 #include "sim/virtual_driver.h"
 
 namespace storlab {
-namespace {
 
-std::string Hex(uint64_t h) {
+std::string OracleHashHex(uint64_t hash) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
   return buf;
 }
-
-}  // namespace
 
 std::string OracleReport::Summary() const {
   std::string s;
@@ -35,9 +32,9 @@ std::string OracleReport::Summary() const {
   for (size_t i = 0; i < violations.size() && i < 20; ++i) {
     const auto& v = violations[i];
     std::string acc;
-    for (uint64_t h : v.acceptable) acc += (acc.empty() ? "" : ", ") + Hex(h);
+    for (uint64_t h : v.acceptable) acc += (acc.empty() ? "" : ", ") + OracleHashHex(h);
     s += "  VIOLATION at byte " + std::to_string(v.offset) + ": " + v.what + "; found " +
-         Hex(v.found) + ", acceptable {" + acc + "}\n";
+         OracleHashHex(v.found) + ", acceptable {" + acc + "}\n";
   }
   if (violations.size() > 20)
     s += "  ... and " + std::to_string(violations.size() - 20) + " more\n";

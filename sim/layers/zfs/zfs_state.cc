@@ -186,8 +186,8 @@ Status ZfsSample::RestoreState(StateReader& r, uint64_t max_records) {
 }
 
 Status ZfsTxgSync::SaveState(StateWriter& w) const {
-  if (open_records_->size() != 0 || !syncing_records_.empty() || syncing_now_ || writes_left_ ||
-      timer_armed_ || !blocked_.empty() || pending_bps_.size() != 0) {
+  if (!open_records_->empty() || !syncing_records_.empty() || syncing_now_ || writes_left_ ||
+      timer_armed_ || !blocked_.empty() || !pending_bps_.empty()) {
     return Status::Internal("zfs txgs not idle");
   }
   w.U64(open_txg_);

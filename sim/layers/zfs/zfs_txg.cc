@@ -146,7 +146,7 @@ void ZfsTxgSync::UpdateAsyncLimit() {
 }
 
 void ZfsTxgSync::ArmTimer() {
-  if (timer_armed_ || open_records_->size() == 0) return;
+  if (timer_armed_ || open_records_->empty()) return;
   timer_armed_ = true;
   const Nanos at = Max(engine_.now(), last_sync_start_ + config_.txg_timeout);
   engine_.At(at, [this] {
@@ -156,7 +156,7 @@ void ZfsTxgSync::ArmTimer() {
 }
 
 void ZfsTxgSync::MaybeSync(bool timer) {
-  if (syncing_now_ || open_records_->size() == 0) return;
+  if (syncing_now_ || open_records_->empty()) return;
   const uint64_t sync_bytes =
       static_cast<uint64_t>(static_cast<double>(dirty_max_) * config_.dirty_sync_fraction);
   const bool due = timer || engine_.now() >= last_sync_start_ + config_.txg_timeout;
