@@ -35,15 +35,7 @@ class Callback<R(Args...), N> {
   template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Callback> &&
                                                     std::is_invocable_r_v<R, F&, Args...>>>
   Callback(F&& f) {  // NOLINT: implicit from lambdas, like std::function
-    using D = std::decay_t<F>;
-    if constexpr (sizeof(D) <= kInline && alignof(D) <= kAlign &&
-                  std::is_nothrow_move_constructible_v<D>) {
-      new (storage_) D(std::forward<F>(f));
-      ops_ = &kInlineOps<D>;
-    } else {
-      *reinterpret_cast<D**>(storage_) = new D(std::forward<F>(f));
-      ops_ = &kHeapOps<D>;
-    }
+    Construct(std::forward<F>(f));
   }
   Callback(Callback&& o) noexcept : ops_(o.ops_) {
     if (ops_) {
@@ -79,6 +71,14 @@ class Callback<R(Args...), N> {
       ops_ = nullptr;
     }
   }
+  // Replaces the target with `f`, built in place (no temporary Callback to
+  // move from: the engine builds each event straight into its slot).
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Callback> &&
+                                                    std::is_invocable_r_v<R, F&, Args...>>>
+  void Emplace(F&& f) {
+    Reset();
+    Construct(std::forward<F>(f));
+  }
 
  private:
   struct Ops {
@@ -87,6 +87,19 @@ class Callback<R(Args...), N> {
     void (*destroy)(void*);
     bool heap;
   };
+  // REQUIRES: empty.
+  template <typename F>
+  void Construct(F&& f) {
+    using D = std::decay_t<F>;
+    if constexpr (sizeof(D) <= kInline && alignof(D) <= kAlign &&
+                  std::is_nothrow_move_constructible_v<D>) {
+      new (storage_) D(std::forward<F>(f));
+      ops_ = &kInlineOps<D>;
+    } else {
+      *reinterpret_cast<D**>(storage_) = new D(std::forward<F>(f));
+      ops_ = &kHeapOps<D>;
+    }
+  }
   template <typename D>
   static constexpr Ops kInlineOps = {
       [](void* p, Args&&... a) -> R { return (*static_cast<D*>(p))(std::forward<Args>(a)...); },

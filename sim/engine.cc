@@ -6,7 +6,7 @@
 
 namespace storlab {
 
-Engine::EventId Engine::At(Nanos t, Event fn) {
+Engine::EventId Engine::Reserve(Nanos t) {
   if (t < now_) {
     // A model bug, never user input: scheduling into the past would make
     // time go backwards.
@@ -19,21 +19,22 @@ Engine::EventId Engine::At(Nanos t, Event fn) {
     slot = free_slots_.back();
     free_slots_.pop_back();
   } else {
-    slot = static_cast<uint32_t>(slots_.size());
-    slots_.emplace_back();
+    slot = slot_count_++;
+    if ((slot >> kChunkBits) == chunks_.size())
+      chunks_.push_back(std::make_unique<Slot[]>(size_t{1} << kChunkBits));
   }
-  uint64_t seq = next_seq_++;
-  slots_[slot].fn = std::move(fn);
-  slots_[slot].seq = seq;
+  const uint64_t seq = next_seq_++;
+  SlotAt(slot).seq = seq;
   queue_.Push({t.count(), seq, slot});
   ++live_;
   return {seq, slot};
 }
 
 bool Engine::Cancel(EventId id) {
-  if (!id || id.slot >= slots_.size() || slots_[id.slot].seq != id.seq) return false;
-  slots_[id.slot].seq = 0;
-  slots_[id.slot].fn.Reset();
+  if (!id || id.slot >= slot_count_ || SlotAt(id.slot).seq != id.seq) return false;
+  Slot& s = SlotAt(id.slot);
+  s.seq = 0;
+  s.fn.Reset();
   --live_;
   return true;  // the heap entry is dropped lazily; the slot is freed then
 }
@@ -41,7 +42,7 @@ bool Engine::Cancel(EventId id) {
 void Engine::PopCancelled() {
   while (!queue_.empty()) {
     const EventQueue::Entry& top = queue_.Top();
-    if (slots_[top.slot].seq == top.seq) return;
+    if (SlotAt(top.slot).seq == top.seq) return;
     free_slots_.push_back(top.slot);
     queue_.Pop();
   }
@@ -60,13 +61,19 @@ bool Engine::Step() {
   queue_.Pop();
   assert(e.t >= now_.count());
   now_ = Nanos(e.t);  // the one place simulated time advances with an event
-  Slot& s = slots_[e.slot];
-  Event fn = std::move(s.fn);
+  // The event runs in its slot: the slot is neither free nor cancellable
+  // meanwhile (seq 0, not in free_slots_), and a Clear() from inside the
+  // event (a power cut) leaves it alone.
+  assert(running_ == kNoSlot);  // Step() is never called from inside an event
+  Slot& s = SlotAt(e.slot);
   s.seq = 0;
-  free_slots_.push_back(e.slot);
   --live_;
   ++events_run_;
-  fn();
+  running_ = e.slot;
+  s.fn();
+  running_ = kNoSlot;
+  s.fn.Reset();
+  free_slots_.push_back(e.slot);
   return true;
 }
 
@@ -78,11 +85,20 @@ void Engine::AdvanceTo(Nanos t) {
 
 void Engine::Clear() {
   queue_.Clear();
-  // Destroy callbacks after the queue is empty: a destructor may not
-  // re-enter the engine, but keeping the order simple avoids surprises.
-  std::vector<Slot> old;
-  old.swap(slots_);
+  // The callbacks are destroyed after the engine is consistent again (a
+  // destructor may not re-enter the engine, but keeping the order simple
+  // avoids surprises). The running event's slot (a Clear() from inside an
+  // event: a power cut) is freed when that event returns.
+  std::vector<Event> dropped;
+  dropped.reserve(live_);
   free_slots_.clear();
+  for (uint32_t i = slot_count_; i-- > 0;) {
+    if (i == running_) continue;
+    Slot& s = SlotAt(i);
+    s.seq = 0;
+    if (s.fn) dropped.push_back(std::move(s.fn));
+    free_slots_.push_back(i);
+  }
   live_ = 0;
 }
 

@@ -12,6 +12,8 @@
 #define STORLAB_SIM_ENGINE_H_
 
 #include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "sim/callback.h"
@@ -38,10 +40,24 @@ class Engine {
 
   Nanos now() const { return now_; }
 
-  // Schedules `fn` to run at absolute time `t`. REQUIRES: t >= now().
-  EventId At(Nanos t, Event fn);
+  // Schedules `fn` (an Event, or a lambda: built straight into the event's
+  // slot) to run at absolute time `t`. REQUIRES: t >= now().
+  template <typename F>
+  EventId At(Nanos t, F&& fn) {
+    const EventId id = Reserve(t);
+    Event& slot_fn = SlotAt(id.slot).fn;
+    if constexpr (std::is_same_v<std::decay_t<F>, Event>) {
+      slot_fn = std::forward<F>(fn);
+    } else {
+      slot_fn.Emplace(std::forward<F>(fn));
+    }
+    return id;
+  }
   // Schedules `fn` to run `delay` after now(). REQUIRES: delay >= 0.
-  EventId After(Nanos delay, Event fn) { return At(now_ + delay, std::move(fn)); }
+  template <typename F>
+  EventId After(Nanos delay, F&& fn) {
+    return At(now_ + delay, std::forward<F>(fn));
+  }
   // Cancels a pending event. Returns false if it already ran or was cancelled.
   bool Cancel(EventId id);
 
@@ -66,8 +82,18 @@ class Engine {
  private:
   struct Slot {
     Event fn;
-    uint64_t seq = 0;  // 0 when free or cancelled
+    uint64_t seq = 0;  // 0 when free, cancelled or running
   };
+  // Slots live in chunks that never move, so an event runs in its slot
+  // (no move out first) while it schedules others.
+  static constexpr unsigned kChunkBits = 10;
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  Slot& SlotAt(uint32_t i) {
+    return chunks_[i >> kChunkBits][i & ((uint32_t{1} << kChunkBits) - 1)];
+  }
+  // A free slot for an event at `t`, queued; its callback is the caller's
+  // to fill. Aborts if t < now() (a model bug).
+  EventId Reserve(Nanos t);
   void PopCancelled();
 
   Nanos now_;
@@ -75,8 +101,10 @@ class Engine {
   uint64_t events_run_ = 0;
   size_t live_ = 0;
   EventQueue queue_;  // by (t, seq); cancelled entries leave it lazily
-  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  uint32_t slot_count_ = 0;  // slots handed out of chunks_ so far
   std::vector<uint32_t> free_slots_;
+  uint32_t running_ = kNoSlot;  // the slot whose event Step() is running
 };
 
 }  // namespace storlab

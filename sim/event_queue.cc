@@ -6,47 +6,73 @@
 
 namespace storlab {
 
-unsigned EventQueue::BucketOf(Key k) const {
-  const Key x = k ^ last_;
-  const auto hi = static_cast<uint64_t>(x >> 64), lo = static_cast<uint64_t>(x);
-  if (hi != 0) return 128 - static_cast<unsigned>(std::countl_zero(hi));
-  return lo != 0 ? 64 - static_cast<unsigned>(std::countl_zero(lo)) : 0;
+void EventQueue::PutNow(const Entry& e) {
+  if (now_.size() == head_ || now_.back().seq < e.seq) {
+    now_.push_back(e);
+    return;
+  }
+  auto by_seq = [](const Entry& a, const Entry& b) { return a.seq < b.seq; };
+  now_.insert(
+      std::upper_bound(now_.begin() + static_cast<std::ptrdiff_t>(head_), now_.end(), e, by_seq),
+      e);
 }
 
 void EventQueue::Refill() {
   assert(size_ > 0);
-  unsigned b = 0;
-  for (unsigned w = 0; w < nonempty_.size(); ++w) {
-    if (nonempty_[w] != 0) {
-      b = w * 64 + static_cast<unsigned>(std::countr_zero(nonempty_[w]));
-      break;
+  now_.clear();
+  head_ = 0;
+  unsigned w = 0;
+  while (nonempty_[w] == 0) ++w;  // size_ > 0: some bucket holds entries
+  const unsigned b = w * 64 + static_cast<unsigned>(std::countr_zero(nonempty_[w]));
+  std::vector<Entry>& from = buckets_[b];
+  Unmark(b);
+  int64_t least = from[0].t;
+  for (size_t i = 1; i < from.size(); ++i) least = std::min(least, from[i].t);
+  last_ = least;
+  // Each goes to a lower bucket or to now_, never back into `from`.
+  for (const Entry& e : from) {
+    if (e.t == least) {
+      now_.push_back(e);
+    } else {
+      Put(e);
     }
   }
-  std::vector<Entry>& from = buckets_[b];
-  nonempty_[b / 64] &= ~(uint64_t{1} << (b % 64));
-  Key least = KeyOf(from[0]);
-  for (size_t i = 1; i < from.size(); ++i) least = std::min(least, KeyOf(from[i]));
-  last_ = least;
-  size_ -= from.size();
-  // Each goes to a bucket below b (the least to 0), never back into `from`.
-  for (const Entry& e : from) Put(e);
   from.clear();
+  if (now_.size() > 1) {
+    std::sort(now_.begin(), now_.end(),
+              [](const Entry& x, const Entry& y) { return x.seq < y.seq; });
+  }
 }
 
-void EventQueue::Rebase(Key k) {
-  const unsigned to = BucketOf(k);  // >= 1: k != last_
-  for (unsigned b = 0; b < to; ++b) {
-    if (buckets_[b].empty()) continue;
-    buckets_[to].insert(buckets_[to].end(), buckets_[b].begin(), buckets_[b].end());
-    buckets_[b].clear();
-    nonempty_[b / 64] &= ~(uint64_t{1} << (b % 64));
-    nonempty_[to / 64] |= uint64_t{1} << (to % 64);
+void EventQueue::Rebase(int64_t t) {
+  const auto x = static_cast<uint64_t>(t ^ last_);  // != 0: t < last_
+  const unsigned d = (63 - static_cast<unsigned>(std::countl_zero(x))) / kDigitBits;
+  const unsigned to =
+      d * kValues +
+      static_cast<unsigned>((static_cast<uint64_t>(last_) >> (d * kDigitBits)) & (kValues - 1));
+  std::vector<Entry>& into = buckets_[to];
+  into.insert(into.end(), now_.begin() + static_cast<std::ptrdiff_t>(head_), now_.end());
+  now_.clear();
+  head_ = 0;
+  const unsigned below = d * kValues;  // the buckets of the digits below d
+  for (unsigned w = 0; w * 64 < below; ++w) {
+    uint64_t m = nonempty_[w];
+    if ((w + 1) * 64 > below) m &= (uint64_t{1} << (below % 64)) - 1;
+    for (; m != 0; m &= m - 1) {
+      const unsigned b = w * 64 + static_cast<unsigned>(std::countr_zero(m));
+      into.insert(into.end(), buckets_[b].begin(), buckets_[b].end());
+      buckets_[b].clear();
+      Unmark(b);
+    }
   }
-  last_ = k;
+  if (!into.empty()) nonempty_[to / 64] |= uint64_t{1} << (to % 64);
+  last_ = t;
 }
 
 void EventQueue::Clear() {
   for (auto& b : buckets_) b.clear();
+  now_.clear();
+  head_ = 0;
   nonempty_.fill(0);
   last_ = 0;
   size_ = 0;

@@ -1,21 +1,26 @@
 // EventQueue: the engine's pending events in (time, sequence) order, as a
 // radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for the
-// shortest path problem", J. ACM 1990).
+// shortest path problem", J. ACM 1990) with 4-bit digits.
 //
 // A discrete-event simulation pops its keys in rising order and never
 // schedules below the last one popped — a monotone priority queue. A radix
-// heap keeps each entry in the bucket of the highest bit in which its key
-// differs from the last key popped; a push is an append, and a pop, when
-// its bucket is empty, moves the lowest non-empty bucket down around that
-// bucket's minimum. Each entry moves down a few times in its life instead
-// of climbing and sinking through a binary heap's levels on every push and
-// pop (where a storage stack with hundreds of pending events spent a fifth
-// of its run). Keys are unique (the sequence), so the order is total and
-// exactly the binary heap's. Not thread-safe.
+// heap keeps each entry in a bucket named by where its time first differs
+// from the last time popped (here: the highest differing 4-bit digit and
+// the entry's value of that digit); a push is an append, and a pop, when
+// nothing is due at the last time any more, moves the lowest non-empty
+// bucket down around that bucket's earliest time. Each entry moves down
+// at most once per digit instead of climbing and sinking through a binary
+// heap's levels on every push and pop (where a storage stack with hundreds
+// of pending events spent a fifth of its run); with a bucket per bit
+// instead of per digit it moved once per bit (stop 42's version: about
+// 20 % more of nvme-gen3's instructions in the queue). The entries due at one time wait in a list
+// by sequence, so the order is (time, sequence), total, and exactly the binary heap's. Not
+// thread-safe.
 #ifndef STORLAB_SIM_EVENT_QUEUE_H_
 #define STORLAB_SIM_EVENT_QUEUE_H_
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -35,49 +40,76 @@ class EventQueue {
 
   // REQUIRES: e's (t, seq) is above that of every entry popped so far.
   void Push(const Entry& e) {
-    const Key k = KeyOf(e);
-    if (k < last_) Rebase(k);
-    Put(e);
+    if (e.t < last_) Rebase(e.t);
+    if (e.t == last_) {
+      PutNow(e);
+    } else {
+      Put(e);
+    }
+    ++size_;
   }
   // The entry with the least (t, seq). REQUIRES: !empty().
   const Entry& Top() {
-    if (buckets_[0].empty()) Refill();
-    return buckets_[0].back();
+    if (head_ == now_.size()) Refill();
+    return now_[head_];
   }
   void Pop() {
     (void)Top();
-    buckets_[0].pop_back();
-    if (buckets_[0].empty()) nonempty_[0] &= ~uint64_t{1};
+    if (++head_ == now_.size()) {
+      now_.clear();
+      head_ = 0;
+    }
     --size_;
   }
   // Forgets every entry; pushes may start from any key again.
   void Clear();
 
  private:
-  using Key = unsigned __int128;
-  static constexpr unsigned kBuckets = 129;  // 0: equal to last_; b: differs first at bit b-1
-  static Key KeyOf(const Entry& e) { return Key{static_cast<uint64_t>(e.t)} << 64 | e.seq; }
-  unsigned BucketOf(Key k) const;
+  // The buckets, by the highest digit (kDigitBits bits) in which an
+  // entry's time differs from last_, then by its value of that digit:
+  // bucket d * kValues + v holds the entries that agree with last_ above
+  // digit d and have v there (v is never last_'s own digit d). A lower
+  // index holds earlier times, and an entry moves down at most once per
+  // digit.
+  // Entries due at last_ itself wait in now_, by sequence.
+  static constexpr unsigned kDigitBits = 4;
+  static constexpr unsigned kValues = 1u << kDigitBits;
+  static constexpr unsigned kBuckets = 64 / kDigitBits * kValues;
+  static constexpr unsigned kWords = kBuckets / 64;
+  unsigned BucketOf(int64_t t) const {
+    const auto x = static_cast<uint64_t>(t ^ last_);  // != 0
+    const unsigned d = (63 - static_cast<unsigned>(std::countl_zero(x))) / kDigitBits;
+    return d * kValues +
+           static_cast<unsigned>((static_cast<uint64_t>(t) >> (d * kDigitBits)) & (kValues - 1));
+  }
   void Put(const Entry& e) {
-    const unsigned b = BucketOf(KeyOf(e));
+    const unsigned b = BucketOf(e.t);
     buckets_[b].push_back(e);
     nonempty_[b / 64] |= uint64_t{1} << (b % 64);
-    ++size_;
   }
-  // Bucket 0 is empty: the lowest non-empty bucket's minimum becomes last_
-  // and its entries move to the buckets they fall in around it.
+  void Unmark(unsigned b) { nonempty_[b / 64] &= ~(uint64_t{1} << (b % 64)); }
+  // An entry due at last_: after those due then with a lower sequence (the
+  // engine's sequence rises, so this is an append but for a restored order).
+  void PutNow(const Entry& e);
+  // now_ is used up: the lowest non-empty bucket's earliest time becomes
+  // last_; its entries due then move to now_ (sorted by sequence), the
+  // others to the lower buckets they fall in around it.
   void Refill();
   // A push below last_, which a Top() (a peek: the real-time driver's
-  // next_time() before it sleeps) set to the least key still queued, not
-  // to one popped. Centres the buckets on `k` instead: every entry whose
-  // highest bit differing from last_ is below the one in which k differs
-  // from last_ now differs from k first there, so those buckets (last_'s
-  // own included) merge into that one; the higher ones stay.
-  void Rebase(Key k);
+  // next_time() before it sleeps) set to the earliest time still queued,
+  // not to one popped. Centres the buckets on `t` instead: t differs from
+  // last_ first at some digit D (t's value there below last_'s); every
+  // entry in a bucket below digit D, and every entry of now_, agrees with
+  // last_ at digit D and so now differs from t first there, with last_'s
+  // value — a bucket no entry used (no entry is below last_). The
+  // buckets of digit D and above keep their meaning.
+  void Rebase(int64_t t);
 
+  std::vector<Entry> now_;  // due at last_, by sequence, from head_ on
+  size_t head_ = 0;
   std::array<std::vector<Entry>, kBuckets> buckets_;
-  std::array<uint64_t, 3> nonempty_{};  // bit b: buckets_[b] holds entries
-  Key last_ = 0;                        // no entry's key is below it
+  std::array<uint64_t, kWords> nonempty_{};  // bit b: buckets_[b] holds entries
+  int64_t last_ = 0;                         // no entry's time is below it
   size_t size_ = 0;
 };
 

@@ -1,6 +1,6 @@
 // EventQueue: the radix heap pops exactly what a binary heap on (t, seq)
 // would, under pushes at and after the time last popped (also below a
-// minimum just peeked at), after a Clear, and
+// minimum just peeked at), for entries due at one time, after a Clear, and
 // at the extremes of the key (times near Nanos::Max(), sequence numbers
 // near 2^64).
 #include "sim/event_queue.h"
@@ -109,6 +109,21 @@ TEST(EventQueue, ClearLetsPushesStartOverAndTheKeyExtremesOrder) {
   q.Push({far, big - 1, 5});
   q.Push({10, 2, 6});
   EXPECT_EQ(Drain(q), (std::vector<uint32_t>{3, 6, 5, 4}));
+}
+
+// Entries due at one time come out by sequence, whichever order they were
+// pushed in (a restored queue; the engine's own sequence only rises), both
+// at the time last popped and later, once their bucket is reached.
+TEST(EventQueue, EntriesDueAtOneTimeComeOutBySequence) {
+  EventQueue q;
+  q.Push({0, 7, 1});
+  q.Push({0, 3, 2});  // due now, below an entry already waiting
+  q.Push({0, 9, 3});
+  q.Push({70000, 8, 4});
+  q.Push({70000, 2, 5});
+  q.Push({70000, 5, 6});
+  q.Push({69999, 6, 7});
+  EXPECT_EQ(Drain(q), (std::vector<uint32_t>{2, 1, 3, 7, 5, 6, 4}));
 }
 
 }  // namespace event_queue_test
