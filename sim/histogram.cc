@@ -10,16 +10,6 @@ const std::vector<double>& LatencyHistogram::DefaultPercentiles() {
   return kList;
 }
 
-unsigned LatencyHistogram::ValueToIndex(uint64_t val) {
-  unsigned msb = val == 0 ? 0 : 63 - static_cast<unsigned>(__builtin_clzll(val));
-  if (msb <= kBits) return static_cast<unsigned>(val);
-  unsigned error_bits = msb - kBits;
-  unsigned base = (error_bits + 1) << kBits;
-  unsigned offset = (kVal - 1) & static_cast<unsigned>(val >> error_bits);
-  unsigned idx = base + offset;
-  return idx < kBuckets - 1 ? idx : kBuckets - 1;
-}
-
 uint64_t LatencyHistogram::IndexToValue(unsigned idx) {
   if (idx < (kVal << 1)) return idx;
   unsigned error_bits = (idx >> kBits) - 1;

@@ -42,7 +42,16 @@ class LatencyHistogram {
   // Percentiles for a sorted list, in one pass (as fio does).
   std::vector<uint64_t> Percentiles(const std::vector<double>& sorted_list) const;
 
-  static unsigned ValueToIndex(uint64_t value);
+  // Inline: Add() runs it for every sample of every node and fio stat.
+  static unsigned ValueToIndex(uint64_t value) {
+    const unsigned msb = value == 0 ? 0 : 63 - static_cast<unsigned>(__builtin_clzll(value));
+    if (msb <= kBits) return static_cast<unsigned>(value);
+    const unsigned error_bits = msb - kBits;
+    const unsigned base = (error_bits + 1) << kBits;
+    const unsigned offset = (kVal - 1) & static_cast<unsigned>(value >> error_bits);
+    const unsigned idx = base + offset;
+    return idx < kBuckets - 1 ? idx : kBuckets - 1;
+  }
   static uint64_t IndexToValue(unsigned idx);  // the bucket's midpoint
 
  private:

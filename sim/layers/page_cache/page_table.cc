@@ -121,9 +121,15 @@ PageTable::DirtyResult PageTable::MarkDirty(uint64_t first, uint64_t last, uint3
   ForEachGroup(first, last, [&](uint64_t g, Mask m) {
     Group& grp = Get(g);
     const Mask c0 = grp.cached, d0 = grp.dirty, w0 = grp.writeback;
-    r.new_pages += Pop(m & ~c0);
+    // The counts move by the pages that were not cached, not dirty, not
+    // dirty or under writeback (cheaper than AdjustCounts' before/after).
+    const int fresh = Pop(m & ~c0), newly = Pop(m & ~d0);
+    r.new_pages += fresh;
     r.rewritten += Pop(m & d0);
-    r.newly_dirty += Pop(m & ~d0);
+    r.newly_dirty += newly;
+    cached_ += fresh;
+    dirty_ += newly;
+    dirty_or_wb_ += Pop(m & ~(d0 | w0));
     if (!grp.owners && (grp.owner == file || (d0 | w0) == 0)) {
       // The common case: the group is `file`'s alone (or nobody's): no
       // other owner loses pages, and `file` is indexed here already if it
@@ -132,7 +138,6 @@ PageTable::DirtyResult PageTable::MarkDirty(uint64_t first, uint64_t last, uint3
       grp.owner = file;
       grp.cached |= m;
       grp.dirty |= m;
-      AdjustCounts(c0, d0, w0, grp);
       if (!indexed) f.groups.insert(g);
       lru_.PushHot(grp);
       return;
@@ -141,7 +146,6 @@ PageTable::DirtyResult PageTable::MarkDirty(uint64_t first, uint64_t last, uint3
     SetOwner(grp, m, file);
     grp.cached |= m;
     grp.dirty |= m;
-    AdjustCounts(c0, d0, w0, grp);
     old.insert(file);
     for (uint32_t o : old) Reindex(grp, o);
     lru_.PushHot(grp);
@@ -177,10 +181,12 @@ void PageTable::SetReading(uint64_t first, uint64_t last, bool on) {
 void PageTable::StartWriteback(uint64_t first, uint64_t last) {
   ForEachGroup(first, last, [&](uint64_t g, Mask m) {
     Group& grp = *groups_.Find(g);
-    const Mask c0 = grp.cached, d0 = grp.dirty, w0 = grp.writeback;
+    const Mask d0 = grp.dirty, w0 = grp.writeback;
     grp.dirty &= ~m;
     grp.writeback |= m;
-    AdjustCounts(c0, d0, w0, grp);
+    dirty_ -= Pop(m & d0);
+    writeback_ += Pop(m & ~w0);
+    dirty_or_wb_ += Pop(m & ~(d0 | w0));
   });
 }
 
@@ -189,12 +195,16 @@ void PageTable::EndWriteback(uint64_t first, uint64_t last) {
     Group* found = groups_.Find(g);
     if (!found) return;
     Group& grp = *found;
-    const Mask c0 = grp.cached, d0 = grp.dirty, w0 = grp.writeback;
+    const Mask d0 = grp.dirty, w0 = grp.writeback;
+    // Pages leaving writeback; those not redirtied meanwhile leave
+    // dirty-or-writeback too.
+    const int ended = Pop(m & w0), settled = Pop(m & w0 & ~d0);
     if (!grp.owners) {
       // One owner: it leaves the group's index only when nothing of the
       // group is dirty or under writeback any more.
       grp.writeback &= ~m;
-      AdjustCounts(c0, d0, w0, grp);
+      writeback_ -= ended;
+      dirty_or_wb_ -= settled;
       if ((m & (d0 | w0)) && (grp.dirty | grp.writeback) == 0) {
         if (File* f = FindFile(grp.owner)) f->groups.erase(g);
       }
@@ -203,7 +213,8 @@ void PageTable::EndWriteback(uint64_t first, uint64_t last) {
     }
     const std::set<uint32_t> owners = OwnersIn(grp, m);
     grp.writeback &= ~m;
-    AdjustCounts(c0, d0, w0, grp);
+    writeback_ -= ended;
+    dirty_or_wb_ -= settled;
     for (uint32_t o : owners) Reindex(grp, o);
     Normalize(grp);
   });
