@@ -42,38 +42,31 @@ void BlockMask::ForWords(uint32_t first, uint32_t count, Fn&& fn) {
   }
 }
 
-void BlockMask::Set(uint32_t first, uint32_t count) {
+void BlockMask::SetWords(uint32_t first, uint32_t count) {
   uint64_t* w = words();
   ForWords(first, count, [&](uint32_t i, uint64_t m) { w[i] |= m; });
 }
 
-void BlockMask::Clear(uint32_t first, uint32_t count) {
+void BlockMask::ClearWords(uint32_t first, uint32_t count) {
   uint64_t* w = words();
   ForWords(first, count, [&](uint32_t i, uint64_t m) { w[i] &= ~m; });
 }
 
-bool BlockMask::AllSet(uint32_t first, uint32_t count) const {
+bool BlockMask::AllSetWords(uint32_t first, uint32_t count) const {
   const uint64_t* w = words();
   bool all = true;
   ForWords(first, count, [&](uint32_t i, uint64_t m) { all = all && (w[i] & m) == m; });
   return all;
 }
 
-bool BlockMask::AnySet(uint32_t first, uint32_t count) const {
+bool BlockMask::AnySetWords(uint32_t first, uint32_t count) const {
   const uint64_t* w = words();
   bool any = false;
   ForWords(first, count, [&](uint32_t i, uint64_t m) { any = any || (w[i] & m) != 0; });
   return any;
 }
 
-uint32_t BlockMask::Count() const {
-  const uint64_t* w = words();
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < nwords(); ++i) n += BitCount(w[i]);
-  return n;
-}
-
-uint32_t BlockMask::Count(uint32_t first, uint32_t count) const {
+uint32_t BlockMask::CountWords(uint32_t first, uint32_t count) const {
   const uint64_t* w = words();
   uint32_t n = 0;
   ForWords(first, count, [&](uint32_t i, uint64_t m) { n += BitCount(w[i] & m); });

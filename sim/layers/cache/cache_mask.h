@@ -13,6 +13,8 @@
 #include <memory>
 #include <utility>
 
+#include "sim/bit_count.h"
+
 namespace storlab {
 
 class BlockMask {
@@ -25,17 +27,39 @@ class BlockMask {
   BlockMask& operator=(BlockMask&&) noexcept = default;
 
   uint32_t size() const { return sectors_; }
-  // REQUIRES for the range functions: first + count <= size().
-  void Set(uint32_t first, uint32_t count);
-  void Clear(uint32_t first, uint32_t count);
+  // REQUIRES for the range functions: first + count <= size(). A block of
+  // at most 64 sectors (every page cache's, a 32 KiB cache block's) is one
+  // word, handled inline; larger blocks take the out-of-line loops.
+  void Set(uint32_t first, uint32_t count) {
+    if (!heap_) {
+      inline_ |= Span(first, count);
+    } else {
+      SetWords(first, count);
+    }
+  }
+  void Clear(uint32_t first, uint32_t count) {
+    if (!heap_) {
+      inline_ &= ~Span(first, count);
+    } else {
+      ClearWords(first, count);
+    }
+  }
   void SetAll() { Set(0, sectors_); }
   void ClearAll() { Clear(0, sectors_); }
-  bool AllSet(uint32_t first, uint32_t count) const;
-  bool AnySet(uint32_t first, uint32_t count) const;
+  bool AllSet(uint32_t first, uint32_t count) const {
+    if (heap_) return AllSetWords(first, count);
+    const uint64_t m = Span(first, count);
+    return (inline_ & m) == m;
+  }
+  bool AnySet(uint32_t first, uint32_t count) const {
+    return heap_ ? AnySetWords(first, count) : (inline_ & Span(first, count)) != 0;
+  }
   bool all() const { return AllSet(0, sectors_); }
   bool any() const { return AnySet(0, sectors_); }
-  uint32_t Count() const;
-  uint32_t Count(uint32_t first, uint32_t count) const;
+  uint32_t Count() const { return heap_ ? CountWords(0, sectors_) : BitCount(inline_); }
+  uint32_t Count(uint32_t first, uint32_t count) const {
+    return heap_ ? CountWords(first, count) : BitCount(inline_ & Span(first, count));
+  }
   // this &= ~o. REQUIRES: o.size() == size().
   void ClearBits(const BlockMask& o);
   // (first, count) pairs; a few live inline (no allocation per destage).
@@ -50,6 +74,15 @@ class BlockMask {
   uint64_t* words() { return heap_ ? heap_.get() : &inline_; }
   const uint64_t* words() const { return heap_ ? heap_.get() : &inline_; }
   uint32_t nwords() const { return (sectors_ + 63) / 64; }
+  // Bits [first, first + count) of one word. REQUIRES: first + count <= 64.
+  static uint64_t Span(uint32_t first, uint32_t count) {
+    return count == 64 ? ~uint64_t{0} : ((uint64_t{1} << count) - 1) << first;
+  }
+  void SetWords(uint32_t first, uint32_t count);
+  void ClearWords(uint32_t first, uint32_t count);
+  bool AllSetWords(uint32_t first, uint32_t count) const;
+  bool AnySetWords(uint32_t first, uint32_t count) const;
+  uint32_t CountWords(uint32_t first, uint32_t count) const;
   // The first sector in [i, end) whose bit is `set`; `end` if none.
   uint32_t Next(uint32_t i, uint32_t end, bool set) const;
   template <typename Fn>  // Fn(word index, mask of bits in range)
