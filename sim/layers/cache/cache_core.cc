@@ -173,8 +173,11 @@ void CacheCore::WakeSpace() {
 }
 
 void CacheCore::Unpin(uint64_t block) {
-  CacheEntry* e = table_.Find(block);
-  if (e && e->io > 0 && --e->io == 0) WakeBlock(block);
+  if (CacheEntry* e = table_.Find(block)) Unpin(*e);
+}
+
+void CacheCore::Unpin(CacheEntry& e) {
+  if (e.io > 0 && --e.io == 0) WakeBlock(e.block);
 }
 
 void CacheCore::Unbusy(uint64_t block) {

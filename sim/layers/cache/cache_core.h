@@ -201,6 +201,7 @@ class CacheCore final : private CacheDestager::Owner {
   void WaitSpace(Callback<void()> retry, bool first_wait);
   void WakeSpace();
   void Unpin(uint64_t block);
+  void Unpin(CacheEntry& e);
   void Unbusy(uint64_t block);
   bool Evictable(uint64_t block) const;
   // Unmaps `block` (clean, idle); returns its slot, freed or, with `claim`,

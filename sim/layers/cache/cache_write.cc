@@ -1,5 +1,6 @@
 // CacheCore: the write path (by mode), write-zeroes and trim.
 #include <algorithm>
+#include <cassert>
 #include <vector>
 
 #include "sim/join.h"
@@ -11,6 +12,10 @@ struct CacheCore::WriteOp {
   struct Item {
     Span s;
     Dest dest;
+    // The block's entry when the data goes to the cache: it stays put
+    // while the write pins it (io > 0: never evicted, KeyMap entries
+    // never move).
+    CacheEntry* e;
   };
   Request req;
   std::vector<Item> items;
@@ -130,7 +135,7 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
     } else {
       ++busy_writes_[s.block];
     }
-    op->items.push_back({s, dest});
+    op->items.push_back({s, dest, dest == Dest::kOrigin ? nullptr : e});
   }
   dirty_reserved_ += op->reserved;
   if (tick_bio) op->tick = TakeTickBio();
@@ -140,8 +145,7 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
     const Span& s = it.s;
     const uint64_t len = uint64_t{s.count} * sector_;
     if (it.dest != Dest::kOrigin) {
-      const CacheEntry* e = table_.Find(s.block);
-      to_cache.push_back({SlotOffset(e->slot) + uint64_t{s.first} * sector_, len, s.buf_off});
+      to_cache.push_back({SlotOffset(it.e->slot) + uint64_t{s.first} * sector_, len, s.buf_off});
     }
     if (it.dest != Dest::kCache) {
       to_origin.push_back({BlockOffset(s.block) + uint64_t{s.first} * sector_, len, s.buf_off});
@@ -169,7 +173,8 @@ void CacheCore::WriteDone(const std::shared_ptr<WriteOp>& op, Status st) {
       Unbusy(s.block);
       continue;
     }
-    CacheEntry* e = table_.Find(s.block);
+    CacheEntry* e = it.e;
+    assert(e == table_.Find(s.block));
     if (!st.ok()) {
       // What the cache holds of the range is unknown now: forget it.
       bool was_dirty = e->dirty.any();
@@ -185,7 +190,7 @@ void CacheCore::WriteDone(const std::shared_ptr<WriteOp>& op, Status st) {
       e->valid.Set(s.first, s.count);
       RecordChange(s.block);
     }
-    Unpin(s.block);
+    Unpin(*e);
   }
   dirty_reserved_ -= op->reserved;
   RecordDirty();
