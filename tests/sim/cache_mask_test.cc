@@ -59,5 +59,42 @@ TEST(BlockMaskTest, RunsAgreeWithASectorBySectorScan) {
   }
 }
 
+// Set, Clear, Count, AllSet and AnySet against a sector-by-sector model,
+// in one word (at most 64 sectors: inline) and in several, with empty
+// ranges anywhere, the end included.
+TEST(BlockMaskTest, RangeQueriesAgreeWithASectorBySectorModel) {
+  Random rng(11);
+  for (const uint32_t sectors : {1u, 8u, 63u, 64u, 65u, 200u}) {
+    BlockMask m(sectors);
+    std::vector<bool> bits(sectors, false);
+    for (int step = 0; step < 2000; ++step) {
+      const auto first = static_cast<uint32_t>(rng.Uniform(sectors + 1));
+      const auto count = static_cast<uint32_t>(rng.Uniform(sectors - first + 1));
+      uint32_t n = 0;
+      bool all = true, any = false;
+      for (uint32_t i = first; i < first + count; ++i) {
+        n += bits[i];
+        all = all && bits[i];
+        any = any || bits[i];
+      }
+      ASSERT_EQ(m.Count(first, count), n) << sectors << " [" << first << ", +" << count << ")";
+      ASSERT_EQ(m.AllSet(first, count), all) << sectors << " [" << first << ", +" << count << ")";
+      ASSERT_EQ(m.AnySet(first, count), any) << sectors << " [" << first << ", +" << count << ")";
+      const bool set = rng.Bernoulli(0.5);
+      if (set) {
+        m.Set(first, count);
+      } else {
+        m.Clear(first, count);
+      }
+      for (uint32_t i = first; i < first + count; ++i) bits[i] = set;
+      uint32_t total = 0;
+      for (const bool b : bits) total += b;
+      ASSERT_EQ(m.Count(), total);
+      ASSERT_EQ(m.all(), total == sectors);
+      ASSERT_EQ(m.any(), total > 0);
+    }
+  }
+}
+
 }  // namespace cache_mask_test
 }  // namespace storlab

@@ -74,8 +74,10 @@ class BlockMask {
   uint64_t* words() { return heap_ ? heap_.get() : &inline_; }
   const uint64_t* words() const { return heap_ ? heap_.get() : &inline_; }
   uint32_t nwords() const { return (sectors_ + 63) / 64; }
-  // Bits [first, first + count) of one word. REQUIRES: first + count <= 64.
+  // Bits [first, first + count) of one word. REQUIRES: first + count <= 64
+  // (an empty range may start at 64).
   static uint64_t Span(uint32_t first, uint32_t count) {
+    if (count == 0) return 0;
     return count == 64 ? ~uint64_t{0} : ((uint64_t{1} << count) - 1) << first;
   }
   void SetWords(uint32_t first, uint32_t count);
