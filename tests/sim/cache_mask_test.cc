@@ -27,6 +27,16 @@ Runs SlowRuns(const std::vector<bool>& bits, uint32_t first, uint32_t count, boo
   return out;
 }
 
+// Sets (or clears) [first, first + count) in the mask and in its model.
+void Apply(BlockMask& m, std::vector<bool>& bits, uint32_t first, uint32_t count, bool set) {
+  if (set) {
+    m.Set(first, count);
+  } else {
+    m.Clear(first, count);
+  }
+  for (uint32_t i = first; i < first + count; ++i) bits[i] = set;
+}
+
 TEST(BlockMaskTest, RunsAgreeWithASectorBySectorScan) {
   Random rng(7);
   for (const uint32_t sectors : {1u, 8u, 63u, 64u, 65u, 128u, 200u, 256u}) {
@@ -38,13 +48,7 @@ TEST(BlockMaskTest, RunsAgreeWithASectorBySectorScan) {
       for (int k = 0; k < 4; ++k) {
         const auto first = static_cast<uint32_t>(rng.Uniform(sectors));
         const auto count = static_cast<uint32_t>(1 + rng.Uniform(sectors - first));
-        const bool set = rng.Bernoulli(0.6);
-        if (set) {
-          m.Set(first, count);
-        } else {
-          m.Clear(first, count);
-        }
-        for (uint32_t i = first; i < first + count; ++i) bits[i] = set;
+        Apply(m, bits, first, count, rng.Bernoulli(0.6));
       }
       const auto first = static_cast<uint32_t>(rng.Uniform(sectors));
       const auto count = static_cast<uint32_t>(rng.Uniform(sectors - first + 1));
@@ -80,13 +84,7 @@ TEST(BlockMaskTest, RangeQueriesAgreeWithASectorBySectorModel) {
       ASSERT_EQ(m.Count(first, count), n) << sectors << " [" << first << ", +" << count << ")";
       ASSERT_EQ(m.AllSet(first, count), all) << sectors << " [" << first << ", +" << count << ")";
       ASSERT_EQ(m.AnySet(first, count), any) << sectors << " [" << first << ", +" << count << ")";
-      const bool set = rng.Bernoulli(0.5);
-      if (set) {
-        m.Set(first, count);
-      } else {
-        m.Clear(first, count);
-      }
-      for (uint32_t i = first; i < first + count; ++i) bits[i] = set;
+      Apply(m, bits, first, count, rng.Bernoulli(0.5));
       uint32_t total = 0;
       for (const bool b : bits) total += b;
       ASSERT_EQ(m.Count(), total);
