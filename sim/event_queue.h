@@ -11,11 +11,11 @@
 // bucket down around that bucket's earliest time. Each entry moves down
 // at most once per digit instead of climbing and sinking through a binary
 // heap's levels on every push and pop (where a storage stack with hundreds
-// of pending events spent a fifth of its run); with a bucket per bit
-// instead of per digit it moved once per bit (stop 42's version: about
-// 20 % more of nvme-gen3's instructions in the queue). The entries due at one time wait in a list
-// by sequence, so the order is (time, sequence), total, and exactly the binary heap's. Not
-// thread-safe.
+// of pending events spent a fifth of its run). Stop 42's version kept a
+// bucket per bit of a 128-bit (time, sequence) key: its queue took 10.0 %
+// of nvme-gen3 QD32's instructions, this one 7.2 %. The entries due at one
+// time wait in a list by sequence, so the order is (time, sequence),
+// total, and exactly the binary heap's. Not thread-safe.
 #ifndef STORLAB_SIM_EVENT_QUEUE_H_
 #define STORLAB_SIM_EVENT_QUEUE_H_
 
@@ -70,8 +70,7 @@ class EventQueue {
   // bucket d * kValues + v holds the entries that agree with last_ above
   // digit d and have v there (v is never last_'s own digit d). A lower
   // index holds earlier times, and an entry moves down at most once per
-  // digit.
-  // Entries due at last_ itself wait in now_, by sequence.
+  // digit. Entries due at last_ itself wait in now_, by sequence.
   static constexpr unsigned kDigitBits = 4;
   static constexpr unsigned kValues = 1u << kDigitBits;
   static constexpr unsigned kBuckets = 64 / kDigitBits * kValues;

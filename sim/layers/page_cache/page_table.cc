@@ -198,13 +198,12 @@ void PageTable::EndWriteback(uint64_t first, uint64_t last) {
     const Mask d0 = grp.dirty, w0 = grp.writeback;
     // Pages leaving writeback; those not redirtied meanwhile leave
     // dirty-or-writeback too.
-    const int ended = Pop(m & w0), settled = Pop(m & w0 & ~d0);
+    writeback_ -= Pop(m & w0);
+    dirty_or_wb_ -= Pop(m & w0 & ~d0);
     if (!grp.owners) {
       // One owner: it leaves the group's index only when nothing of the
       // group is dirty or under writeback any more.
       grp.writeback &= ~m;
-      writeback_ -= ended;
-      dirty_or_wb_ -= settled;
       if ((m & (d0 | w0)) && (grp.dirty | grp.writeback) == 0) {
         if (File* f = FindFile(grp.owner)) f->groups.erase(g);
       }
@@ -213,8 +212,6 @@ void PageTable::EndWriteback(uint64_t first, uint64_t last) {
     }
     const std::set<uint32_t> owners = OwnersIn(grp, m);
     grp.writeback &= ~m;
-    writeback_ -= ended;
-    dirty_or_wb_ -= settled;
     for (uint32_t o : owners) Reindex(grp, o);
     Normalize(grp);
   });
