@@ -22,7 +22,7 @@ using testing::Recorder;
 class FakeOwner : public CacheDestager::Owner {
  public:
   bool WritersWaiting() const override { return writers_waiting; }
-  void Cleaned(uint64_t block) override { cleaned.push_back(block); }
+  void Cleaned(CacheEntry& e) override { cleaned.push_back(e.block); }
   void Written(const std::vector<CachePiece>& writes) override {
     for (const CachePiece& p : writes) written.emplace_back(p.dev_off, p.len);
   }

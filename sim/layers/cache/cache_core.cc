@@ -54,7 +54,8 @@ CacheCore::CacheCore(Engine& engine, std::string name, const CacheConfig& cfg, N
                                                    keeps_data_)),
       table_(static_cast<uint32_t>(cfg.size / cfg.block_size),
              static_cast<uint32_t>(cfg.block_size / sector_), sector_, fast != nullptr),
-      policy_(MakeCachePolicy(cfg.policy, cfg.size / cfg.block_size, capacity_ / cfg.block_size)),
+      policy_(MakeCachePolicy(cfg.policy, cfg.size / cfg.block_size, capacity_ / cfg.block_size,
+                              table_)),
       seq_(cfg.sequential_cutoff),
       destager_(engine_, name_, DestagerConfig(cfg_, sector_, data_base_, keeps_data_), table_,
                 cache_dev(), origin_, *this),
@@ -197,9 +198,10 @@ bool CacheCore::Evictable(uint64_t block) const {
   return e && !e->locked && e->io == 0 && !e->dirty.any();
 }
 
-uint32_t CacheCore::Evict(uint64_t block, bool claim) {
-  policy_->Remove(block);
-  uint32_t slot = table_.Erase(block, claim);
+uint32_t CacheCore::Evict(CacheEntry& e, bool claim) {
+  const uint64_t block = e.block;
+  policy_->Remove(e);
+  uint32_t slot = table_.Erase(e, claim);
   if (memory_) memory_->Discard(SlotOffset(slot), bs_);
   RecordChange(block);
   return slot;
@@ -304,7 +306,7 @@ void CacheCore::PowerCut() {
   need_tick_bio_ = true;
   migrations_ = 0;
   seq_.Clear();
-  policy_ = MakeCachePolicy(cfg_.policy, cfg_.size / bs_, capacity_ / bs_);
+  policy_ = MakeCachePolicy(cfg_.policy, cfg_.size / bs_, capacity_ / bs_, table_);
   table_.Clear();
   if (memory_) {
     memory_->PowerCut();
@@ -332,7 +334,7 @@ void CacheCore::Restore() {
     used[c.slot] = true;
     const uint64_t seq = ++write_seq_;
     for (auto [f, n] : c.valid.Runs()) table_.MarkDirty(e, f, n, seq, now);
-    policy_->Load(b, c.slot, true);
+    policy_->Load(e, true);
   }
   table_.SetUsedSlots(used);
   kick_pending_ = table_.dirty_blocks() > 0;

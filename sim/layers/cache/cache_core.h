@@ -204,9 +204,10 @@ class CacheCore final : private CacheDestager::Owner {
   void Unpin(CacheEntry& e);
   void Unbusy(uint64_t block);
   bool Evictable(uint64_t block) const;
-  // Unmaps `block` (clean, idle); returns its slot, freed or, with `claim`,
-  // kept for the caller.
-  uint32_t Evict(uint64_t block, bool claim);
+  // Unmaps the block of `e` (clean, idle); returns its slot, freed or,
+  // with `claim`, kept for the caller.
+  uint32_t Evict(CacheEntry& e, bool claim);
+  uint32_t Evict(uint64_t block, bool claim) { return Evict(*table_.Find(block), claim); }
 
   // FLUSH: a metadata commit with a cache device, the destager's in RAM.
   void Flush(Request req);
@@ -214,7 +215,7 @@ class CacheCore final : private CacheDestager::Owner {
 
   // What the destager asks of the cache (CacheDestager::Owner).
   bool WritersWaiting() const override { return !space_waiters_.empty(); }
-  void Cleaned(uint64_t block) override { policy_->SetDirty(block, false); }
+  void Cleaned(CacheEntry& e) override { policy_->SetDirty(e, false); }
   void Written(const std::vector<CachePiece>& writes) override;
   void Unlocked(const std::vector<uint64_t>& blocks) override;
   void RoomMade() override { WakeSpace(); }

@@ -138,7 +138,7 @@ void CacheDestager::Done(const std::shared_ptr<DestageOp>& op, Status st) {
     if (st.ok()) {
       // Writes to the block waited for the lock, so all of it is clean now.
       table_.MarkClean(*e);
-      owner_.Cleaned(b);
+      owner_.Cleaned(*e);
     } else {
       table_.MarkFailed(*e);
     }

@@ -75,8 +75,8 @@ class CacheDestager {
    public:
     // Writers wait for room: destage regardless of the thresholds.
     virtual bool WritersWaiting() const = 0;
-    // `block` was written back and is clean now.
-    virtual void Cleaned(uint64_t block) = 0;
+    // The block of `e` was written back and is clean now.
+    virtual void Cleaned(CacheEntry& e) = 0;
     // An operation wrote these origin ranges (buf_off unused).
     virtual void Written(const std::vector<CachePiece>& writes) = 0;
     // An operation ended, its blocks are unlocked (clean, or failed).

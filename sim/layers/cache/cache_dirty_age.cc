@@ -18,12 +18,13 @@ DirtyAgeIndex::Iterator DirtyAgeIndex::Begin() const {
   return Iterator(&log_, Live(head_));
 }
 
-void DirtyAgeIndex::Insert(uint64_t seq, uint64_t block, Nanos since) {
+void DirtyAgeIndex::Insert(uint64_t seq, uint64_t block, Nanos since, size_t& home) {
   const Key k{seq, block};
-  if (const size_t* at = pos_.Find(block)) {
-    if (log_[*at].entry.first == k) return;
+  if (home != kNotIn) {
+    assert(home < log_.size() && log_[home].home == &home);
+    if (log_[home].entry.first == k) return;
     assert(false && "DirtyAgeIndex: a block inserted under two sequence numbers");
-    Erase(log_[*at].entry.first.first, block);
+    Erase(log_[home].entry.first.first, block, home);
   }
   if (live_ > 0 && k < last_key_) {
     // Out of order (a restored state): sorted before it is read, and the
@@ -36,28 +37,26 @@ void DirtyAgeIndex::Insert(uint64_t seq, uint64_t block, Nanos since) {
     last_key_ = k;
   }
   last_since_ = std::max(last_since_, since);
-  *pos_.TryEmplace(block).first = log_.size();
-  log_.push_back(Slot{.entry = {k, since}, .live = true});
+  home = log_.size();
+  log_.push_back(Slot{.entry = {k, since}, .home = &home, .live = true});
   ++live_;
 }
 
-void DirtyAgeIndex::Erase(uint64_t seq, uint64_t block) {
-  const size_t* at = pos_.Find(block);
-  if (!at || log_[*at].entry.first != Key{seq, block}) return;
-  const size_t i = *at;
-  pos_.Erase(block);
+void DirtyAgeIndex::Erase(uint64_t seq, uint64_t block, size_t& home) {
+  if (home == kNotIn) return;
+  assert(home < log_.size() && log_[home].live && log_[home].home == &home);
+  if (log_[home].entry.first != Key{seq, block}) return;
+  const size_t i = home;
+  home = kNotIn;
   log_[i].live = false;
   --live_;
   if (i < prefix_end_) --prefix_len_;
-  if (live_ == 0) return Reset();  // pos_ is empty already
+  if (live_ == 0) return Reset();
   if (i == head_) head_ = Live(head_);
   if (log_.size() - live_ > std::max<size_t>(live_, 1024)) Compact();
 }
 
-void DirtyAgeIndex::Clear() {
-  pos_.Clear();
-  Reset();
-}
+void DirtyAgeIndex::Clear() { Reset(); }
 
 void DirtyAgeIndex::Reset() {
   log_.clear();
@@ -95,7 +94,7 @@ void DirtyAgeIndex::Sort() const {
 }
 
 void DirtyAgeIndex::Reposition() const {
-  for (size_t i = 0; i < log_.size(); ++i) *pos_.Find(log_[i].entry.first.second) = i;
+  for (size_t i = 0; i < log_.size(); ++i) *log_[i].home = i;
 }
 
 DirtyAgeIndex::Expiry DirtyAgeIndex::ScanFromStart(Nanos now, Nanos expire, uint64_t limit) const {

@@ -17,8 +17,10 @@
 //
 // Kept as a log in key order, not a tree: a write's blocks take a sequence
 // number above every earlier one, so an insertion appends; an erasure
-// (found through a block → position map) leaves a hole that a walk skips
-// and a compaction removes once holes outnumber entries. A key inserted out
+// leaves a hole that a walk skips and a compaction removes once holes
+// outnumber entries. Each block's position in the log is kept by the
+// caller (a field of its cache entry, its "home"), which the index writes
+// whenever the log moves: an erasure finds its slot without a lookup. A key inserted out
 // of order (a restored state) is appended too and the log sorted before it
 // is next read in order. Where std::map allocated and rebalanced a node per
 // dirty block, a NAS server's cache turning millions of blocks dirty and
@@ -33,7 +35,6 @@
 #include <utility>
 #include <vector>
 
-#include "sim/key_map.h"
 #include "sim/time.h"
 
 namespace storlab {
@@ -86,10 +87,19 @@ class DirtyAgeIndex {
   bool empty() const { return live_ == 0; }
   size_t size() const { return live_; }
 
-  // REQUIRES: `block` is not in the index under another sequence number
-  // (the same key again changes nothing).
-  void Insert(uint64_t seq, uint64_t block, Nanos since);
-  void Erase(uint64_t seq, uint64_t block);
+  // A home not in the index.
+  static constexpr size_t kNotIn = SIZE_MAX;
+
+  // `home`: where the caller keeps the block's position, kNotIn while the
+  // block is not in the index; at a stable address while it is, since the
+  // index rewrites it when the log moves. REQUIRES: `block` is not in the
+  // index under another sequence number (the same key again changes
+  // nothing).
+  void Insert(uint64_t seq, uint64_t block, Nanos since, size_t& home);
+  // Removes (seq, block) if `home` holds it (else changes nothing); `home`
+  // becomes kNotIn.
+  void Erase(uint64_t seq, uint64_t block, size_t& home);
+  // Forgets every entry; the caller forgets the homes.
   void Clear();
 
   struct Expiry {
@@ -106,6 +116,7 @@ class DirtyAgeIndex {
  private:
   struct Slot {
     Entry entry;
+    size_t* home = nullptr;  // the block's position, kept by the caller
     bool live = false;
   };
   static bool Expired(Nanos since, Nanos now, Nanos expire) { return since + expire <= now; }
@@ -118,11 +129,11 @@ class DirtyAgeIndex {
   Iterator Begin() const;
   // Puts the log back in key order without holes (after an out-of-order
   // insertion; entries() and Scan() read it in order), or drops its holes
-  // (Compact, once they outnumber the entries); the map follows.
+  // (Compact, once they outnumber the entries); the homes follow.
   void Sort() const;
   void Compact();
   void Reposition() const;
-  // Empty again: the log restarts (Clear() without the map, empty already).
+  // Empty again: the log restarts.
   void Reset();
   void ForgetPrefix() const {
     prefix_end_ = 0;
@@ -132,8 +143,7 @@ class DirtyAgeIndex {
   // The log, and what indexes it, move when it is sorted, which a const
   // reader may ask for first.
   mutable std::vector<Slot> log_;
-  mutable KeyMap<size_t> pos_;  // block -> its slot in log_
-  mutable size_t head_ = 0;     // no live slot before it
+  mutable size_t head_ = 0;  // no live slot before it
   mutable bool sorted_ = true;
   size_t live_ = 0;
   Key last_key_{0, 0};  // the highest key appended since the log was empty

@@ -51,8 +51,9 @@ void CacheCore::QueuePromotion(uint64_t block, Promote how) {
     return;
   }
   const uint32_t slot = *table_.TakeFreeSlot();
-  table_.Insert(block, slot).locked = true;
-  policy_->Insert(block, false, how);
+  CacheEntry& e = table_.Insert(block, slot);
+  e.locked = true;
+  policy_->Insert(e, false, how);
   ++c_.promotions_queued;
   ++migrations_;
   auto p = std::make_shared<Promotion>();
@@ -128,7 +129,7 @@ void CacheCore::Prefill() {
     const uint32_t slot = *table_.TakeFreeSlot();
     CacheEntry& e = table_.Insert(b, slot);
     e.valid.SetAll();
-    policy_->Load(b, slot, false);
+    policy_->Load(e, false);
     if (committer_) committer_->Preload(b, slot, e.valid);
   }
 }

@@ -23,8 +23,10 @@
 
 namespace storlab {
 
+class CacheTable;
 class StateReader;
 class StateWriter;
+struct CacheEntry;
 
 enum class Promote : uint8_t {
   kNo,
@@ -44,27 +46,27 @@ class CachePolicy {
   virtual ~CachePolicy() = default;
   virtual std::string_view name() const = 0;
 
-  // An access to a block the cache holds.
-  virtual void Hit(const Access& a) = 0;
+  // An access to a block the cache holds (`e`: its entry).
+  virtual void Hit(const Access& a, CacheEntry& e) = 0;
   // An access to a block the cache does not hold: whether to promote it.
   virtual Promote Miss(const Access& a) = 0;
-  // The cache now holds `block` (after a promotion it asked for, or one the
-  // cache made on its own, or after a restart).
-  virtual void Insert(uint64_t block, bool dirty, Promote how) = 0;
-  // The cache no longer holds `block`. REQUIRES: it was inserted.
-  virtual void Remove(uint64_t block) = 0;
-  // `block` turned dirty (written in the cache) or clean (destaged).
-  virtual void SetDirty(uint64_t block, bool dirty) = 0;
+  // The cache now holds `e.block` in its entry `e` (after a promotion it
+  // asked for, or one the cache made on its own, or after a restart).
+  // Entries stay where they are until the cache erases them, so a policy
+  // may link them (LruPolicy keeps its lists in them).
+  virtual void Insert(CacheEntry& e, bool dirty, Promote how) = 0;
+  // The cache is about to erase `e`. REQUIRES: it was inserted.
+  virtual void Remove(CacheEntry& e) = 0;
+  // `e` turned dirty (written in the cache) or clean (destaged).
+  virtual void SetDirty(CacheEntry& e, bool dirty) = 0;
   // The best clean block to evict for which `evictable` is true, looking at
   // no more than `max_scan` candidates; nullopt if none. Does not remove it.
   virtual std::optional<uint64_t> Victim(const std::function<bool(uint64_t)>& evictable,
                                          size_t max_scan) = 0;
-  // The cache holds `block` in `slot` from before this run (a restart's
-  // reload, a prefilled cache): no access history, so a policy with levels
-  // picks one (smq_load_mapping).
-  virtual void Load(uint64_t block, uint32_t slot, bool dirty) {
-    Insert(block, dirty, Promote::kPermanent);
-  }
+  // The cache holds `e.block` in `e.slot` from before this run (a
+  // restart's reload, a prefilled cache): no access history, so a policy
+  // with levels picks one (smq_load_mapping).
+  virtual void Load(CacheEntry& e, bool dirty) { Insert(e, dirty, Promote::kPermanent); }
   // One tick of the policy's clock (dm-cache's policy_tick: the completion
   // of a "tick bio", cache_end_io). Clock ticks that need no I/O (the
   // one-second waker) the policy counts itself from `now`.
@@ -92,9 +94,10 @@ class CachePolicy {
 enum class PolicyKind : uint8_t { kLru, kSmq };
 
 // `cache_blocks`: blocks the cache can hold; `origin_blocks`: blocks of the
-// origin (both in cache blocks).
+// origin (both in cache blocks); `table`: the cache's entries, which must
+// outlive the policy (LruPolicy finds its restored lists' entries there).
 std::unique_ptr<CachePolicy> MakeCachePolicy(PolicyKind kind, uint64_t cache_blocks,
-                                             uint64_t origin_blocks);
+                                             uint64_t origin_blocks, CacheTable& table);
 
 }  // namespace storlab
 

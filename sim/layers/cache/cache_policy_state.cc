@@ -112,7 +112,7 @@ Status SmqPolicy::RestoreState(StateReader& r) {
 void LruPolicy::SaveState(StateWriter& w) const {
   for (const List* l : {&clean_, &dirty_}) {
     w.U64(l->size());
-    for (const Entry& e : *l) w.U64(e.block);  // least recently used first
+    for (const CacheEntry& e : *l) w.U64(e.block);  // least recently used first
   }
 }
 
@@ -121,13 +121,14 @@ Status LruPolicy::RestoreState(StateReader& r) {
     const uint64_t n = r.Count(1);
     for (uint64_t i = 0; i < n && r.ok(); ++i) {
       const uint64_t block = r.U64();
-      auto [e, inserted] = pos_.TryEmplace(block);
-      if (!inserted) {
+      CacheEntry* e = r.ok() ? table_.Find(block) : nullptr;
+      if (r.ok() && !e) {
+        r.Fail("a block in the lru lists that the cache does not hold");
+      } else if (e && List::Linked(*e)) {
         r.Fail("a block twice in the lru lists");
-        break;
       }
-      e->block = block;
-      e->dirty = dirty;
+      if (!r.ok()) break;
+      e->lru_dirty = dirty;
       list(dirty).PushHot(*e);
     }
   }

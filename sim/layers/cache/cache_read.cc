@@ -39,7 +39,7 @@ void CacheCore::Read(Request req) {
     const uint64_t base = BlockOffset(s.block);
     const Access a{s.block, false, false, now};
     if (CacheEntry* e = table_.Find(s.block)) {
-      policy_->Hit(a);
+      policy_->Hit(a, *e);
       ++(e->valid.AllSet(s.first, s.count) ? c_.read_hits : c_.read_misses);
       ++e->io;
       op->pinned.push_back(s.block);
@@ -63,8 +63,9 @@ void CacheCore::Read(Request req) {
       std::optional<uint32_t> slot;
       if (p != Promote::kNo && !busy_writes_.count(s.block)) slot = SlotForPromotion(&after_commit);
       if (slot) {
-        table_.Insert(s.block, *slot).locked = true;
-        policy_->Insert(s.block, false, p);
+        CacheEntry& fresh = table_.Insert(s.block, *slot);
+        fresh.locked = true;
+        policy_->Insert(fresh, false, p);
         auto pr = std::make_shared<Promotion>();
         pr->block = s.block;
         pr->slot = *slot;
@@ -169,8 +170,8 @@ void CacheCore::EndPromotion(const Promotion& p, Status st) {
     CacheWritten();
     RecordChange(p.block);
   } else {
-    policy_->Remove(p.block);
-    table_.Erase(p.block);
+    policy_->Remove(*e);
+    table_.Erase(*e);
   }
   WakeBlock(p.block);
   WakeSpace();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/layers/cache/cache_table.h"
 #include "sim/stat_table.h"
 
 namespace storlab {
@@ -98,7 +99,7 @@ uint32_t SmqPolicy::UpdateHotspot(uint64_t block) {
   return level;
 }
 
-void SmqPolicy::Hit(const Access& a) {
+void SmqPolicy::Hit(const Access& a, CacheEntry& /*e*/) {
   // __lookup: a hit requeues the block (once per cache period); the
   // hotspot queue only sees misses.
   CatchUpTicks(a.now);
@@ -122,7 +123,8 @@ Promote SmqPolicy::Miss(const Access& a) {
   return level >= read_promote_level_ ? Promote::kPermanent : Promote::kNo;
 }
 
-void SmqPolicy::Insert(uint64_t block, bool dirty, Promote how) {
+void SmqPolicy::Insert(CacheEntry& e, bool dirty, Promote how) {
+  const uint64_t block = e.block;
   if (clean_.Contains(block) || dirty_.Contains(block)) return;
   // A promotion enters at the top level (__complete_background_work:
   // e->level = NR_CACHE_LEVELS - 1), fast or not.
@@ -131,7 +133,9 @@ void SmqPolicy::Insert(uint64_t block, bool dirty, Promote how) {
   ++cached_;
 }
 
-void SmqPolicy::Load(uint64_t block, uint32_t slot, bool dirty) {
+void SmqPolicy::Load(CacheEntry& e, bool dirty) {
+  const uint64_t block = e.block;
+  const uint32_t slot = e.slot;
   if (clean_.Contains(block) || dirty_.Contains(block)) return;
   // smq_load_mapping without a hint: random_level(cblock) =
   // hash_32(cblock, 9) & 63 (include/linux/hash.h: GOLDEN_RATIO_32), ahead
@@ -142,7 +146,8 @@ void SmqPolicy::Load(uint64_t block, uint32_t slot, bool dirty) {
   ++cached_;
 }
 
-void SmqPolicy::Remove(uint64_t block) {
+void SmqPolicy::Remove(CacheEntry& e) {
+  const uint64_t block = e.block;
   if (!clean_.Contains(block) && !dirty_.Contains(block)) return;
   clean_.Remove(block);
   dirty_.Remove(block);
@@ -151,7 +156,8 @@ void SmqPolicy::Remove(uint64_t block) {
   --cached_;
 }
 
-void SmqPolicy::SetDirty(uint64_t block, bool dirty) {
+void SmqPolicy::SetDirty(CacheEntry& e, bool dirty) {
+  const uint64_t block = e.block;
   LevelQueue& from = queue(!dirty);
   if (!from.Contains(block)) return;
   uint32_t level = from.Level(block);

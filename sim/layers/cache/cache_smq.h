@@ -57,14 +57,14 @@ class SmqPolicy : public CachePolicy {
   SmqPolicy& operator=(const SmqPolicy&) = delete;
 
   std::string_view name() const override { return "smq"; }
-  void Hit(const Access& a) override;
+  void Hit(const Access& a, CacheEntry& e) override;
   // `a.full_block`: a fast promotion is possible (writeback mode, the whole
   // block written: optimisable_bio).
   Promote Miss(const Access& a) override;
-  void Insert(uint64_t block, bool dirty, Promote how) override;
-  void Load(uint64_t block, uint32_t slot, bool dirty) override;
-  void Remove(uint64_t block) override;
-  void SetDirty(uint64_t block, bool dirty) override;
+  void Insert(CacheEntry& e, bool dirty, Promote how) override;
+  void Load(CacheEntry& e, bool dirty) override;
+  void Remove(CacheEntry& e) override;
+  void SetDirty(CacheEntry& e, bool dirty) override;
   std::optional<uint64_t> Victim(const std::function<bool(uint64_t)>& evictable,
                                  size_t max_scan) override;
   std::optional<uint64_t> DemotionVictim(const std::function<bool(uint64_t)>& evictable,

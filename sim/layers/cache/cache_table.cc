@@ -1,6 +1,7 @@
 #include "sim/layers/cache/cache_table.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace storlab {
 
@@ -37,11 +38,11 @@ CacheEntry& CacheTable::Insert(uint64_t block, uint32_t slot) {
   return e;
 }
 
-uint32_t CacheTable::Erase(uint64_t block, bool claim) {
-  CacheEntry& e = *entries_.Find(block);
+uint32_t CacheTable::Erase(CacheEntry& e, bool claim) {
+  assert(!e.lru.linked && "CacheTable::Erase: the policy still links the entry");
   Unindex(e);
   uint32_t slot = e.slot;
-  entries_.Erase(block);
+  entries_.Erase(e.block);
   if (claim) return slot;
   if (defer_free_) {
     pending_.push_back(slot);
@@ -95,7 +96,7 @@ void CacheTable::MarkDirty(CacheEntry& e, uint32_t first, uint32_t count, uint64
     e.dirty_seq = seq;
     e.dirty_since = now;
     by_block_.insert(e.block);
-    by_seq_.Insert(seq, e.block, now);
+    by_seq_.Insert(seq, e.block, now, e.age_home);
   }
 }
 
@@ -111,7 +112,7 @@ void CacheTable::Unindex(CacheEntry& e) {
   if (n == 0) return;
   dirty_sectors_ -= n;
   by_block_.erase(e.block);
-  by_seq_.Erase(e.dirty_seq, e.block);
+  by_seq_.Erase(e.dirty_seq, e.block, e.age_home);
 }
 
 void CacheTable::MarkClean(CacheEntry& e) {
@@ -128,7 +129,7 @@ void CacheTable::Invalidate(CacheEntry& e, uint32_t first, uint32_t count) {
     if (e.destage_failed) --failed_;
     e.destage_failed = false;
     by_block_.erase(e.block);
-    by_seq_.Erase(e.dirty_seq, e.block);
+    by_seq_.Erase(e.dirty_seq, e.block, e.age_home);
   }
   e.valid.Clear(first, count);
 }

@@ -25,6 +25,7 @@
 #include "sim/layers/cache/cache_dirty_age.h"
 #include "sim/layers/cache/cache_mask.h"
 #include "sim/layers/page_cache/page_group_set.h"
+#include "sim/lru_list.h"
 #include "sim/status.h"
 #include "sim/time.h"
 
@@ -38,11 +39,16 @@ struct CacheEntry {
   uint32_t slot = 0;
   BlockMask valid;
   BlockMask dirty;
-  uint64_t dirty_seq = 0;  // oldest undestaged write (when dirty)
-  Nanos dirty_since;       // when it turned dirty
-  uint32_t io = 0;         // client requests in flight on this entry
-  bool locked = false;     // a promotion or destage owns the block
+  uint64_t dirty_seq = 0;                   // oldest undestaged write (when dirty)
+  Nanos dirty_since;                        // when it turned dirty
+  size_t age_home = DirtyAgeIndex::kNotIn;  // its place in the dirty-age index
+  uint32_t io = 0;                          // client requests in flight on this entry
+  bool locked = false;                      // a promotion or destage owns the block
   bool destage_failed = false;
+  // The LRU policy's place (cache_lru.h): its links, and which of its two
+  // lists (clean or dirty) they are in. Unlinked under other policies.
+  bool lru_dirty = false;
+  LruHook<CacheEntry> lru;
 };
 
 class CacheTable {
@@ -60,9 +66,10 @@ class CacheTable {
   // Maps `block` to `slot` with nothing valid yet.
   // REQUIRES: !Find(block); slot taken from TakeFreeSlot().
   CacheEntry& Insert(uint64_t block, uint32_t slot);
-  // Unmaps `block`; its slot is freed (or deferred), or with `claim` kept
-  // for the caller. Returns the slot.
-  uint32_t Erase(uint64_t block, bool claim = false);
+  // Unmaps `block` (its entry `e`); its slot is freed (or deferred), or
+  // with `claim` kept for the caller. Returns the slot.
+  uint32_t Erase(CacheEntry& e, bool claim = false);
+  uint32_t Erase(uint64_t block, bool claim = false) { return Erase(*Find(block), claim); }
   void Clear();
 
   std::optional<uint32_t> TakeFreeSlot();

@@ -74,10 +74,10 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
     Dest dest = Dest::kOrigin;
     if (e) {
       ++c_.write_hits;
-      policy_->Hit(a);
+      policy_->Hit(a, *e);
       if (mode == CacheMode::kWriteAround && !e->dirty.any()) {
         ++c_.invalidations;
-        Evict(s.block, false);
+        Evict(*e, false);
         e = nullptr;
       } else {
         dest = back && !through ? Dest::kCache : Dest::kBoth;
@@ -92,7 +92,7 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
         if (p == Promote::kTemporary && !busy_writes_.count(s.block)) {
           if (auto slot = table_.TakeFreeSlot()) {
             e = &table_.Insert(s.block, *slot);
-            policy_->Insert(s.block, false, p);
+            policy_->Insert(*e, false, p);
             dest = back && !through ? Dest::kCache : Dest::kBoth;
           }
         }
@@ -122,7 +122,7 @@ void CacheCore::Write(Request req, bool bypass, bool waited) {
         }
         if (slot) {
           e = &table_.Insert(s.block, *slot);
-          policy_->Insert(s.block, false, p);
+          policy_->Insert(*e, false, p);
           dest = back && !through ? Dest::kCache : Dest::kBoth;
         }
       }
@@ -179,12 +179,12 @@ void CacheCore::WriteDone(const std::shared_ptr<WriteOp>& op, Status st) {
       // What the cache holds of the range is unknown now: forget it.
       bool was_dirty = e->dirty.any();
       table_.Invalidate(*e, s.first, s.count);
-      if (was_dirty && !e->dirty.any()) policy_->SetDirty(s.block, false);
+      if (was_dirty && !e->dirty.any()) policy_->SetDirty(*e, false);
       RecordChange(s.block);
     } else if (it.dest == Dest::kCache) {
       bool was_dirty = e->dirty.any();
       table_.MarkDirty(*e, s.first, s.count, seq, now);
-      if (!was_dirty) policy_->SetDirty(s.block, true);
+      if (!was_dirty) policy_->SetDirty(*e, true);
       RecordChange(s.block);
     } else if (!e->valid.AllSet(s.first, s.count)) {
       e->valid.Set(s.first, s.count);
@@ -250,11 +250,11 @@ void CacheCore::Discard(Request req) {
                 if (st.ok()) {
                   bool was_dirty = e->dirty.any();
                   table_.Invalidate(*e, s.first, s.count);
-                  if (was_dirty && !e->dirty.any()) policy_->SetDirty(s.block, false);
+                  if (was_dirty && !e->dirty.any()) policy_->SetDirty(*e, false);
                 }
                 if (--e->io == 0 && !e->valid.any()) {
                   ++c_.invalidations;
-                  Evict(s.block, false);
+                  Evict(*e, false);
                 } else {
                   RecordChange(s.block);
                 }
