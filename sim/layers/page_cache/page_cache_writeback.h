@@ -188,7 +188,9 @@ class Writeback {
   void ArmTick();
   void OnTick();
   uint64_t ChunkPages() const;
-  void WakeWritebackWaiters();
+  // Wakes, in the order they came, the waiters whose pages are no longer
+  // under writeback, after pages [first, last] left it.
+  void WakeWritebackWaiters(uint64_t first, uint64_t last);
   // Bytes of pages [first, first+count) that lie inside the child.
   uint64_t RunBytes(uint64_t first, uint64_t count) const;
 
