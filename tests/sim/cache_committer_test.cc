@@ -106,7 +106,7 @@ TEST(CacheCommitter, RequestsDuringACommitShareTheNextOne) {
 TEST(CacheCommitter, AFreedSlotIsReusableOnlyAfterTheCommit) {
   Fixture f(1);
   f.Map(7);
-  f.table.Erase(7);
+  f.table.Erase(*f.table.Find(7));
   f.c.RecordChange(7);
   EXPECT_FALSE(f.table.TakeFreeSlot());  // the committed mapping may name it
   f.c.Commit(false, nullptr);

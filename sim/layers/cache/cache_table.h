@@ -66,10 +66,9 @@ class CacheTable {
   // Maps `block` to `slot` with nothing valid yet.
   // REQUIRES: !Find(block); slot taken from TakeFreeSlot().
   CacheEntry& Insert(uint64_t block, uint32_t slot);
-  // Unmaps `block` (its entry `e`); its slot is freed (or deferred), or
-  // with `claim` kept for the caller. Returns the slot.
+  // Unmaps the block of `e`; its slot is freed (or deferred), or with
+  // `claim` kept for the caller. Returns the slot.
   uint32_t Erase(CacheEntry& e, bool claim = false);
-  uint32_t Erase(uint64_t block, bool claim = false) { return Erase(*Find(block), claim); }
   void Clear();
 
   std::optional<uint32_t> TakeFreeSlot();
