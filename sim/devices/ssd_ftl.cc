@@ -25,13 +25,7 @@ SsdScaledFtl::SsdScaledFtl(uint64_t user_bytes, uint64_t native_bytes, uint32_t 
   low_ = std::max<uint32_t>(2, std::min<uint32_t>(blocks_ / 128, spare_blocks / 2));
 
   l2p_.assign(logical_units_, kNone);
-  p2l_.assign(static_cast<size_t>(blocks_) * units_per_block_, kNone);
-  valid_.assign(blocks_, 0);
-  state_.assign(blocks_, State::kFree);
   bucket_head_.assign(units_per_block_ + 1, kNone);
-  next_.assign(blocks_, kNone);
-  prev_.assign(blocks_, kNone);
-  for (uint32_t b = 0; b < blocks_; ++b) free_.push_back(b);
 }
 
 uint64_t SsdScaledFtl::valid_bytes() const {
@@ -82,7 +76,7 @@ bool SsdScaledFtl::WouldReclaim(double target_fraction) const {
   const uint64_t spare = blocks_ > needed ? blocks_ - needed : 0;
   const double target =
       low_ + std::clamp(target_fraction, 0.0, 1.0) * (spare > low_ ? double(spare - low_) : 0.0);
-  if (static_cast<double>(free_.size()) >= target) return false;
+  if (static_cast<double>(free_blocks()) >= target) return false;
   for (uint32_t v = 0; v < units_per_block_; ++v)
     if (bucket_head_[v] != kNone) return true;
   return false;
@@ -97,7 +91,7 @@ void SsdScaledFtl::WriteUnit(uint32_t lu, Work* work) {
   if (host_.block == kNone || host_.next == units_per_block_) {
     // The host frontier needs a new block: clean until the pool is above
     // the low watermark (foreground GC).
-    while (free_.size() <= low_ && CleanOne(work)) {
+    while (free_blocks() <= low_ && CleanOne(work)) {
     }
   }
   const uint32_t pu = Allocate(host_);
@@ -139,13 +133,26 @@ uint32_t SsdScaledFtl::Allocate(Frontier& f) {
       BucketInsert(f.block);
       f.block = kNone;
     }
-    if (free_.empty()) return kNone;
-    f.block = free_.front();
-    free_.pop_front();
+    if (free_blocks() == 0) return kNone;
+    f.block = TakeFreeBlock();
     state_[f.block] = State::kOpen;
     f.next = 0;
   }
   return f.block * units_per_block_ + f.next++;
+}
+
+uint32_t SsdScaledFtl::TakeFreeBlock() {
+  if (fresh_ < blocks_) {
+    p2l_.resize(p2l_.size() + units_per_block_, kNone);
+    valid_.push_back(0);
+    state_.push_back(State::kFree);
+    next_.push_back(kNone);
+    prev_.push_back(kNone);
+    return fresh_++;
+  }
+  const uint32_t b = free_.front();
+  free_.pop_front();
+  return b;
 }
 
 bool SsdScaledFtl::CleanOne(Work* work) {
@@ -153,7 +160,7 @@ bool SsdScaledFtl::CleanOne(Work* work) {
   for (uint32_t v = 0; v < units_per_block_ && victim == kNone; ++v) victim = bucket_head_[v];
   if (victim == kNone) return false;
   const bool gc_has_room = gc_.block != kNone && gc_.next < units_per_block_;
-  if (!gc_has_room && free_.empty()) return false;
+  if (!gc_has_room && free_blocks() == 0) return false;
   BucketRemove(victim);
   state_[victim] = State::kOpen;  // out of the buckets while it is emptied
   const uint32_t base = victim * units_per_block_;

@@ -29,8 +29,11 @@
 //    a victim is found in O(units_per_block) and every update is O(1).
 //
 // Cost: O(1) amortised per write (O(pages) only when k = 1), about 10 bytes
-// of RAM per unit (≤ 3 MiB). Work is reported scaled back to the drive: each
-// unit copied is unit_bytes copied. Not thread-safe.
+// of RAM per unit (≤ 3 MiB) — per unit of flash in use: the blocks no write
+// has reached yet are only counted (a 1 TiB drive exported as 64 MiB has
+// 2^28 units of 4 KiB, a GiB of reverse map it would never fill). Work is
+// reported scaled back to the drive: each unit copied is unit_bytes copied.
+// Not thread-safe.
 #ifndef STORLAB_SIM_DEVICES_SSD_FTL_H_
 #define STORLAB_SIM_DEVICES_SSD_FTL_H_
 
@@ -91,10 +94,12 @@ class SsdScaledFtl {
   uint64_t valid_bytes() const;
   uint64_t free_user_bytes() const { return user_bytes_ - valid_bytes(); }
   double free_block_fraction() const {
-    return static_cast<double>(free_.size()) / static_cast<double>(blocks_);
+    return static_cast<double>(free_blocks()) / static_cast<double>(blocks_);
   }
   uint32_t blocks() const { return blocks_; }
-  uint32_t free_blocks() const { return static_cast<uint32_t>(free_.size()); }
+  uint32_t free_blocks() const { return static_cast<uint32_t>(free_.size()) + blocks_ - fresh_; }
+  // Blocks ever opened: the per-block arrays' length.
+  uint32_t blocks_in_use() const { return fresh_; }
   uint32_t low_watermark() const { return low_; }
   // Units copied and blocks erased by GC since construction (small-FTL units).
   uint64_t gc_copies() const { return copies_; }
@@ -114,6 +119,10 @@ class SsdScaledFtl {
   // Next free physical unit of `f`, opening a block from the free pool.
   // Returns kNone if the pool is empty.
   uint32_t Allocate(Frontier& f);
+  // Takes the next free block: a fresh one while any is left (a new drive's
+  // pool lists its blocks in order, the erased ones behind them), else the
+  // oldest erased one. REQUIRES: free_blocks() > 0.
+  uint32_t TakeFreeBlock();
   // Greedy: cleans the full block with the fewest valid units. False if no
   // full block has an invalid unit (or no block is free to copy into).
   bool CleanOne(Work* work);
@@ -132,11 +141,14 @@ class SsdScaledFtl {
   uint32_t blocks_;
   uint32_t low_;
   std::vector<uint32_t> l2p_;
+  // Per block (p2l_: per unit) of the blocks [0, fresh_); the blocks
+  // [fresh_, blocks_) were never opened: free, erased, empty.
   std::vector<uint32_t> p2l_;
   std::vector<uint16_t> valid_;
   std::vector<State> state_;
   std::vector<uint32_t> bucket_head_;  // [valid count] -> first full block
   std::vector<uint32_t> next_, prev_;  // bucket lists
+  uint32_t fresh_ = 0;                 // the first block never opened
   std::deque<uint32_t> free_;          // erased blocks, oldest first
   Frontier host_, gc_;
   uint64_t valid_units_ = 0;

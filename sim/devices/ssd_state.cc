@@ -1,7 +1,8 @@
 // The SSD's saved state (storlab sim --state, docs/state.md): the Ssd and
-// the parts it owns — the FTL's mapping and blocks, the SLC cache, the
-// flash array's timelines and GC debt, the host interface's timelines, the
-// write buffer, the map cache of a DRAM-less drive — and its wear figures.
+// the parts it owns — the FTL's mapping and blocks (ssd_ftl_state.cc), the
+// SLC cache, the flash array's timelines and GC debt, the host interface's
+// timelines, the write buffer, the map cache of a DRAM-less drive — and its
+// wear figures.
 // Saved when the drive is idle: no command in it, no program in flight.
 // Each part checks that the sizes it reads are the ones its configuration
 // gives, so a state never lands in a drive of another geometry.
@@ -11,79 +12,17 @@
 #include <vector>
 
 #include "sim/devices/ssd.h"
+#include "sim/devices/ssd_state_runs.h"
 #include "sim/state_coding.h"
 
 namespace storlab {
 namespace {
 
-// The FTL's and SLC cache's arrays are as long as the flash is large (a
-// 1 TiB drive exported as 64 MiB still has 1 TiB of units), and mostly
-// runs: unused entries alike, block numbers counting up. They are written
-// as runs of equal steps — (zigzag step, count) pairs, the step taken from
-// the value before (0 before the first) — so a state is as large as what
-// the drive holds, not as its geometry.
-template <typename T>
-void PutRuns(StateWriter& w, const T* v, size_t n) {
-  w.U64(n);
-  int64_t prev = 0;
-  for (size_t i = 0; i < n;) {
-    const int64_t step = static_cast<int64_t>(v[i]) - prev;
-    size_t run = 1;
-    while (i + run < n &&
-           static_cast<int64_t>(v[i + run]) - static_cast<int64_t>(v[i + run - 1]) == step)
-      ++run;
-    w.U64((static_cast<uint64_t>(step) << 1) ^ static_cast<uint64_t>(step >> 63));
-    w.U64(run);
-    prev = static_cast<int64_t>(v[i + run - 1]);
-    i += run;
-  }
-}
-
-template <typename T>
-void PutInts(StateWriter& w, const std::vector<T>& v) {
-  PutRuns(w, v.data(), v.size());
-}
-
-constexpr size_t kAnySize = ~size_t{0};
-// The most entries a vector of any size may claim (a bound on the memory a
-// damaged file can make a restore allocate): 2^28, a 1 TiB drive's units.
-constexpr uint64_t kMostEntries = uint64_t{1} << 28;
-
-// Reads PutRuns's `n` values into `out` (which holds n), each checked to
-// fit T.
-template <typename T>
-void GetRuns(StateReader& r, T* out, uint64_t n, const char* what) {
-  int64_t prev = 0;
-  for (uint64_t i = 0; i < n && r.ok();) {
-    const int64_t step = r.I64();
-    const uint64_t run = r.U64();
-    if (run == 0 || run > n - i) {
-      r.Fail(std::string(what) + ": a run past the end");
-      break;
-    }
-    for (uint64_t k = 0; k < run; ++k, ++i) {
-      prev += step;
-      if (prev < 0 || static_cast<uint64_t>(prev) > static_cast<uint64_t>(static_cast<T>(~T{0}))) {
-        r.Fail(std::string(what) + ": a value out of range");
-        return;
-      }
-      out[i] = static_cast<T>(prev);
-    }
-  }
-}
-
-// A vector of exactly `n` integers of type T (kAnySize: as many as were
-// written), each of which must fit.
-template <typename T>
-std::vector<T> GetInts(StateReader& r, size_t n, const char* what) {
-  const uint64_t got = r.U64();
-  if (n != kAnySize ? got != n : got > kMostEntries) {
-    r.Fail(std::string(what) + ": another size (another drive geometry)");
-  }
-  std::vector<T> v(r.ok() ? got : 0);
-  GetRuns(r, v.data(), v.size(), what);
-  return v;
-}
+using ssd_state::GetInts;
+using ssd_state::GetRuns;
+using ssd_state::kAnySize;
+using ssd_state::PutInts;
+using ssd_state::PutRuns;
 
 void PutTimes(StateWriter& w, const std::vector<Nanos>& v) {
   w.U64(v.size());
@@ -108,58 +47,6 @@ void GetPipe(StateReader& r, SsdPipe* p) {
 }
 
 }  // namespace
-
-void SsdScaledFtl::SaveState(StateWriter& w) const {
-  PutInts(w, l2p_);
-  PutInts(w, p2l_);
-  PutInts(w, valid_);
-  std::vector<uint8_t> states(state_.size());
-  for (size_t i = 0; i < state_.size(); ++i) states[i] = static_cast<uint8_t>(state_[i]);
-  PutInts(w, states);
-  PutInts(w, bucket_head_);
-  PutInts(w, next_);
-  PutInts(w, prev_);
-  PutInts(w, std::vector<uint32_t>(free_.begin(), free_.end()));
-  for (const Frontier* f : {&host_, &gc_}) {
-    w.U64(f->block);
-    w.U64(f->next);
-  }
-  w.U64(valid_units_);
-  w.U64(write_pos_);
-  w.U64(trim_pos_);
-  w.U64(copies_);
-  w.U64(erases_);
-}
-
-Status SsdScaledFtl::RestoreState(StateReader& r) {
-  l2p_ = GetInts<uint32_t>(r, l2p_.size(), "ftl map");
-  p2l_ = GetInts<uint32_t>(r, p2l_.size(), "ftl reverse map");
-  valid_ = GetInts<uint16_t>(r, valid_.size(), "ftl valid counts");
-  const auto states = GetInts<uint8_t>(r, state_.size(), "ftl block states");
-  for (size_t i = 0; i < states.size(); ++i) {
-    if (states[i] > static_cast<uint8_t>(State::kFull)) r.Fail("ftl block state out of range");
-    state_[i] = static_cast<State>(states[i]);
-  }
-  bucket_head_ = GetInts<uint32_t>(r, bucket_head_.size(), "ftl buckets");
-  next_ = GetInts<uint32_t>(r, next_.size(), "ftl bucket lists");
-  prev_ = GetInts<uint32_t>(r, prev_.size(), "ftl bucket lists");
-  free_.clear();
-  for (uint32_t b : GetInts<uint32_t>(r, kAnySize, "ftl free blocks")) {
-    if (b >= blocks_) r.Fail("ftl free block out of range");
-    free_.push_back(b);
-  }
-  for (Frontier* f : {&host_, &gc_}) {
-    f->block = static_cast<uint32_t>(r.U64());
-    f->next = static_cast<uint32_t>(r.U64());
-    if (f->block != kNone && f->block >= blocks_) r.Fail("ftl frontier block out of range");
-  }
-  valid_units_ = r.U64();
-  write_pos_ = r.U64();
-  trim_pos_ = r.U64();
-  copies_ = r.U64();
-  erases_ = r.U64();
-  return r.status();
-}
 
 void SsdSlcCache::SaveState(StateWriter& w) const {
   w.U64(table_.size());
