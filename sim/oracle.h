@@ -80,7 +80,10 @@ class Oracle : public NodeWrapper {
   // contents become the new durable baseline, so cuts can repeat — unless
   // `rebaseline` is false: then the oracle's records are only read (a forked
   // copy that verifies one cut and exits then copies none of their pages).
-  void Verify(Callback<void(OracleReport)> done, bool rebaseline = true);
+  // `read_flags` go on every read: kDirect reads past a page cache (empty
+  // after a cut) into the check's buffers, which a forked copy, paying a
+  // page fault for each page it writes, prefers to filling the cache.
+  void Verify(Callback<void(OracleReport)> done, bool rebaseline = true, uint32_t read_flags = 0);
   // Verify() driven to completion in virtual time.
   OracleReport VerifyNow();
 

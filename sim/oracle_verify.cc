@@ -41,7 +41,7 @@ std::string OracleReport::Summary() const {
   return s;
 }
 
-void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
+void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline, uint32_t read_flags) {
   struct State {
     std::vector<std::pair<uint64_t, uint64_t>> runs;  // first block, count
     size_t next = 0;
@@ -76,7 +76,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
   // cut drops them (a strong self-reference leaked then).
   auto issue = std::make_shared<std::function<void()>>();
   std::weak_ptr<std::function<void()>> self = issue;
-  *issue = [this, st, self, rebaseline] {
+  *issue = [this, st, self, rebaseline, read_flags] {
     const auto issue = self.lock();
     if (!issue) return;
     while (st->in_flight < 16 && st->next < st->runs.size()) {
@@ -141,6 +141,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline) {
         (*issue)();
       };
       child_.Submit(Request{.op = Op::kRead,
+                            .flags = read_flags,
                             .offset = first * block_,
                             .length = count * block_,
                             .data = buf.get(),

@@ -129,7 +129,7 @@ void PowerCuts::RunChild(int fd) {
         report = std::move(r);
         finished = true;
       },
-      /*rebaseline=*/false);
+      /*rebaseline=*/false, kDirect);
   VirtualDriver(stack_.engine()).RunWhile([&] { return !finished; });
   int rc = finished && WriteFull(fd, Encode(report)) ? 0 : 3;
   ::_exit(rc);

@@ -7,6 +7,7 @@
 #include "sim/stack.h"
 #include "sim/store/overlay.h"
 #include "sim/store/ram_store.h"
+#include "sim/virtual_driver.h"
 #include "tests/sim/test_util.h"
 
 namespace storlab {
@@ -25,6 +26,7 @@ class CachedDisk : public Node {
   bool stale_reads = false;
   bool write_through = false;
   bool read_at_submit = false;  // a read takes the media's content at once, answers later
+  uint32_t read_flags = 0;      // every flag a read carried
 
   CachedDisk(Engine& e, uint64_t capacity, bool claims_cache = true)
       : Node(e, "disk"), cache_(true) {
@@ -37,6 +39,7 @@ class CachedDisk : public Node {
 
  protected:
   void DoSubmit(Request req) override {
+    if (req.op == Op::kRead) read_flags |= req.flags;
     if (read_at_submit && req.op == Op::kRead) {
       (void)media_.Read(req.offset, req.length, req.data);
       engine_.After(20_us, [r = std::move(req)]() mutable { r.done(Status()); });
@@ -165,6 +168,33 @@ TEST(OracleTest, RepeatedCutsUseTheFoundContentAsBaseline) {
     ASSERT_TRUE(testing::Read(r.e, *r.oracle, 0, out).status.ok());
     EXPECT_EQ(out, a);
   }
+}
+
+// A forked power-cut check reads with kDirect (past a page cache, empty
+// after the cut, into its own buffers): the flags reach every read.
+TEST(OracleTest, VerifyReadsCarryTheFlagsAskedFor) {
+  Rig r;
+  auto data = Pattern(8192, 3);
+  ASSERT_TRUE(testing::Write(r.e, *r.oracle, 0, data).status.ok());
+  ASSERT_TRUE(testing::Flush(r.e, *r.oracle).status.ok());
+  r.stack.PowerCut();
+  r.disk->read_flags = 0;
+  bool finished = false;
+  OracleReport rep;
+  r.oracle->Verify(
+      [&](OracleReport got) {
+        rep = std::move(got);
+        finished = true;
+      },
+      /*rebaseline=*/false, kDirect);
+  VirtualDriver(r.e).RunWhile([&] { return !finished; });
+  ASSERT_TRUE(finished);
+  EXPECT_TRUE(rep.ok()) << rep.Summary();
+  EXPECT_EQ(rep.blocks_checked, 8192u / r.oracle->geometry().logical_block);
+  EXPECT_EQ(r.disk->read_flags, kDirect);
+  r.disk->read_flags = 0;
+  EXPECT_TRUE(r.oracle->VerifyNow().ok());
+  EXPECT_EQ(r.disk->read_flags, 0u);
 }
 
 TEST(OracleTest, ConcurrentOverlappingWritesMayLandInEitherOrder) {
