@@ -54,6 +54,43 @@ TEST(CacheModes, WriteThroughCompletesWhenBothAreWritten) {
   EXPECT_EQ(origin, w);
 }
 
+// A read miss's origin bytes land in the reader's buffer when the range
+// lies in it, else in a buffer of the read's own (a promoted block reaching
+// past the request); either way the reader and the promoted copy get the
+// origin's bytes, also when a read is part hit, part miss.
+TEST(CacheModes, ReadMissesGiveTheReaderAndThePromotedCopyTheOriginsBytes) {
+  Engine e;
+  auto s = MustLoadText(
+      TwoDevices("mode = \"writearound\"\npolicy = \"lru\"\nblock_size = \"64KiB\""), e);
+  Node& n = s.stack->root();
+  Node& hdd = *s.stack->Find("hdd");
+  const auto data = Pattern(512 * 1024, 7);
+  auto copy = data;
+  ASSERT_TRUE(testing::Write(e, hdd, 0, copy).status.ok());
+  auto expect = [&](uint64_t off, uint64_t len) {
+    return std::vector<uint8_t>(data.begin() + static_cast<std::ptrdiff_t>(off),
+                                data.begin() + static_cast<std::ptrdiff_t>(off + len));
+  };
+  auto read = [&](uint64_t off, uint64_t len) {
+    std::vector<uint8_t> got(len);
+    EXPECT_TRUE(testing::Read(e, n, off, got).status.ok());
+    VirtualDriver(e).RunUntilIdle();
+    return got;
+  };
+  // Inside block 0: the promotion reads the whole block into its own buffer.
+  EXPECT_EQ(read(4096, 8192), expect(4096, 8192));
+  // Blocks 1 and 2 whole: read straight into the reader's buffer.
+  EXPECT_EQ(read(65536, 131072), expect(65536, 131072));
+  // Blocks 0-3, the first three cached: a part from the cache, a part read.
+  EXPECT_EQ(read(0, 262144), expect(0, 262144));
+  for (uint64_t b = 0; b < 4; ++b) EXPECT_TRUE(Core(s).IsCached(b * 65536)) << b;
+  // The cached copies are the origin's bytes: corrupt the origin, read hits.
+  auto zeros = std::vector<uint8_t>(262144, 0);
+  ASSERT_TRUE(testing::Write(e, hdd, 0, zeros).status.ok());
+  EXPECT_EQ(read(0, 262144), expect(0, 262144));
+  EXPECT_EQ(read(32768, 100000 - 100000 % 512), expect(32768, 100000 - 100000 % 512));
+}
+
 TEST(CacheModes, WriteAroundDoesNotPromoteOnWriteAndDropsTheCachedCopy) {
   Engine e;
   auto s = MustLoadText(

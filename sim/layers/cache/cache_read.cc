@@ -1,6 +1,7 @@
 // CacheCore: the read path and promotions.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "sim/join.h"
 #include "sim/layers/cache/cache_core.h"
@@ -9,7 +10,12 @@ namespace storlab {
 struct CacheCore::ReadOp {
   struct OriginRead {
     uint64_t off, len;
-    std::vector<uint8_t> buf;
+    // Where the origin's bytes land: into the request's buffer when the
+    // range lies in it (no copy; a power-cut check in a forked copy pays a
+    // page fault for each page it writes), else into `own`. nullptr: timing
+    // only.
+    uint8_t* data = nullptr;
+    std::unique_ptr<uint8_t[]> own;
   };
   Request req;
   std::vector<uint64_t> pinned;
@@ -79,18 +85,22 @@ void CacheCore::Read(Request req) {
   }
   op->req = std::move(req);
   const bool buffers = keeps_data_ && (op->req.data || !op->promos.empty());
+  const Request& r = op->req;
   for (auto [off, len] : ranges) {
-    op->origin.push_back({off, len, {}});
-    if (buffers) op->origin.back().buf.resize(len);
+    ReadOp::OriginRead& o = op->origin.emplace_back(ReadOp::OriginRead{off, len});
+    if (!buffers) continue;
+    if (r.data && off >= r.offset && off + len <= r.offset + r.length) {
+      o.data = r.data + (off - r.offset);
+    } else {
+      o.own.reset(new uint8_t[len]);  // the read fills it
+      o.data = o.own.get();
+    }
   }
   auto join = Join::Make([this, op](Status st) { ReadDone(op, std::move(st)); });
   IssuePieces(cache_dev(), Op::kRead, std::move(cache_pieces), op->req.data, 0, join);
   for (auto& o : op->origin) {
-    Request r{.op = Op::kRead,
-              .offset = o.off,
-              .length = o.len,
-              .data = o.buf.empty() ? nullptr : o.buf.data(),
-              .done = join->Arm()};
+    Request r{
+        .op = Op::kRead, .offset = o.off, .length = o.len, .data = o.data, .done = join->Arm()};
     origin_.Submit(std::move(r));
   }
   join->Seal(engine_);
@@ -99,17 +109,16 @@ void CacheCore::Read(Request req) {
 void CacheCore::ReadDone(const std::shared_ptr<ReadOp>& op, Status st) {
   Request& req = op->req;
   for (const auto& o : op->origin) {
-    if (o.buf.empty()) continue;
-    if (req.data) {
+    if (o.data == nullptr) continue;
+    if (req.data && o.own) {
       uint64_t lo = std::max(o.off, req.offset);
       uint64_t hi = std::min(o.off + o.len, req.offset + req.length);
-      if (lo < hi) std::memcpy(req.data + (lo - req.offset), o.buf.data() + (lo - o.off), hi - lo);
+      if (lo < hi) std::memcpy(req.data + (lo - req.offset), o.data + (lo - o.off), hi - lo);
     }
     for (auto& p : op->promos) {
       uint64_t b = BlockOffset(p->block);
       if (b >= o.off && b + bs_ <= o.off + o.len) {
-        p->data.assign(o.buf.begin() + static_cast<std::ptrdiff_t>(b - o.off),
-                       o.buf.begin() + static_cast<std::ptrdiff_t>(b - o.off + bs_));
+        p->data.assign(o.data + (b - o.off), o.data + (b - o.off + bs_));
       }
     }
   }
