@@ -87,7 +87,7 @@ void CacheCore::Read(Request req) {
   const bool buffers = keeps_data_ && (op->req.data || !op->promos.empty());
   const Request& r = op->req;
   for (auto [off, len] : ranges) {
-    ReadOp::OriginRead& o = op->origin.emplace_back(ReadOp::OriginRead{off, len});
+    ReadOp::OriginRead& o = op->origin.emplace_back(ReadOp::OriginRead{off, len, nullptr, nullptr});
     if (!buffers) continue;
     if (r.data && off >= r.offset && off + len <= r.offset + r.length) {
       o.data = r.data + (off - r.offset);
