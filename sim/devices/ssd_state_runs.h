@@ -140,17 +140,19 @@ class RunList {
     }
     return from >= to;
   }
-  // The values [from, to) expanded.
-  std::vector<T> Expand(uint64_t from, uint64_t to) const {
-    std::vector<T> out;
-    out.reserve(to > from ? to - from : 0);
+  // The values [from, to) into `out` (which holds to - from).
+  // REQUIRES: from <= to <= size().
+  void ExpandInto(uint64_t from, uint64_t to, T* out) const {
     for (auto it = Find(from); from < to && it != runs_.end(); ++it) {
       const uint64_t end = std::min(to, it->start + it->count);
       for (; from < end; ++from) {
-        out.push_back(
-            static_cast<T>(it->first + static_cast<int64_t>(from - it->start) * it->step));
+        *out++ = static_cast<T>(it->first + static_cast<int64_t>(from - it->start) * it->step);
       }
     }
+  }
+  std::vector<T> Expand(uint64_t from, uint64_t to) const {
+    std::vector<T> out(to > from ? to - from : 0);
+    ExpandInto(from, to, out.data());
     return out;
   }
 
@@ -187,8 +189,7 @@ std::vector<T> GetInts(StateReader& r, size_t n, const char* what) {
 template <typename T>
 void GetRuns(StateReader& r, T* out, uint64_t n, const char* what) {
   const RunList<T> runs(r, n, n, what);
-  const std::vector<T> v = runs.Expand(0, runs.size());
-  std::copy(v.begin(), v.end(), out);
+  runs.ExpandInto(0, runs.size(), out);
 }
 
 }  // namespace ssd_state

@@ -85,12 +85,12 @@ void CacheCore::Read(Request req) {
   }
   op->req = std::move(req);
   const bool buffers = keeps_data_ && (op->req.data || !op->promos.empty());
-  const Request& r = op->req;
+  const Request& asked = op->req;
   for (auto [off, len] : ranges) {
     ReadOp::OriginRead& o = op->origin.emplace_back(ReadOp::OriginRead{off, len, nullptr, nullptr});
     if (!buffers) continue;
-    if (r.data && off >= r.offset && off + len <= r.offset + r.length) {
-      o.data = r.data + (off - r.offset);
+    if (asked.data && off >= asked.offset && off + len <= asked.offset + asked.length) {
+      o.data = asked.data + (off - asked.offset);
     } else {
       o.own.reset(new uint8_t[len]);  // the read fills it
       o.data = o.own.get();
