@@ -75,15 +75,26 @@ class Oracle : public NodeWrapper {
   NodeKind kind() const override { return kKind; }
   std::string_view type() const override { return "oracle"; }
 
-  // Reads back every block the oracle knows (queue depth 16) and checks it.
-  // Call after Stack::PowerCut(); `done` runs from an engine event. The found
-  // contents become the new durable baseline, so cuts can repeat — unless
-  // `rebaseline` is false: then the oracle's records are only read (a forked
-  // copy that verifies one cut and exits then copies none of their pages).
-  // `read_flags` go on every read: kDirect reads past a page cache (empty
-  // after a cut) into the check's buffers, which a forked copy, paying a
-  // page fault for each page it writes, prefers to filling the cache.
-  void Verify(Callback<void(OracleReport)> done, bool rebaseline = true, uint32_t read_flags = 0);
+  struct VerifyOptions {
+    // The found contents become the new durable baseline, so cuts can
+    // repeat; false: the oracle's records are only read (a forked copy that
+    // verifies one cut and exits then copies none of their pages).
+    bool rebaseline = true;
+    // On every read: kDirect reads past a page cache (empty after a cut)
+    // into the check's buffers, which a forked copy, paying a page fault for
+    // each page it writes, prefers to filling the cache.
+    uint32_t read_flags = 0;
+    // Reads cover runs of consecutive blocks up to this long, this many at
+    // a time, each into a buffer of its own that the next read reuses. A
+    // forked copy prefers few short reads: every layer's buffer pages are
+    // page faults there, and its virtual time is nobody's.
+    uint64_t max_read_bytes = uint64_t{1} << 20;
+    int queue_depth = 16;
+  };
+  // Reads back every block the oracle knows and checks it. Call after
+  // Stack::PowerCut(); `done` runs from an engine event.
+  void Verify(Callback<void(OracleReport)> done, VerifyOptions options);
+  void Verify(Callback<void(OracleReport)> done) { Verify(std::move(done), VerifyOptions()); }
   // Verify() driven to completion in virtual time.
   OracleReport VerifyNow();
 

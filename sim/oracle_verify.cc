@@ -1,6 +1,7 @@
 // Oracle::Verify: after a power cut, every block the oracle knows read
-// back through the stack (runs of up to 1 MiB, queue depth 16) and checked
-// against its acceptable versions (sim/oracle.h); and the report it gives.
+// back through the stack (by default runs of up to 1 MiB, queue depth 16)
+// and checked against its acceptable versions (sim/oracle.h); and the report
+// it gives.
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -41,16 +42,24 @@ std::string OracleReport::Summary() const {
   return s;
 }
 
-void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline, uint32_t read_flags) {
+void Oracle::Verify(Callback<void(OracleReport)> done, VerifyOptions opt) {
   struct State {
     std::vector<std::pair<uint64_t, uint64_t>> runs;  // first block, count
     size_t next = 0;
     int in_flight = 0;
     OracleReport report;
     Callback<void(OracleReport)> done;
+    // One buffer per read in flight, each of the longest run, reused: not
+    // zeroed (the read fills it; a failed one is not hashed), and a
+    // power-cut check in a forked copy pays a page fault for each page it
+    // writes the first time only.
+    std::vector<std::unique_ptr<uint8_t[]>> spare;
   };
   auto st = std::make_shared<State>();
   st->done = std::move(done);
+  const bool rebaseline = opt.rebaseline;
+  const uint32_t read_flags = opt.read_flags;
+  const int depth = std::max(1, opt.queue_depth);
   std::vector<uint64_t> sorted;
   sorted.reserve(tracked_);
   blocks_.ForEach([&](uint64_t gk, const Group& grp) {
@@ -58,7 +67,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline, uint32_t
       if ((grp.present >> i & 1) != 0) sorted.push_back(gk * kGroup + i);
   });
   std::sort(sorted.begin(), sorted.end());
-  const uint64_t max_run = std::max<uint64_t>(1, (1 << 20) / block_);
+  const uint64_t max_run = std::max<uint64_t>(1, opt.max_read_bytes / block_);
   for (uint64_t b : sorted) {
     if (!st->runs.empty() && st->runs.back().first + st->runs.back().second == b &&
         st->runs.back().second < max_run) {
@@ -76,18 +85,24 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline, uint32_t
   // cut drops them (a strong self-reference leaked then).
   auto issue = std::make_shared<std::function<void()>>();
   std::weak_ptr<std::function<void()>> self = issue;
-  *issue = [this, st, self, rebaseline, read_flags] {
+  *issue = [this, st, self, rebaseline, read_flags, depth, max_run] {
     const auto issue = self.lock();
     if (!issue) return;
-    while (st->in_flight < 16 && st->next < st->runs.size()) {
+    while (st->in_flight < depth && st->next < st->runs.size()) {
       auto [first, count] = st->runs[st->next++];
       ++st->in_flight;
-      // Not zeroed: the read fills it (a failed one is not hashed), and a
-      // power-cut check in a forked copy pays a copied page for each page
-      // written.
-      std::shared_ptr<uint8_t[]> buf(new uint8_t[count * block_]);
-      auto checked = [this, st, issue, buf, rebaseline, first = first, count = count](Status s) {
+      std::unique_ptr<uint8_t[]> owned;
+      if (st->spare.empty()) {
+        owned.reset(new uint8_t[max_run * block_]);
+      } else {
+        owned = std::move(st->spare.back());
+        st->spare.pop_back();
+      }
+      uint8_t* buf = owned.get();
+      auto checked = [this, st, issue, owned = std::move(owned), rebaseline, first = first,
+                      count = count](Status s) mutable {
         --st->in_flight;
+        const uint8_t* bytes = owned.get();
         for (uint64_t i = 0; i < count; ++i) {
           const uint64_t b = first + i, gk = b / kGroup;
           const unsigned bit = b % kGroup;
@@ -99,7 +114,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline, uint32_t
             ++st->report.read_errors;
             continue;
           }
-          uint64_t found = HashBlock(buf.get() + i * block_);
+          uint64_t found = HashBlock(bytes + i * block_);
           // Flushes and FUA already dropped what durable writes superseded;
           // every version left may be what the device holds. A settled
           // block has one: the newest acknowledged.
@@ -131,6 +146,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline, uint32_t
             }
           }
         }
+        st->spare.push_back(std::move(owned));
         if (st->in_flight == 0 && st->next == st->runs.size()) {
           auto report = std::move(st->report);
           auto cb = std::move(st->done);
@@ -144,7 +160,7 @@ void Oracle::Verify(Callback<void(OracleReport)> done, bool rebaseline, uint32_t
                             .flags = read_flags,
                             .offset = first * block_,
                             .length = count * block_,
-                            .data = buf.get(),
+                            .data = buf,
                             .done = std::move(checked)});
     }
   };

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/stack.h"
 #include "sim/store/overlay.h"
 #include "sim/store/ram_store.h"
@@ -27,6 +29,8 @@ class CachedDisk : public Node {
   bool write_through = false;
   bool read_at_submit = false;  // a read takes the media's content at once, answers later
   uint32_t read_flags = 0;      // every flag a read carried
+  uint64_t longest_read = 0;    // bytes
+  int reads_in_flight = 0, most_reads_in_flight = 0;
 
   CachedDisk(Engine& e, uint64_t capacity, bool claims_cache = true)
       : Node(e, "disk"), cache_(true) {
@@ -39,7 +43,15 @@ class CachedDisk : public Node {
 
  protected:
   void DoSubmit(Request req) override {
-    if (req.op == Op::kRead) read_flags |= req.flags;
+    if (req.op == Op::kRead) {
+      read_flags |= req.flags;
+      longest_read = std::max(longest_read, req.length);
+      most_reads_in_flight = std::max(most_reads_in_flight, ++reads_in_flight);
+      req.done = [this, done = std::move(req.done)](Status st) mutable {
+        --reads_in_flight;
+        done(std::move(st));
+      };
+    }
     if (read_at_submit && req.op == Op::kRead) {
       (void)media_.Read(req.offset, req.length, req.data);
       engine_.After(20_us, [r = std::move(req)]() mutable { r.done(Status()); });
@@ -186,7 +198,7 @@ TEST(OracleTest, VerifyReadsCarryTheFlagsAskedFor) {
         rep = std::move(got);
         finished = true;
       },
-      /*rebaseline=*/false, kDirect);
+      {.rebaseline = false, .read_flags = kDirect});
   VirtualDriver(r.e).RunWhile([&] { return !finished; });
   ASSERT_TRUE(finished);
   EXPECT_TRUE(rep.ok()) << rep.Summary();
@@ -195,6 +207,43 @@ TEST(OracleTest, VerifyReadsCarryTheFlagsAskedFor) {
   r.disk->read_flags = 0;
   EXPECT_TRUE(r.oracle->VerifyNow().ok());
   EXPECT_EQ(r.disk->read_flags, 0u);
+}
+
+// The forked check reads in short runs, one at a time, into reused
+// buffers: the same verdict as the default's runs of 1 MiB, 16 at a time.
+TEST(OracleTest, ShortReadsOneAtATimeGiveTheSameVerdict) {
+  for (bool lie : {false, true}) {
+    Rig r;
+    r.disk->lie_on_flush = lie;
+    auto a = Pattern(64 * 1024, 1), b = Pattern(8192, 2), c = Pattern(4096, 3);
+    ASSERT_TRUE(testing::Write(r.e, *r.oracle, 0, a).status.ok());
+    ASSERT_TRUE(testing::Write(r.e, *r.oracle, 256 * 1024, b).status.ok());
+    ASSERT_TRUE(testing::Flush(r.e, *r.oracle).status.ok());
+    ASSERT_TRUE(testing::Write(r.e, *r.oracle, 4096, c).status.ok());
+    r.stack.PowerCut();
+    bool finished = false;
+    OracleReport rep;
+    r.oracle->Verify(
+        [&](OracleReport got) {
+          rep = std::move(got);
+          finished = true;
+        },
+        {.rebaseline = false, .max_read_bytes = 16 * 1024, .queue_depth = 1});
+    VirtualDriver(r.e).RunWhile([&] { return !finished; });
+    ASSERT_TRUE(finished);
+    EXPECT_LE(r.disk->longest_read, 16u * 1024);
+    EXPECT_EQ(r.disk->most_reads_in_flight, 1);
+    r.disk->longest_read = 0;
+    r.disk->most_reads_in_flight = 0;
+    const OracleReport full = r.oracle->VerifyNow();
+    EXPECT_EQ(r.disk->longest_read, 64u * 1024);
+    EXPECT_GT(r.disk->most_reads_in_flight, 1);
+    EXPECT_EQ(rep.blocks_checked, full.blocks_checked);
+    EXPECT_EQ(rep.blocks_newest, full.blocks_newest);
+    EXPECT_EQ(rep.blocks_older, full.blocks_older);
+    EXPECT_EQ(rep.violations.size(), full.violations.size());
+    EXPECT_EQ(rep.ok(), !lie) << rep.Summary();
+  }
 }
 
 TEST(OracleTest, ConcurrentOverlappingWritesMayLandInEitherOrder) {
