@@ -32,25 +32,35 @@ void Overlay::ForEachHeldSpan(uint64_t off, uint64_t len, Fn&& fn) const {
   };
   if (last_page - first_page + 1 <= pages_.size()) {
     for (uint64_t idx = first_page; idx <= last_page; ++idx) {
-      auto it = pages_.find(idx);
-      if (it != pages_.end()) visit(idx, it->second);
+      if (const Page* p = pages_.Find(idx)) visit(idx, *p);
     }
     return;
   }
   // A huge range over a small overlay (trim of a whole device): walk the map.
   std::vector<uint64_t> idx;
-  for (const auto& [i, p] : pages_)
+  pages_.ForEach([&](uint64_t i, const Page&) {
     if (i >= first_page && i <= last_page) idx.push_back(i);
+  });
   std::sort(idx.begin(), idx.end());
-  for (uint64_t i : idx) visit(i, pages_.at(i));
+  for (uint64_t i : idx) visit(i, *pages_.Find(i));
+}
+
+Overlay::Page& Overlay::Hold(uint64_t idx) {
+  auto [p, inserted] = pages_.TryEmplace(idx);
+  if (inserted) p->data = arena_.New();
+  return *p;
+}
+
+void Overlay::Forget(uint64_t idx, Page& p) {
+  arena_.Delete(p.data);
+  pages_.Erase(idx);
 }
 
 void Overlay::Put(uint64_t off, uint64_t len, const uint8_t* data) {
   if (!keeps_data_ || data == nullptr) return;
   ForEachPageSpan(off, len, [&](uint64_t idx, unsigned first, unsigned count, uint64_t at) {
-    Page& p = pages_[idx];
-    if (!p.data) p.data.reset(new uint8_t[kPage]);
-    std::memcpy(p.data.get() + first * kSector, data + at, count * kSector);
+    Page& p = Hold(idx);
+    std::memcpy(p.data + first * kSector, data + at, count * kSector);
     uint8_t m = SpanMask(first, count);
     held_sectors_ += static_cast<uint64_t>(std::popcount(static_cast<uint8_t>(m & ~p.mask)));
     p.mask |= m;
@@ -60,9 +70,8 @@ void Overlay::Put(uint64_t off, uint64_t len, const uint8_t* data) {
 void Overlay::PutZeros(uint64_t off, uint64_t len) {
   if (!keeps_data_) return;
   ForEachPageSpan(off, len, [&](uint64_t idx, unsigned first, unsigned count, uint64_t) {
-    Page& p = pages_[idx];
-    if (!p.data) p.data.reset(new uint8_t[kPage]);
-    std::memset(p.data.get() + first * kSector, 0, count * kSector);
+    Page& p = Hold(idx);
+    std::memset(p.data + first * kSector, 0, count * kSector);
     uint8_t m = SpanMask(first, count);
     held_sectors_ += static_cast<uint64_t>(std::popcount(static_cast<uint8_t>(m & ~p.mask)));
     p.mask |= m;
@@ -71,22 +80,21 @@ void Overlay::PutZeros(uint64_t off, uint64_t len) {
 
 void Overlay::Patch(uint64_t off, uint64_t len, uint8_t* buf) const {
   if (buf == nullptr) return;
-  ForEachHeldSpan(off, len,
-                  [&](uint64_t, const Page& p, unsigned first, unsigned count, uint64_t at) {
-                    // One copy per run of held sectors (a whole page is one).
-                    const unsigned end = first + count;
-                    for (unsigned s = first; s < end;) {
-                      if (!(p.mask & (1u << s))) {
-                        ++s;
-                        continue;
-                      }
-                      unsigned e = s + 1;
-                      while (e < end && (p.mask & (1u << e))) ++e;
-                      std::memcpy(buf + at + (s - first) * kSector, p.data.get() + s * kSector,
-                                  (e - s) * kSector);
-                      s = e;
-                    }
-                  });
+  ForEachHeldSpan(
+      off, len, [&](uint64_t, const Page& p, unsigned first, unsigned count, uint64_t at) {
+        // One copy per run of held sectors (a whole page is one).
+        const unsigned end = first + count;
+        for (unsigned s = first; s < end;) {
+          if (!(p.mask & (1u << s))) {
+            ++s;
+            continue;
+          }
+          unsigned e = s + 1;
+          while (e < end && (p.mask & (1u << e))) ++e;
+          std::memcpy(buf + at + (s - first) * kSector, p.data + s * kSector, (e - s) * kSector);
+          s = e;
+        }
+      });
 }
 
 bool Overlay::Covers(uint64_t off, uint64_t len) const {
@@ -94,9 +102,9 @@ bool Overlay::Covers(uint64_t off, uint64_t len) const {
   if ((off + len - 1) / kPage - off / kPage + 1 > pages_.size()) return false;
   bool all = true;
   ForEachPageSpan(off, len, [&](uint64_t idx, unsigned first, unsigned count, uint64_t) {
-    auto it = pages_.find(idx);
+    const Page* p = pages_.Find(idx);
     uint8_t m = SpanMask(first, count);
-    if (it == pages_.end() || (it->second.mask & m) != m) all = false;
+    if (p == nullptr || (p->mask & m) != m) all = false;
   });
   return all;
 }
@@ -132,7 +140,7 @@ Status Overlay::DrainTo(Store& store, uint64_t off, uint64_t len) {
 std::vector<uint64_t> Overlay::HeldPages() const {
   std::vector<uint64_t> idx;
   idx.reserve(pages_.size());
-  for (const auto& [i, p] : pages_) idx.push_back(i);
+  pages_.ForEach([&](uint64_t i, const Page&) { idx.push_back(i); });
   std::sort(idx.begin(), idx.end());  // a deterministic order
   return idx;
 }
@@ -141,14 +149,10 @@ void Overlay::SaveState(StateWriter& w) const {
   const std::vector<uint64_t> held = HeldPages();
   w.U64(held.size());
   for (uint64_t i : held) {
-    const Page& p = pages_.at(i);
+    const Page& p = *pages_.Find(i);
     w.U64(i);
     w.U64(p.mask);
-    if (p.data) {
-      w.Raw(p.data.get(), kPage);
-    } else {
-      w.Raw(std::string(kPage, '\0').data(), kPage);
-    }
+    w.Raw(p.data, kPage);
   }
 }
 
@@ -159,14 +163,19 @@ Status Overlay::RestoreState(StateReader& r) {
     const uint64_t idx = r.U64();
     const uint64_t mask = r.U64();
     if (mask == 0 || mask > 0xff) r.Fail("an overlay page's sector mask out of range");
-    Page p;
+    uint8_t* bytes = arena_.New();
+    r.Raw(bytes, kPage);
+    // A timing-only overlay holds nothing; a page listed twice is refused
+    // (the state is someone else's: the old build kept the first).
+    if (!r.ok() || !keeps_data_ || pages_.Find(idx) != nullptr) {
+      arena_.Delete(bytes);
+      if (r.ok() && keeps_data_) r.Fail("an overlay page listed twice");
+      continue;
+    }
+    Page& p = *pages_.TryEmplace(idx).first;
     p.mask = static_cast<uint8_t>(mask);
-    p.data.reset(new uint8_t[kPage]);
-    r.Raw(p.data.get(), kPage);
-    if (!r.ok()) break;
-    if (!keeps_data_) continue;  // a timing-only overlay holds nothing
+    p.data = bytes;
     held_sectors_ += static_cast<uint64_t>(std::popcount(p.mask));
-    pages_.emplace(idx, std::move(p));
   }
   return r.status();
 }
@@ -183,11 +192,10 @@ void Overlay::Erase(uint64_t off, uint64_t len) {
                     clear.emplace_back(idx, SpanMask(first, count));
                   });
   for (auto [idx, m] : clear) {
-    auto it = pages_.find(idx);
-    held_sectors_ -=
-        static_cast<uint64_t>(std::popcount(static_cast<uint8_t>(it->second.mask & m)));
-    it->second.mask &= static_cast<uint8_t>(~m);
-    if (it->second.mask == 0) pages_.erase(it);
+    Page& p = *pages_.Find(idx);
+    held_sectors_ -= static_cast<uint64_t>(std::popcount(static_cast<uint8_t>(p.mask & m)));
+    p.mask &= static_cast<uint8_t>(~m);
+    if (p.mask == 0) Forget(idx, p);
   }
 }
 

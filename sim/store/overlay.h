@@ -14,12 +14,12 @@
 #define STORLAB_SIM_STORE_OVERLAY_H_
 
 #include <cstdint>
-#include <memory>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "sim/key_map.h"
 #include "sim/status.h"
+#include "sim/store/page_arena.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -58,7 +58,8 @@ class Overlay {
   void Erase(uint64_t off, uint64_t len);
   // Forgets everything: a power cut.
   void Clear() {
-    pages_.clear();
+    pages_.Clear();
+    arena_.Clear();
     held_sectors_ = 0;
   }
 
@@ -76,8 +77,8 @@ class Overlay {
 
  private:
   struct Page {
-    uint8_t mask = 0;  // bit i: sector i of the page is held
-    std::unique_ptr<uint8_t[]> data;
+    uint8_t mask = 0;         // bit i: sector i of the page is held
+    uint8_t* data = nullptr;  // kPage bytes from arena_
   };
   template <typename Fn>  // Fn(page_index, first_sector, sector_count, offset_in_range)
   static void ForEachPageSpan(uint64_t off, uint64_t len, Fn&& fn);
@@ -91,7 +92,12 @@ class Overlay {
 
   bool keeps_data_;
   uint64_t held_sectors_ = 0;
-  std::unordered_map<uint64_t, Page> pages_;
+  KeyMap<Page> pages_;
+  PageArena arena_;  // the pages' bytes
+  static_assert(kPage == PageArena::kPage);
+  // A held page, made if new.
+  Page& Hold(uint64_t idx);
+  void Forget(uint64_t idx, Page& p);
 };
 
 }  // namespace storlab

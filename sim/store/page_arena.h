@@ -1,5 +1,5 @@
-// PageArena: 4 KiB pages for a RAM store, carved from 256 KiB chunks and
-// kept on a free list when given back.
+// PageArena: 4 KiB pages for a RAM store or an Overlay, carved from 256 KiB
+// chunks and kept on a free list when given back.
 //
 // A malloc of 4 KiB per page cost a system call per page on the transport
 // threads that run the engine: glibc grows a thread's (non-main) malloc
@@ -9,7 +9,10 @@
 // one mmap, populated at once (MAP_POPULATE: the kernel allocates and zeroes
 // its pages in one call instead of one page fault each on first touch).
 // Pages given back are reused by the store before a new chunk is taken;
-// their memory returns to the system when the arena is destroyed.
+// their memory returns to the system when the arena is cleared or
+// destroyed: a few munmaps, where freeing each page wrote the allocator's
+// bookkeeping into it — in the fork(2)ed copy that checks a power cut
+// (PowerCuts::RunChild), a copied page each (an Overlay's Clear).
 //
 // Not thread-safe (the store's owner serialises it).
 #ifndef STORLAB_SIM_STORE_PAGE_ARENA_H_
@@ -35,6 +38,12 @@ class PageArena {
   uint8_t* New();
   // Gives back a page from New().
   void Delete(uint8_t* page) { free_.push_back(page); }
+  // Gives back every page at once. REQUIRES: none is used any more.
+  void Clear() {
+    chunks_.clear();
+    free_.clear();
+    unused_ = 0;
+  }
 
   // Pages handed out and not given back.
   size_t in_use() const { return chunks_.size() * kChunkPages - free_.size() - unused_; }
