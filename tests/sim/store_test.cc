@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <string>
+#include <vector>
 
+#include "sim/state_coding.h"
 #include "sim/store/file_store.h"
 #include "sim/store/null_store.h"
 #include "sim/store/overlay.h"
@@ -176,6 +180,60 @@ TEST(OverlayTest, TimingOnlyOverlayHoldsNothing) {
   o.Put(0, 4096, a.data());
   EXPECT_TRUE(o.empty());
   EXPECT_FALSE(o.Covers(0, 4096));
+}
+
+// Pages come from a PageArena: erased ones are reused, Clear gives back all;
+// what the overlay holds is unchanged by where its bytes live.
+TEST(OverlayTest, PagesAreReusedAfterEraseAndClear) {
+  Overlay o(true);
+  auto a = Pattern(64 * 4096, 6), b = Pattern(4096, 7);
+  o.Put(0, a.size(), a.data());
+  o.Erase(4096, 8192);
+  o.Put(1 << 20, b.size(), b.data());  // takes an erased page
+  std::vector<uint8_t> got(a.size());
+  o.Patch(0, got.size(), got.data());
+  EXPECT_TRUE(std::equal(a.begin(), a.begin() + 4096, got.begin()));
+  EXPECT_TRUE(std::equal(a.begin() + 12288, a.end(), got.begin() + 12288));
+  std::vector<uint8_t> one(4096);
+  o.Patch(1 << 20, 4096, one.data());
+  EXPECT_EQ(one, b);
+  EXPECT_EQ(o.held_bytes(), a.size() - 8192 + 4096);
+  o.Clear();
+  EXPECT_TRUE(o.empty());
+  o.Put(0, b.size(), b.data());  // usable again after a cut
+  std::fill(one.begin(), one.end(), 0);
+  o.Patch(0, 4096, one.data());
+  EXPECT_EQ(one, b);
+}
+
+TEST(OverlayTest, StateRoundTripsAndAPageListedTwiceIsRefused) {
+  Overlay o(true);
+  auto a = Pattern(4096, 8);
+  o.Put(8192, 4096, a.data());
+  o.Put(1 << 30, 512, a.data());
+  StateWriter w;
+  o.SaveState(w);
+  Overlay back(true);
+  StateReader r(w.data(), "test");
+  ASSERT_TRUE(back.RestoreState(r).ok());
+  EXPECT_EQ(back.held_bytes(), o.held_bytes());
+  std::vector<uint8_t> got(4096);
+  back.Patch(8192, 4096, got.data());
+  EXPECT_EQ(got, a);
+
+  StateWriter twice;  // two pages, both index 2
+  twice.U64(2);
+  for (int i = 0; i < 2; ++i) {
+    twice.U64(2);
+    twice.U64(0xff);
+    twice.Raw(a.data(), 4096);
+  }
+  Overlay bad(true);
+  StateReader rb(twice.data(), "twice.state");
+  Status st = bad.RestoreState(rb);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("listed twice"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("twice.state"), std::string::npos) << st.message();
 }
 
 }  // namespace store_test
