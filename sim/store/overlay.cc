@@ -165,8 +165,8 @@ Status Overlay::RestoreState(StateReader& r) {
     if (mask == 0 || mask > 0xff) r.Fail("an overlay page's sector mask out of range");
     uint8_t* bytes = arena_.New();
     r.Raw(bytes, kPage);
-    // A timing-only overlay holds nothing; a page listed twice is refused
-    // (the state is someone else's: the old build kept the first).
+    // A timing-only overlay holds nothing. A page listed twice is refused:
+    // SaveState lists each page once, so the state is damaged.
     if (!r.ok() || !keeps_data_ || pages_.Find(idx) != nullptr) {
       arena_.Delete(bytes);
       if (r.ok() && keeps_data_) r.Fail("an overlay page listed twice");
