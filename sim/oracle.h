@@ -96,7 +96,8 @@ class Oracle : public NodeWrapper {
   void Verify(Callback<void(OracleReport)> done, VerifyOptions options);
   void Verify(Callback<void(OracleReport)> done) { Verify(std::move(done), VerifyOptions()); }
   // Verify() driven to completion in virtual time.
-  OracleReport VerifyNow();
+  OracleReport VerifyNow(VerifyOptions options);
+  OracleReport VerifyNow() { return VerifyNow(VerifyOptions()); }
 
   uint64_t blocks_tracked() const { return tracked_; }
   // Versions held over all blocks (walks them all: for tests and tools).

@@ -167,13 +167,15 @@ void Oracle::Verify(Callback<void(OracleReport)> done, VerifyOptions opt) {
   (*issue)();
 }
 
-OracleReport Oracle::VerifyNow() {
+OracleReport Oracle::VerifyNow(VerifyOptions options) {
   OracleReport out;
   bool finished = false;
-  Verify([&](OracleReport r) {
-    out = std::move(r);
-    finished = true;
-  });
+  Verify(
+      [&](OracleReport r) {
+        out = std::move(r);
+        finished = true;
+      },
+      options);
   VirtualDriver(engine_).RunWhile([&] { return !finished; });
   return out;
 }

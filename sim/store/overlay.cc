@@ -1,6 +1,7 @@
 #include "sim/store/overlay.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -163,18 +164,24 @@ Status Overlay::RestoreState(StateReader& r) {
     const uint64_t idx = r.U64();
     const uint64_t mask = r.U64();
     if (mask == 0 || mask > 0xff) r.Fail("an overlay page's sector mask out of range");
-    uint8_t* bytes = arena_.New();
-    r.Raw(bytes, kPage);
-    // A timing-only overlay holds nothing. A page listed twice is refused:
-    // SaveState lists each page once, so the state is damaged.
-    if (!r.ok() || !keeps_data_ || pages_.Find(idx) != nullptr) {
-      arena_.Delete(bytes);
-      if (r.ok() && keeps_data_) r.Fail("an overlay page listed twice");
+    if (!r.ok()) break;
+    if (!keeps_data_) {  // a timing-only overlay holds nothing
+      std::array<uint8_t, kPage> skip;
+      r.Raw(skip.data(), kPage);
       continue;
     }
-    Page& p = *pages_.TryEmplace(idx).first;
+    // SaveState lists each page once: a page listed twice is damage.
+    if (pages_.Find(idx) != nullptr) {
+      r.Fail("an overlay page listed twice");
+      break;
+    }
+    Page& p = Hold(idx);
+    r.Raw(p.data, kPage);
+    if (!r.ok()) {
+      Forget(idx, p);
+      break;
+    }
     p.mask = static_cast<uint8_t>(mask);
-    p.data = bytes;
     held_sectors_ += static_cast<uint64_t>(std::popcount(p.mask));
   }
   return r.status();

@@ -182,21 +182,6 @@ TEST(OracleTest, RepeatedCutsUseTheFoundContentAsBaseline) {
   }
 }
 
-// Oracle::Verify with `o`, driven to completion in virtual time.
-OracleReport VerifyWith(Rig& r, const Oracle::VerifyOptions& o) {
-  bool finished = false;
-  OracleReport rep;
-  r.oracle->Verify(
-      [&](OracleReport got) {
-        rep = std::move(got);
-        finished = true;
-      },
-      o);
-  VirtualDriver(r.e).RunWhile([&] { return !finished; });
-  EXPECT_TRUE(finished);
-  return rep;
-}
-
 // A forked power-cut check reads with kDirect (past a page cache, empty
 // after the cut, into its own buffers): the flags reach every read.
 TEST(OracleTest, VerifyReadsCarryTheFlagsAskedFor) {
@@ -206,7 +191,7 @@ TEST(OracleTest, VerifyReadsCarryTheFlagsAskedFor) {
   ASSERT_TRUE(testing::Flush(r.e, *r.oracle).status.ok());
   r.stack.PowerCut();
   r.disk->read_flags = 0;
-  OracleReport rep = VerifyWith(r, {.rebaseline = false, .read_flags = kDirect});
+  OracleReport rep = r.oracle->VerifyNow({.rebaseline = false, .read_flags = kDirect});
   EXPECT_TRUE(rep.ok()) << rep.Summary();
   EXPECT_EQ(rep.blocks_checked, 8192u / r.oracle->geometry().logical_block);
   EXPECT_EQ(r.disk->read_flags, kDirect);
@@ -228,7 +213,7 @@ TEST(OracleTest, ShortReadsOneAtATimeGiveTheSameVerdict) {
     ASSERT_TRUE(testing::Write(r.e, *r.oracle, 4096, c).status.ok());
     r.stack.PowerCut();
     OracleReport rep =
-        VerifyWith(r, {.rebaseline = false, .max_read_bytes = 16 * 1024, .queue_depth = 1});
+        r.oracle->VerifyNow({.rebaseline = false, .max_read_bytes = 16 * 1024, .queue_depth = 1});
     EXPECT_LE(r.disk->longest_read, 16u * 1024);
     EXPECT_EQ(r.disk->most_reads_in_flight, 1);
     r.disk->longest_read = 0;
