@@ -42,17 +42,27 @@ std::vector<std::string> PromiseBreakers(const Stack& stack) {
 
 // The copy's report: "R checked newest older read_errors violations", then
 // one "V offset found what-length what acceptable..." line per violation kept.
+// Built by appending (no stream: a stream's locale set-up wrote to pages
+// the copy then had to copy).
 std::string Encode(const OracleReport& r) {
-  std::ostringstream o;
-  o << "R " << r.blocks_checked << ' ' << r.blocks_newest << ' ' << r.blocks_older << ' '
-    << r.read_errors << ' ' << r.violations.size() << '\n';
+  std::string o = "R";
+  auto num = [&o](uint64_t v) { o += ' ' + std::to_string(v); };
+  for (uint64_t v : {r.blocks_checked, r.blocks_newest, r.blocks_older, r.read_errors,
+                     uint64_t{r.violations.size()}}) {
+    num(v);
+  }
+  o += '\n';
   for (size_t i = 0; i < r.violations.size() && i < kKeepViolations; ++i) {
     const auto& v = r.violations[i];
-    o << "V " << v.offset << ' ' << v.found << ' ' << v.what.size() << ' ' << v.what;
-    for (uint64_t h : v.acceptable) o << ' ' << h;
-    o << '\n';
+    o += 'V';
+    num(v.offset);
+    num(v.found);
+    num(v.what.size());
+    o += ' ' + v.what;
+    for (uint64_t h : v.acceptable) num(h);
+    o += '\n';
   }
-  return o.str();
+  return o;
 }
 
 bool Decode(const std::string& text, CutResult* r) {
@@ -126,7 +136,7 @@ PowerCuts::~PowerCuts() { (void)Finish(); }
 void PowerCuts::RunChild(int fd) {
   // The copy writes nothing to the trace: the original wrote the cut's line
   // and goes on with the run.
-  stack_.SetTracer(nullptr);
+  if (stack_.tracer()) stack_.SetTracer(nullptr);  // else a copied page per node for nothing
   stack_.PowerCut();
   bool finished = false;
   OracleReport report;

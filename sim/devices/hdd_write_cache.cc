@@ -1,6 +1,7 @@
 #include "sim/devices/hdd_write_cache.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace storlab {
 
@@ -48,7 +49,7 @@ void HddWriteCache::Nearest(uint64_t near, size_t n, uint64_t max_length,
   out->clear();
   auto right = dirty_.lower_bound(near);
   auto left = right;  // the extents before `right`, walked downwards
-  auto piece = [&](std::map<uint64_t, uint64_t>::const_iterator e) {
+  auto piece = [&](decltype(dirty_)::const_iterator e) {
     return Extent{e->first, std::min(max_length, e->second - e->first)};
   };
   while (out->size() < n && (right != dirty_.end() || left != dirty_.begin())) {
@@ -72,7 +73,7 @@ void HddWriteCache::Remove(uint64_t offset, uint64_t length) {
     dirty_bytes_ -= e - s;
     it = dirty_.erase(it);
     if (s < offset) {
-      dirty_.emplace(s, offset);
+      it = std::next(dirty_.emplace(s, offset).first);  // (an insert moves what follows)
       dirty_bytes_ += offset - s;
     }
     if (e > end) {

@@ -12,8 +12,8 @@
 #ifndef STORLAB_SIM_DEVICES_HDD_WRITE_CACHE_H_
 #define STORLAB_SIM_DEVICES_HDD_WRITE_CACHE_H_
 
+#include <boost/container/flat_map.hpp>
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "sim/random.h"
@@ -85,7 +85,11 @@ class HddWriteCache {
   uint64_t capacity_;
   uint32_t max_extents_;
   Overlay overlay_;
-  std::map<uint64_t, uint64_t> dirty_;  // start → end, disjoint, not adjacent
+  // start → end, disjoint, not adjacent; at most max_extents_ (a few
+  // hundred): one sorted array, so a power cut's Clear() frees one block,
+  // not a node per extent (in the fork(2)ed copy that checks the cut, each
+  // free wrote to a page the copy then had to copy).
+  boost::container::flat_map<uint64_t, uint64_t> dirty_;
   uint64_t dirty_bytes_ = 0;
   uint64_t reserved_bytes_ = 0;
   uint32_t reserved_writes_ = 0;

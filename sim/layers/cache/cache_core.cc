@@ -326,16 +326,19 @@ void CacheCore::Restore() {
   blocks.reserve(committed.size());
   for (const auto& [b, c] : committed) blocks.push_back(b);
   std::sort(blocks.begin(), blocks.end());
-  std::vector<bool> used(table_.slots(), false);
+  std::vector<uint32_t> used;
+  used.reserve(blocks.size());
   const Nanos now = engine_.now();
   for (uint64_t b : blocks) {
     const CacheCommitter::Mapping& c = committed.at(b);
     CacheEntry& e = table_.Insert(b, c.slot);
-    used[c.slot] = true;
+    used.push_back(c.slot);
     const uint64_t seq = ++write_seq_;
     for (auto [f, n] : c.valid.Runs()) table_.MarkDirty(e, f, n, seq, now);
     policy_->Load(e, true);
   }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
   table_.SetUsedSlots(used);
   kick_pending_ = table_.dirty_blocks() > 0;
 }

@@ -72,8 +72,9 @@ class CacheTable {
   void Clear();
 
   std::optional<uint32_t> TakeFreeSlot();
-  // Restoring committed metadata: every slot not in `used` becomes free.
-  void SetUsedSlots(const std::vector<bool>& used);
+  // Restoring committed metadata: every slot not in `used` (ascending,
+  // each once) becomes free.
+  void SetUsedSlots(const std::vector<uint32_t>& used);
   bool has_free_slot() const { return !free_.empty() || fresh_ < slots_; }
   bool has_pending_slots() const { return !pending_.empty(); }
   // Slots freed since the last call, for the commit that makes them
