@@ -100,6 +100,32 @@ TEST(HddWriteCacheTest, DiscardForgetsOlderDataAndClearLosesEverything) {
   EXPECT_TRUE(c.HasRoom(1 << 20));
 }
 
+TEST(HddWriteCacheTest, DiscardSplitsTheExtentsItCutsAtEitherEnd) {
+  HddWriteCache c(1 << 20, 16, false);
+  c.Put(0, 4096, nullptr, false);
+  c.Put(8192, 8192, nullptr, false);
+  c.Put(20480, 4096, nullptr, false);
+  c.Discard(2048, 20480);  // keeps [0, 2048) and [22528, 24576)
+  EXPECT_EQ(c.extents(), 2u);
+  EXPECT_EQ(c.dirty_bytes(), 4096u);
+  EXPECT_TRUE(c.Covers(0, 2048));
+  EXPECT_FALSE(c.Covers(2048, 512));
+  EXPECT_FALSE(c.Covers(8192, 512));
+  EXPECT_TRUE(c.Covers(22528, 2048));
+  c.Discard(512, 1024);  // a hole inside one extent: two pieces
+  EXPECT_EQ(c.extents(), 3u);
+  EXPECT_EQ(c.dirty_bytes(), 3072u);
+  EXPECT_TRUE(c.Covers(0, 512));
+  EXPECT_FALSE(c.Covers(512, 512));
+  EXPECT_TRUE(c.Covers(1536, 512));
+  std::vector<HddWriteCache::Extent> near;
+  c.Nearest(0, 8, 1 << 20, &near);
+  ASSERT_EQ(near.size(), 3u);
+  EXPECT_EQ(near[0].offset, 0u);
+  EXPECT_EQ(near[1].offset, 1536u);
+  EXPECT_EQ(near[2].offset, 22528u);
+}
+
 TEST(HddWriteCacheTest, WriteZeroesAreHeldAsZeros) {
   RamStore store;
   auto a = Pattern(4096, 3);
