@@ -18,9 +18,10 @@
 // walking is allowed if the walk saved its next step first.
 //
 // Used by the block cache's LRU policy (sim/layers/cache/cache_lru.h) and
-// smq's levels (cache_levels.h), the ZFS ARC (sim/layers/zfs/zfs_arc.h), the
-// page cache's group list (sim/layers/page_cache/page_table.h) and the SSD's
-// map-segment cache (sim/devices/ssd_map_cache.h). Not thread-safe.
+// smq's levels (cache_levels.h), the ZFS ARC (sim/layers/zfs/zfs_arc.h) and
+// the SSD's map-segment cache (sim/devices/ssd_map_cache.h). (The page
+// cache's groups move inside their hash table, so their order is a log of
+// marks instead: sim/layers/page_cache/page_table.h.) Not thread-safe.
 #ifndef STORLAB_SIM_LRU_LIST_H_
 #define STORLAB_SIM_LRU_LIST_H_
 

@@ -1,5 +1,5 @@
-// KeyMap: the open-addressing index of the page table, the ARC, the oracle
-// and the RAM store. Entries come from chunks; their addresses must stay
+// KeyMap: the open-addressing index of the ARC, the oracle and the RAM
+// store. Entries come from chunks; their addresses must stay
 // put while they live, freed ones must be reused, and lookups must agree
 // with a std::map under random inserts and erases (backward-shift deletion).
 #include "sim/key_map.h"

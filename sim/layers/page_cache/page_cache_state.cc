@@ -15,8 +15,9 @@
 namespace storlab {
 
 void PageTable::SaveState(StateWriter& w) const {
-  w.U64(lru_.size());
-  for (const Group& g : lru_) {  // coldest first
+  w.U64(groups_.size());
+  for (size_t i = NextLive(lru_head_); i < lru_log_.size(); i = NextLive(i + 1)) {
+    const Group& g = *groups_.Find(lru_log_[i].group);  // coldest first
     w.U64(g.index);
     w.U64(g.cached);
     w.U64(g.owner);

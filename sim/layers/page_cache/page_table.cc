@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 
 #include "sim/bit_count.h"
 
@@ -33,9 +34,48 @@ PageTable::Group& PageTable::Get(uint64_t g) {
   auto [grp, inserted] = groups_.TryEmplace(g);
   if (inserted) {
     grp->index = g;
-    lru_.PushHot(*grp);
+    PushHot(*grp);
   }
   return *grp;
+}
+
+void PageTable::PushHot(Group& grp) {
+  if (grp.lru != 0 && grp.lru == lru_stamp_) return;  // the newest mark is its own
+  grp.lru = ++lru_stamp_;
+  lru_log_.push_back({grp.index, grp.lru});
+}
+
+size_t PageTable::NextLive(size_t from) const {
+  for (; from < lru_log_.size(); ++from) {
+    const LruMark& m = lru_log_[from];
+    const Group* grp = groups_.Find(m.group);
+    if (grp && grp->lru == m.stamp) return from;
+  }
+  return from;
+}
+
+void PageTable::MaybeCompactLru() {
+  // Every group in the table has a live mark (Get makes one, Normalize
+  // forgets the group with it). Rebuilding from the table (a sequential
+  // scan and a sort) rather than by looking each mark up costs a few
+  // nanoseconds per touch at this threshold.
+  const size_t marks = lru_log_.size() - lru_head_;
+  if (marks <= 8 * groups_.size() + 4096) {
+    // Reclaim moves the head past the marks it used up: drop them once they
+    // outnumber the rest.
+    if (lru_head_ > 4096 && lru_head_ > marks) {
+      lru_log_.erase(lru_log_.begin(), lru_log_.begin() + static_cast<std::ptrdiff_t>(lru_head_));
+      lru_head_ = 0;
+    }
+    return;
+  }
+  // Both vectors keep their capacity: no regrowing (fresh pages) each time.
+  lru_scratch_.clear();
+  groups_.ForEach([&](uint64_t g, const Group& grp) { lru_scratch_.push_back({g, grp.lru}); });
+  std::sort(lru_scratch_.begin(), lru_scratch_.end(),
+            [](const LruMark& a, const LruMark& b) { return a.stamp < b.stamp; });
+  lru_log_.assign(lru_scratch_.begin(), lru_scratch_.end());
+  lru_head_ = 0;
 }
 
 PageTable::File* PageTable::FindFile(uint32_t file) {
@@ -108,7 +148,7 @@ void PageTable::Normalize(Group& grp) {
     grp.owner = 0;
   }
   if ((grp.cached | grp.dirty | grp.writeback | grp.reading) == 0) {
-    lru_.Unlink(grp);
+    grp.lru = 0;  // its mark goes stale
     groups_.Erase(grp.index);
   }
 }
@@ -139,7 +179,7 @@ PageTable::DirtyResult PageTable::MarkDirty(uint64_t first, uint64_t last, uint3
       grp.cached |= m;
       grp.dirty |= m;
       if (!indexed) f.groups.insert(g);
-      lru_.PushHot(grp);
+      PushHot(grp);
       return;
     }
     std::set<uint32_t> old = OwnersIn(grp, m);
@@ -148,9 +188,10 @@ PageTable::DirtyResult PageTable::MarkDirty(uint64_t first, uint64_t last, uint3
     grp.dirty |= m;
     old.insert(file);
     for (uint32_t o : old) Reindex(grp, o);
-    lru_.PushHot(grp);
+    PushHot(grp);
   });
   if (was_clean) f.dirtied_when = now;
+  MaybeCompactLru();
   return r;
 }
 
@@ -162,8 +203,9 @@ uint64_t PageTable::MarkCached(uint64_t first, uint64_t last) {
     n += Pop(m & ~c0);
     grp.cached |= m;
     AdjustCounts(c0, d0, w0, grp);
-    lru_.PushHot(grp);
+    PushHot(grp);
   });
+  MaybeCompactLru();
   return n;
 }
 
@@ -176,6 +218,7 @@ void PageTable::SetReading(uint64_t first, uint64_t last, bool on) {
       Normalize(*grp);
     }
   });
+  MaybeCompactLru();
 }
 
 void PageTable::StartWriteback(uint64_t first, uint64_t last) {
@@ -239,20 +282,26 @@ uint64_t PageTable::EvictClean(uint64_t pages,
                                const std::function<void(uint64_t, uint64_t)>& on_evict) {
   uint64_t evicted = 0;
   size_t visits = groups_.size();
-  Group* grp = lru_.Coldest();
-  while (grp && evicted < pages && visits-- > 0) {
-    Group* warmer = lru_.Warmer(*grp);
-    const Mask clean = grp->cached & ~grp->dirty & ~grp->writeback;
+  lru_head_ = NextLive(lru_head_);
+  size_t pos = lru_head_;  // the coldest group's mark
+  while (pos < lru_log_.size() && evicted < pages && visits-- > 0) {
+    const size_t warmer = NextLive(pos + 1);
+    Group& grp = *groups_.Find(lru_log_[pos].group);
+    const Mask clean = grp.cached & ~grp.dirty & ~grp.writeback;
     if (clean == 0) {
-      lru_.PushHot(*grp);  // dirty or busy: a second chance, like reclaim's rotation
-      grp = warmer ? warmer : lru_.Coldest();
+      // Dirty or busy: a second chance, like reclaim's rotation; the walk
+      // goes on with the next warmer group, or from the cold end when this
+      // was the hottest.
+      const bool hottest = warmer == lru_log_.size();
+      PushHot(grp);  // (appends: the log's size changes)
+      pos = hottest ? NextLive(lru_head_) : warmer;
       continue;
     }
-    const Mask c0 = grp->cached, d0 = grp->dirty, w0 = grp->writeback;
-    grp->cached &= ~clean;
-    AdjustCounts(c0, d0, w0, *grp);
+    const Mask c0 = grp.cached, d0 = grp.dirty, w0 = grp.writeback;
+    grp.cached &= ~clean;
+    AdjustCounts(c0, d0, w0, grp);
     evicted += Pop(clean);
-    const uint64_t base = grp->index * kGroupPages;
+    const uint64_t base = grp.index * kGroupPages;
     Mask m = clean;
     while (m) {
       const unsigned lo = std::countr_zero(m);
@@ -260,16 +309,18 @@ uint64_t PageTable::EvictClean(uint64_t pages,
       on_evict(base + lo, len);
       m = len + lo >= kGroupPages ? 0 : m & ~(((Mask{1} << len) - 1) << lo);
     }
-    Normalize(*grp);
-    grp = warmer;
+    Normalize(grp);  // may forget it (and move others in the table)
+    pos = warmer;
   }
+  MaybeCompactLru();
   return evicted;
 }
 
 void PageTable::Touch(uint64_t first, uint64_t last) {
   ForEachGroup(first, last, [&](uint64_t g, Mask) {
-    if (Group* grp = groups_.Find(g)) lru_.PushHot(*grp);
+    if (Group* grp = groups_.Find(g)) PushHot(*grp);
   });
+  MaybeCompactLru();
 }
 
 bool PageTable::AllCached(uint64_t first, uint64_t last) const {
@@ -350,7 +401,9 @@ std::vector<uint32_t> PageTable::DirtyFilesByAge() const {
 void PageTable::Clear() {
   groups_.Clear();
   files_.clear();
-  lru_.Clear();
+  lru_log_.clear();
+  lru_head_ = 0;
+  lru_scratch_.clear();
   cached_ = dirty_ = writeback_ = dirty_or_wb_ = 0;
 }
 

@@ -10,9 +10,18 @@
 //   reading    it is being read from the device and is not valid yet
 // Dirty and writeback pages belong to a file (the file id of the last write
 // that dirtied them); each file keeps the set of groups where it owns such
-// pages, in offset order, for per-file writeback and fsync. Groups sit on
-// one LRU list (sim/lru_list.h); reclaim takes clean pages from the cold
-// end. Counters are exact at page granularity.
+// pages, in offset order, for per-file writeback and fsync. Groups sit in
+// one LRU order; reclaim takes clean pages from the cold end. Counters are
+// exact at page granularity.
+//
+// The groups live in the hash table's slots (sim/inline_map.h): a write's
+// lookup is one cache line, not a slot and then the group it points to
+// (the two misses that were a fifth of a 4 KiB random-write run over a
+// 4 GiB file). Groups move, so the LRU order is a log of (group, stamp)
+// marks, oldest first, and a group's stamp names its one live mark: a
+// touch appends a mark (the group's older one goes stale), an unlink
+// clears the stamp. Walks skip stale marks; the log is rebuilt from the
+// groups, by stamp, when it holds several times more marks than groups.
 //
 // No engine and no data: the PageCache drives it. Not thread-safe.
 #ifndef STORLAB_SIM_LAYERS_PAGE_CACHE_PAGE_TABLE_H_
@@ -26,9 +35,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/key_map.h"
+#include "sim/inline_map.h"
 #include "sim/layers/page_cache/page_group_set.h"
-#include "sim/lru_list.h"
 #include "sim/status.h"
 #include "sim/time.h"
 
@@ -51,7 +59,7 @@ class PageTable {
     uint32_t owner = 0;                  // of its dirty/writeback pages, unless `owners`
     std::unique_ptr<uint32_t[]> owners;  // per page, once two files share the group
     uint64_t index = 0;
-    LruHook<Group> lru;
+    uint64_t lru = 0;  // the stamp of its live mark in the LRU log (0: none)
   };
   struct File {
     GroupSet groups;      // groups where it owns dirty or writeback pages
@@ -148,9 +156,24 @@ class PageTable {
   // Drops per-page owners when no page is dirty or under writeback, and
   // the group itself when it holds nothing.
   void Normalize(Group& grp);
-  KeyMap<Group> groups_;  // stable addresses: lru_ links them
+  // The LRU order (the class comment).
+  struct LruMark {
+    uint64_t group;
+    uint64_t stamp;
+  };
+  // Makes `grp` the hottest (nothing if it is already).
+  void PushHot(Group& grp);
+  // The first live mark at or after `from`; lru_log_.size() if none.
+  size_t NextLive(size_t from) const;
+  // Rebuilds the log from the groups when stale marks outnumber live ones
+  // several times. Never during a walk (EvictClean, SaveState).
+  void MaybeCompactLru();
+  InlineMap<Group> groups_;
   std::map<uint32_t, File> files_;
-  LruList<Group, &Group::lru> lru_;
+  std::vector<LruMark> lru_log_;      // oldest first, from lru_head_ on
+  size_t lru_head_ = 0;               // marks before it are stale
+  uint64_t lru_stamp_ = 0;            // the newest mark's stamp
+  std::vector<LruMark> lru_scratch_;  // MaybeCompactLru's
   uint64_t cached_ = 0, dirty_ = 0, writeback_ = 0, dirty_or_wb_ = 0;
 };
 
