@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 namespace storlab {
 
@@ -49,17 +50,17 @@ void HddWriteCache::Nearest(uint64_t near, size_t n, uint64_t max_length,
   out->clear();
   auto right = dirty_.lower_bound(near);
   auto left = right;  // the extents before `right`, walked downwards
-  auto piece = [&](decltype(dirty_)::const_iterator e) {
-    return Extent{e->first, std::min(max_length, e->second - e->first)};
+  auto piece = [&](const std::pair<uint64_t, uint64_t>& e) {  // start, end
+    return Extent{e.first, std::min(max_length, e.second - e.first)};
   };
   while (out->size() < n && (right != dirty_.end() || left != dirty_.begin())) {
     const bool take_right =
         left == dirty_.begin() ||
         (right != dirty_.end() && right->first - near <= near - std::prev(left)->first);
     if (take_right) {
-      out->push_back(piece(right++));
+      out->push_back(piece(*right++));
     } else {
-      out->push_back(piece(--left));
+      out->push_back(piece(*--left));
     }
   }
 }
