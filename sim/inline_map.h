@@ -2,8 +2,9 @@
 // hash table's own slot — KeyMap's table (linear probing, Fibonacci hashing
 // by runs of eight keys, power-of-two size, at most half full,
 // backward-shift deletion; sim/key_map.h) without its second level: a
-// lookup reads one slot, a cache line for an entry of up to 56 bytes,
-// where KeyMap reads a slot and then the entry it points to. The price:
+// lookup reads one slot, one cache line for an entry of up to 48 bytes
+// (the slot adds its key and a flag), where KeyMap reads a slot and then
+// the entry it points to. The price:
 // an entry moves when the table grows or a neighbour is erased, so a
 // pointer to one is good only until the next TryEmplace or Erase, and
 // nothing may link entries by address (the page table's groups, whose LRU
