@@ -97,6 +97,8 @@ Status Service::Load() {
   BuildOptions bo;
   bo.seed = options_.seed;
   bo.data_mode = options_.store;
+  // The service never forks (its power cut is Service::PowerCutNow, in place).
+  bo.data_mode.huge_pages = true;
   ASSIGN_OR_RETURN(loaded_, LoadStack(options_.stack, engine_, bo));
   Stack& stack = *loaded_.stack;
   stack_name_ = stack.name();

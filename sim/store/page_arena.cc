@@ -2,11 +2,41 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <new>
 
 namespace storlab {
 
-void PageArena::Unmap::operator()(uint8_t* p) const { ::munmap(p, kChunkPages * kPage); }
+void PageArena::Unmap::operator()(uint8_t* p) const { ::munmap(p, bytes); }
+
+uint8_t* PageArena::MapChunk(size_t pages) {
+  const size_t bytes = pages * kPage;
+  if (pages != kHugeChunkPages) {
+    // Mapped and populated at once: one system call faults in the 64 pages
+    // the next fresh pages will use, where touching each first in a write
+    // cost a page fault each (with the engine held: FUSE 4K random writes
+    // on `ram` 52-63k -> 88-89k IOPS here, CPU per write 21 -> 13 us).
+    void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    return static_cast<uint8_t*>(m);
+  }
+  // Twice the size, then the unaligned head and tail given back: a huge
+  // page needs a 2 MiB-aligned 2 MiB range (mm/huge_memory.c
+  // thp_vma_suitable_order). Not populated: the first touch faults in the
+  // whole huge page (do_huge_pmd_anonymous_page), or 4 KiB pages where
+  // the kernel has none to give.
+  void* m = ::mmap(nullptr, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) throw std::bad_alloc();
+  auto* raw = static_cast<uint8_t*>(m);
+  const auto addr = reinterpret_cast<uintptr_t>(raw);
+  const size_t head = ((addr + bytes - 1) & ~(uintptr_t{bytes} - 1)) - addr;
+  if (head > 0) ::munmap(raw, head);
+  ::munmap(raw + head + bytes, bytes - head);  // head < bytes
+  uint8_t* chunk = raw + head;
+  ::madvise(chunk, bytes, MADV_HUGEPAGE);  // advice: without THP, 4 KiB pages
+  return chunk;
+}
 
 uint8_t* PageArena::New() {
   if (!free_.empty()) {
@@ -15,17 +45,10 @@ uint8_t* PageArena::New() {
     return p;
   }
   if (unused_ == 0) {
-    // Mapped and populated at once: one system call faults in the 64 pages
-    // the next fresh pages will use, where touching each first in a write
-    // cost a page fault each (with the engine held: FUSE 4K random writes
-    // on `ram` 52-63k -> 88-89k IOPS here, CPU per write 21 -> 13 us).
-    void* m = ::mmap(nullptr, kChunkPages * kPage, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (m == MAP_FAILED) throw std::bad_alloc();
-    chunks_.emplace_back(static_cast<uint8_t*>(m));
-    unused_ = kChunkPages;
+    chunks_.emplace_back(MapChunk(chunk_pages_), Unmap{chunk_pages_ * kPage});
+    unused_ = chunk_pages_;
   }
-  return chunks_.back().get() + (kChunkPages - unused_--) * kPage;
+  return chunks_.back().get() + (chunk_pages_ - unused_--) * kPage;
 }
 
 }  // namespace storlab

@@ -19,6 +19,9 @@ class RamStore : public Store {
   static constexpr uint64_t kPage = PageArena::kPage;
 
   RamStore() = default;
+  // `huge_pages`: the pages come from 2 MiB chunks (PageArena's huge mode:
+  // only for a process that never forks a copy of the store).
+  explicit RamStore(bool huge_pages) : arena_(huge_pages) {}
   RamStore(const RamStore&) = delete;
   RamStore& operator=(const RamStore&) = delete;
 

@@ -51,6 +51,10 @@ struct DataMode {
   Kind kind = Kind::kRam;
   std::string directory;  // kFile only
   Env* env = nullptr;     // kFile: the host's files (null: Env::Default())
+  // kRam: pages from 2 MiB chunks, as huge pages where the kernel has them
+  // (sim/store/page_arena.h). For the real-time service, which never forks
+  // a power-cut check; a forked copy would split them again.
+  bool huge_pages = false;
 };
 
 // Creates the store for device `name` of `capacity` bytes under `mode`.

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -88,6 +89,59 @@ TEST(StoreTest, PageArenaCarvesChunksAndReusesPagesGivenBack) {
   EXPECT_EQ(a.New(), pages[5]);
   EXPECT_EQ(a.New(), pages.back() + PageArena::kPage);
   EXPECT_EQ(a.in_use(), PageArena::kChunkPages + 2);
+}
+
+// Huge mode: 2 MiB chunks on 2 MiB boundaries (what a transparent huge
+// page needs), fresh pages zeros, and the same reuse and accounting.
+TEST(StoreTest, PageArenaHugeModeCarvesAlignedTwoMiBChunks) {
+  PageArena a(/*huge=*/true);
+  EXPECT_TRUE(a.huge());
+  EXPECT_FALSE(PageArena().huge());
+  constexpr size_t kHuge = PageArena::kHugeChunkPages;
+  std::vector<uint8_t*> pages;
+  for (size_t i = 0; i < kHuge + 1; ++i) pages.push_back(a.New());
+  EXPECT_EQ(a.in_use(), kHuge + 1);
+  constexpr uintptr_t kTwoMiB = uintptr_t{2} << 20;
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(pages[0]) % kTwoMiB, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(pages[kHuge]) % kTwoMiB, 0u) << "the next chunk";
+  for (size_t i = 1; i < kHuge; ++i) ASSERT_EQ(pages[i], pages[i - 1] + PageArena::kPage);
+  for (uint8_t* p : pages) {
+    ASSERT_TRUE(std::all_of(p, p + PageArena::kPage, [](uint8_t b) { return b == 0; }));
+    std::memset(p, 0xcd, PageArena::kPage);  // all writable
+  }
+  a.Delete(pages[7]);
+  EXPECT_EQ(a.New(), pages[7]);
+  EXPECT_EQ(a.New(), pages[kHuge] + PageArena::kPage);
+  a.Clear();
+  EXPECT_EQ(a.in_use(), 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a.New()) % kTwoMiB, 0u) << "a fresh chunk after Clear";
+}
+
+TEST(StoreTest, RamStoreWithHugePagesIsTheSameStore) {
+  RamStore checked(/*huge_pages=*/true);
+  CheckStore(checked);
+  DataMode mode;
+  mode.huge_pages = true;
+  auto made = MakeStore(mode, "disk", uint64_t{1} << 30);
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  CheckStore(**made);
+  // Many pages, trimmed and rewritten: the same contents as a plain store.
+  RamStore s(/*huge_pages=*/true), plain;
+  for (uint64_t i = 0; i < 3000; ++i) {
+    auto a = Pattern(4096, i);
+    const uint64_t off = (i * 7919 % 4096) * 4096;
+    ASSERT_TRUE(s.Write(off, a.size(), a.data()).ok());
+    ASSERT_TRUE(plain.Write(off, a.size(), a.data()).ok());
+    if (i % 3 == 0) {
+      ASSERT_TRUE(s.Zero(off, 4096).ok());
+      ASSERT_TRUE(plain.Zero(off, 4096).ok());
+    }
+  }
+  EXPECT_EQ(s.allocated_bytes(), plain.allocated_bytes());
+  std::vector<uint8_t> x(uint64_t{16} << 20), y(x.size());
+  ASSERT_TRUE(s.Read(0, x.size(), x.data()).ok());
+  ASSERT_TRUE(plain.Read(0, y.size(), y.data()).ok());
+  EXPECT_TRUE(x == y);
 }
 
 TEST(StoreTest, FileStoreIsCorrectAndKeepsDataAcrossReopen) {
