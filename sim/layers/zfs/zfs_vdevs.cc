@@ -64,15 +64,26 @@ void ExtentAllocator::Free(uint64_t offset, uint64_t size) {
   // The free extent ending at `offset` grows in place.
   auto prev = after == free_.begin() ? free_.end() : std::prev(after);
   const bool joins_prev = prev != free_.end() && prev->first + prev->second == offset;
-  auto next = free_.lower_bound(end);
-  if (next != free_.end() && next->first == end) {
-    end += next->second;
-    free_.erase(next);
-  }
+  // The extent starting at `end`: the one after `offset` already, unless
+  // something free lies inside the range (freed twice).
+  auto next = after != free_.end() && after->first < end ? free_.lower_bound(end) : after;
+  const bool joins_next = next != free_.end() && next->first == end;
   if (joins_prev) {
+    if (joins_next) {
+      end += next->second;
+      free_.erase(next);
+    }
     prev->second = end - prev->first;
+  } else if (joins_next) {
+    // The next extent's node, moved down to `offset` (no key lies between).
+    auto node = free_.extract(next);
+    node.key() = offset;
+    node.mapped() += size;
+    const uint64_t length = node.mapped();
+    auto placed = free_.insert(std::move(node));
+    if (!placed.inserted) placed.position->second = length;  // (freed twice)
   } else {
-    free_[offset] = end - offset;
+    free_.emplace_hint(after, offset, size)->second = size;
   }
   free_bytes_ += size;
 }
