@@ -49,7 +49,9 @@ TEST(ExtentAllocatorTest, RandomAllocationsNeverOverlapAndFreesComeBackWhole) {
       ASSERT_GE(off, kSector);
       ASSERT_LE(off + size, (sectors + 1) * kSector);
       auto next = used.lower_bound(off);
-      if (next != used.end()) ASSERT_LE(off + size, next->first) << "step " << step;
+      if (next != used.end()) {
+        ASSERT_LE(off + size, next->first) << "step " << step;
+      }
       if (next != used.begin()) {
         auto prev = std::prev(next);
         ASSERT_LE(prev->first + prev->second, off) << "step " << step;
