@@ -1,5 +1,5 @@
 // PageArena: 4 KiB pages for a RAM store or an Overlay, carved from 256 KiB
-// chunks and kept on a free list when given back.
+// chunks (2 MiB in huge mode, below) and kept on a free list when given back.
 //
 // A malloc of 4 KiB per page cost a system call per page on the transport
 // threads that run the engine: glibc grows a thread's (non-main) malloc
@@ -69,8 +69,8 @@ class PageArena {
     size_t bytes = kChunkPages * kPage;
     void operator()(uint8_t* p) const;
   };
-  // A new chunk of `pages` pages: populated (small), or aligned and
-  // advised MADV_HUGEPAGE (huge).
+  // A new chunk of `pages` pages, populated: 64 pages, or 2 MiB aligned
+  // and advised MADV_HUGEPAGE (huge mode).
   static uint8_t* MapChunk(size_t pages);
   size_t chunk_pages_ = kChunkPages;
   std::vector<std::unique_ptr<uint8_t, Unmap>> chunks_;
