@@ -117,7 +117,7 @@ TEST(VerifyStateTest, MissingOrCorruptStateFailsTheJob) {
   EXPECT_EQ(msgs[0],
             "fio: open state file: No such file or directory\nfio: state file: "
             "local-w-0-verify.state (for_write=0)");
-  std::vector<uint8_t> bad = EncodeVerifyState(VerifyState{.name = "w"});
+  std::vector<uint8_t> bad = EncodeVerifyState(VerifyState{.name = "w", .comps = {}});
   bad.back() ^= 1;
   ASSERT_TRUE(WriteVerifyStateFile(bad, "w", 0).ok());
   auto c = testing::RunWithHost(RamStack(), Split(job), true);
