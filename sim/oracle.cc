@@ -16,16 +16,9 @@
 
 #include <algorithm>
 
-#include "sim/all_zero.h"
 #include "sim/stat_table.h"
 
 namespace storlab {
-namespace {
-
-constexpr size_t kMaxReadViolations = 1000;
-
-}  // namespace
-
 Oracle::Oracle(Engine& engine, Node& child, bool fresh, std::string name)
     : NodeWrapper(engine, std::move(name), child),
       fresh_(fresh),
@@ -65,10 +58,14 @@ Oracle::Settled Oracle::Baseline() const {
 void Oracle::DoSubmit(Request req) {
   switch (req.op) {
     case Op::kRead: {
+      if (defer_read_checks_ || req.data == nullptr) break;
       uint64_t mark = acks_, off = req.offset, len = req.length;
       uint8_t* data = req.data;
       req.done = [this, mark, off, len, data, done = std::move(req.done)](Status st) mutable {
-        if (st.ok() && data) CheckRead(off, len, data, mark);
+        if (st.ok()) {
+          CaptureRead(off, len, mark, scratch_);
+          CheckCaptured(scratch_, data);
+        }
         done(std::move(st));
       };
       break;
@@ -256,87 +253,6 @@ void Oracle::OnFlushDone(uint64_t mark, uint32_t file) {
   unsettled_list_.resize(out);
 }
 
-bool Oracle::Acceptable(const Versions& versions, uint64_t found, uint64_t mark) const {
-  // Versions superseded by a write acknowledged by `mark` (and submitted
-  // after they were acknowledged) are no longer acceptable.
-  int64_t max_submit = -1;
-  for (const auto& v : versions) {
-    if (v.seq != 0 && v.ack_no != kInFlight && v.ack_no <= mark && !v.trim && !v.unknown) {
-      max_submit = std::max(max_submit, static_cast<int64_t>(v.submit_mark));
-    }
-  }
-  for (size_t i = 0; i < versions.size(); ++i) {
-    const Version& v = versions[i];
-    bool superseded = v.ack_no != kInFlight && static_cast<int64_t>(v.ack_no) <= max_submit;
-    if (superseded) {
-      // A trim after it keeps it acceptable (trim may leave old data).
-      bool kept_by_trim = i + 1 < versions.size() && versions[i + 1].trim;
-      if (!kept_by_trim) continue;
-    }
-    if (v.unknown || v.hash == found) return true;
-  }
-  return false;
-}
-
-void Oracle::CheckRead(uint64_t offset, uint64_t length, const uint8_t* data, uint64_t mark) {
-  const uint64_t first = offset / block_, n = length / block_;
-  const Group* g = nullptr;  // the group of block first + i, looked up once per group
-  const Pending* p = nullptr;
-  for (uint64_t i = 0; i < n; ++i) {
-    ++reads_checked_;
-    const uint64_t b = first + i;
-    const unsigned bit = b % kGroup;
-    if (i == 0 || bit == 0) {
-      g = blocks_.Find(b / kGroup);
-      p = PendingOf(g, b / kGroup);
-    }
-    const uint8_t* d = data + i * block_;
-    if (g == nullptr || (g->present >> bit & 1) == 0) {
-      // Never written through the oracle: a fresh device reads zeros
-      // (checked without hashing); any other may hold anything.
-      if (fresh_ && !AllZero(d, block_) && read_violations_.size() < kMaxReadViolations) {
-        read_violations_.push_back(
-            {b * block_, HashBlock(d), {zero_hash_}, "a block never written read as non-zero"});
-      }
-      continue;
-    }
-    const uint64_t found = HashBlock(d);
-    const bool ok = Accepts(*g, p, bit, found, mark);
-    if (!ok && last_prune_ack_ > mark && WrittenSince(*g, p, bit, mark)) {
-      // A write acknowledged after this read was submitted overlapped it;
-      // made durable (versions were pruned since), it may have pruned the
-      // version the read could still return: not checkable, not a
-      // violation.
-      ++reads_overlapped_;
-      continue;
-    }
-    if (!ok && read_violations_.size() < kMaxReadViolations) {
-      read_violations_.push_back({b * block_, found, AcceptableHashes(*g, p, bit),
-                                  "a read returned stale or foreign data"});
-    }
-  }
-}
-
-bool Oracle::Accepts(const Group& g, const Pending* p, unsigned bit, uint64_t found,
-                     uint64_t mark) const {
-  if ((g.pending >> bit & 1) != 0) return Acceptable(p->versions[bit], found, mark);
-  const Settled& s = g.settled[bit];
-  return (s.bits & kUnknownBit) != 0 || s.hash == found;
-}
-
-std::vector<uint64_t> Oracle::AcceptableHashes(const Group& g, const Pending* p, unsigned bit) {
-  if ((g.pending >> bit & 1) == 0) return {g.settled[bit].hash};
-  std::vector<uint64_t> out;
-  for (const Version& v : p->versions[bit]) out.push_back(v.hash);
-  return out;
-}
-
-bool Oracle::WrittenSince(const Group& g, const Pending* p, unsigned bit, uint64_t mark) {
-  if ((g.pending >> bit & 1) == 0) return (g.settled[bit].bits >> 3) > mark;
-  return std::any_of(p->versions[bit].begin(), p->versions[bit].end(),
-                     [&](const Version& v) { return v.ack_no != kInFlight && v.ack_no > mark; });
-}
-
 uint64_t Oracle::VersionsHeld() const {
   uint64_t n = 0;
   blocks_.ForEach([&](uint64_t gk, const Group& g) {
@@ -367,9 +283,9 @@ void Oracle::AppendStats(StatList& out) const {
        [](const Oracle& x) { return StatNumber(x.durable_on_ack_ ? 1 : 0); }},
       {"read_blocks_checked", kCount, [](const Oracle& x) { return StatNumber(x.reads_checked_); }},
       {"read_blocks_overlapped", kCount,
-       [](const Oracle& x) { return StatNumber(x.reads_overlapped_); }},
+       [](const Oracle& x) { return StatNumber(x.reads_overlapped_.load()); }},
       {"read_violations", kCount,
-       [](const Oracle& x) { return StatNumber(x.read_violations_.size()); }},
+       [](const Oracle& x) { return StatNumber(x.read_violation_count()); }},
   };
   AppendStatTable(*this, kStats, out);
 }

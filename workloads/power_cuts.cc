@@ -226,7 +226,7 @@ Status PowerCuts::Reap(size_t k) {
 
 Status PowerCuts::Finish() {
   while (!children_.empty()) RETURN_IF_ERROR(Reap(0));
-  const auto& reads = oracle_.read_violations();
+  const std::vector<OracleViolation> reads = oracle_.read_violations();
   summary_.read_violations = reads.size();
   summary_.first_read_violations.assign(reads.begin(),
                                         reads.begin() + std::min<size_t>(reads.size(), 20));

@@ -159,6 +159,17 @@ class Service {
   const ServiceOptions& options() const { return options_; }
   Compensator& compensator() { return comp_; }
 
+  // A read's oracle check, split across threads (service_io.cc) (sim/oracle.h): the
+  // capture on the engine thread, the hashing and comparing on the thread
+  // that answers, before it answers.
+  struct ReadCheck {
+    Oracle* oracle = nullptr;  // nullptr: nothing to check
+    uint64_t mark = 0;
+    OracleReadCheck capture;
+    // Engine thread, first thing in the request's completion.
+    void Capture(const ExportRequest& req, const Status& st);
+  };
+
  private:
   friend class Session;
   struct Export {
@@ -171,8 +182,12 @@ class Service {
   };
   explicit Service(const ServiceOptions& options);
   Status Load();
-  // Engine thread: submits `io` to export `e`'s port.
-  void StartIo(int e, const ExportRequest& req, Completion done);
+  // Engine thread: submits `io` to export `e`'s port; `check` (for a read
+  // with data of an export with an oracle) is captured at its successful
+  // completion, before `done` runs.
+  void StartIo(int e, const ExportRequest& req, ReadCheck& check, Completion done);
+  // The thread that answers: checks a captured read (a no-op otherwise).
+  static void FinishCheck(const ExportRequest& req, ReadCheck& check);
   void RunCommand(const ControlCommand& cmd, Callback<void(std::string)> answer);
   void PowerCutNow(Callback<void(std::string)> answer);
   // The stack file's [stack] faults, each at its time after Start() (on the

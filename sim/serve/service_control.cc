@@ -131,7 +131,7 @@ void Service::PowerCutNow(Callback<void(std::string)> answer) {
   for (size_t i = 0; i < exports_.size(); ++i) {
     if (exports_[i].oracle == nullptr) continue;
     s += "; " + VerifyLine(exports_[i].info.name, last_verify_[i],
-                           exports_[i].oracle->read_violations().size());
+                           exports_[i].oracle->read_violation_count());
   }
   if (exports_.empty() || exports_[0].oracle == nullptr) {
     s += options_.store.kind == DataMode::Kind::kNone ? " (no oracle: the store keeps no data)"

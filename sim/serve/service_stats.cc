@@ -98,7 +98,7 @@ nlohmann::ordered_json Service::StatsOnEngine() const {
     nlohmann::ordered_json j;
     j["export"] = exports_[i].info.name;
     j["blocks_tracked"] = o->blocks_tracked();
-    j["read_violations"] = o->read_violations().size();
+    j["read_violations"] = o->read_violation_count();
     if (power_cuts_ > 0) j["last_power_cut"] = ReportJson(last_verify_[i]);
     oracles.push_back(j);
   }

@@ -40,6 +40,8 @@ class RamStore : public Store {
   };
   // A new page for index `idx`, its bytes uninitialised.
   uint8_t* Add(uint64_t idx);
+  // Starts fetching pages [begin, end) into the cache (a large Read).
+  void Prefetch(uint64_t begin, uint64_t end) const;
   // Releases page `idx` (its bytes now, its entry for reuse).
   void Release(uint64_t idx, Page& p);
   PageArena arena_;     // before pages_: outlives the pointers in it
