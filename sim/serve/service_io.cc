@@ -151,7 +151,7 @@ void Session::Submit(const ExportRequest& req, Reply reply) {
     Timing timing;
     Service::ReadCheck check;
   };
-  auto* p = new Pending{req, std::move(reply), {}};
+  auto* p = new Pending{req, std::move(reply), {}, {}};
   const Nanos backdate = Arrive(req, p->timing);
   Service* svc = &svc_;
   const int e = export_;
