@@ -159,9 +159,9 @@ class Service {
   const ServiceOptions& options() const { return options_; }
   Compensator& compensator() { return comp_; }
 
-  // A read's oracle check, split across threads (service_io.cc) (sim/oracle.h): the
-  // capture on the engine thread, the hashing and comparing on the thread
-  // that answers, before it answers.
+  // A read's oracle check split across threads (sim/oracle.h): the capture
+  // on the engine thread, the hashing and comparing on the thread that
+  // answers, before it answers. Public for service_io.cc's waiters only.
   struct ReadCheck {
     Oracle* oracle = nullptr;  // nullptr: nothing to check
     uint64_t mark = 0;
