@@ -85,11 +85,12 @@ class OracleReadCheck {
  private:
   friend class Oracle;
   enum class Kind : uint8_t {
-    kAny,    // any content (unknown before a durable write covered it)
-    kZeros,  // never written through the oracle, on a fresh device
-    kOne,    // exactly `hash` (one settled version)
-    kList,   // entries_[first, first + count): those with `accept`
+    kAny,    // `count` blocks of any content (unknown before a durable write covered it)
+    kZeros,  // `count` blocks never written through the oracle, on a fresh device
+    kOne,    // one block of exactly `hash` (one settled version)
+    kList,   // one block: entries_[first, first + count), those with `accept`
   };
+  // One block, or a run of blocks that are checked alike (kAny, kZeros).
   struct Block {
     uint64_t hash;
     uint32_t first;

@@ -77,7 +77,7 @@ void Oracle::CaptureRead(uint64_t offset, uint64_t length, uint64_t mark, Oracle
       g = blocks_.Find(b / kGroup);
       p = PendingOf(g, b / kGroup);
     }
-    OracleReadCheck::Block k{0, 0, 0, Kind::kAny, false};
+    OracleReadCheck::Block k{0, 0, 1, Kind::kAny, false};
     if (g == nullptr || (g->present >> bit & 1) == 0) {
       // Never written through the oracle: a fresh device reads zeros
       // (checked without hashing); any other may hold anything.
@@ -95,7 +95,10 @@ void Oracle::CaptureRead(uint64_t offset, uint64_t length, uint64_t mark, Oracle
         out.entries_.push_back({versions[j].hash, accept});
       }
       k.count = static_cast<uint32_t>(versions.size());
-      if (k.kind == Kind::kAny) out.entries_.resize(k.first);
+      if (k.kind == Kind::kAny) {
+        out.entries_.resize(k.first);
+        k = {0, 0, 1, Kind::kAny, false};
+      }
     }
     // A write acknowledged after this read was submitted overlapped it;
     // made durable (versions were pruned since), it may have pruned the
@@ -103,51 +106,64 @@ void Oracle::CaptureRead(uint64_t offset, uint64_t length, uint64_t mark, Oracle
     if (k.kind == Kind::kOne || k.kind == Kind::kList) {
       k.overlapped = overlap_possible && WrittenSince(*g, p, bit, mark);
     }
-    out.blocks_.push_back(k);
+    // Blocks of any content and blocks that must be zeros join the run
+    // before them: a never-written stretch is one entry, checked at once.
+    const bool runs = k.kind == Kind::kAny || k.kind == Kind::kZeros;
+    if (runs && !out.blocks_.empty() && out.blocks_.back().kind == k.kind) {
+      ++out.blocks_.back().count;
+    } else {
+      out.blocks_.push_back(k);
+    }
   }
 }
 
 void Oracle::CheckCaptured(const OracleReadCheck& check, const uint8_t* data) {
   using Kind = OracleReadCheck::Kind;
-  const uint64_t first = check.offset_ / block_;
-  for (size_t i = 0; i < check.blocks_.size(); ++i) {
-    const OracleReadCheck::Block& k = check.blocks_[i];
-    const uint8_t* d = data + i * block_;
-    const uint64_t at = (first + i) * block_;
+  uint64_t b = check.offset_ / block_;  // the block that `k` starts at
+  for (const OracleReadCheck::Block& k : check.blocks_) {
+    const uint8_t* d = data + (b - check.offset_ / block_) * block_;
     switch (k.kind) {
       case Kind::kAny:
-        break;
+        b += k.count;
+        continue;
       case Kind::kZeros:
-        if (!AllZero(d, block_)) {
-          AddReadViolation(
-              {at, HashBlock(d), {zero_hash_}, "a block never written read as non-zero"});
+        // The whole run at once; block by block only to name a culprit.
+        if (!AllZero(d, uint64_t{k.count} * block_)) {
+          for (uint32_t j = 0; j < k.count; ++j) {
+            const uint8_t* x = d + uint64_t{j} * block_;
+            if (AllZero(x, block_)) continue;
+            AddReadViolation({(b + j) * block_,
+                              HashBlock(x),
+                              {zero_hash_},
+                              "a block never written read as non-zero"});
+          }
         }
-        break;
+        b += k.count;
+        continue;
       case Kind::kOne:
-      case Kind::kList: {
-        const uint64_t found = HashBlock(d);
-        const auto* e = check.entries_.data() + k.first;
-        const bool ok = k.kind == Kind::kOne
-                            ? found == k.hash
-                            : std::any_of(e, e + k.count, [&](const OracleReadCheck::Entry& x) {
-                                return x.accept && x.hash == found;
-                              });
-        if (ok) break;
-        if (k.overlapped) {
-          reads_overlapped_.fetch_add(1, std::memory_order_relaxed);
-          break;
-        }
-        std::vector<uint64_t> acceptable;
-        if (k.kind == Kind::kOne) {
-          acceptable.push_back(k.hash);
-        } else {
-          for (uint32_t j = 0; j < k.count; ++j) acceptable.push_back(e[j].hash);
-        }
-        AddReadViolation(
-            {at, found, std::move(acceptable), "a read returned stale or foreign data"});
+      case Kind::kList:
         break;
-      }
     }
+    const uint64_t found = HashBlock(d);
+    const auto* e = check.entries_.data() + k.first;
+    const bool ok = k.kind == Kind::kOne
+                        ? found == k.hash
+                        : std::any_of(e, e + k.count, [&](const OracleReadCheck::Entry& x) {
+                            return x.accept && x.hash == found;
+                          });
+    if (!ok && k.overlapped) {
+      reads_overlapped_.fetch_add(1, std::memory_order_relaxed);
+    } else if (!ok) {
+      std::vector<uint64_t> acceptable;
+      if (k.kind == Kind::kOne) {
+        acceptable.push_back(k.hash);
+      } else {
+        for (uint32_t j = 0; j < k.count; ++j) acceptable.push_back(e[j].hash);
+      }
+      AddReadViolation(
+          {b * block_, found, std::move(acceptable), "a read returned stale or foreign data"});
+    }
+    ++b;
   }
 }
 
