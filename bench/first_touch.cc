@@ -33,20 +33,21 @@ void Pass(const char* what, size_t bytes, bool huge) {
       ::mmap(nullptr, bytes + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) throw std::bad_alloc();
   const auto base = reinterpret_cast<uintptr_t>(m);
-  auto* a = reinterpret_cast<volatile uint8_t*>((base + kChunk - 1) & ~(uintptr_t{kChunk} - 1));
-  void* start = const_cast<uint8_t*>(a);
+  const size_t head = ((base + kChunk - 1) & ~(uintptr_t{kChunk} - 1)) - base;
+  uint8_t* start = static_cast<uint8_t*>(m) + head;
+  volatile uint8_t* a = start;
   ::madvise(start, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
   const double t0 = Seconds();
 #ifdef MADV_POPULATE_WRITE
   for (size_t off = 0; off < bytes; off += kChunk) {
-    ::madvise(static_cast<uint8_t*>(start) + off, kChunk, MADV_POPULATE_WRITE);
+    ::madvise(start + off, kChunk, MADV_POPULATE_WRITE);
   }
 #endif
   const double t1 = Seconds();
   for (size_t off = 0; off < bytes; off += kPage) a[off] = 1;
   const double t2 = Seconds();
-  const double chunks = static_cast<double>(bytes / kChunk),
-               pages = static_cast<double>(bytes / kPage);
+  const double chunks = static_cast<double>(bytes) / kChunk,
+               pages = static_cast<double>(bytes) / kPage;
   std::printf(
       "%-26s populate %5.2f ms a 2 MiB chunk, first write %5.2f us a page: %5.2f us a "
       "4 KiB page in all\n",
