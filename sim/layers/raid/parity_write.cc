@@ -84,8 +84,12 @@ class ParityWrite : public ArrayOp {
 
   // The window ends: its stripe_heads go back.
   void OnWindowEnd() override {
-    if (heads_ != 0 && epoch_ == a_.epoch()) a_.stripe_heads().Release(heads_);
+    if (epoch_ == a_.epoch()) {
+      if (heads_ != 0) a_.stripe_heads().Release(heads_);
+      if (gated_) a_.preread_gate().Leave();
+    }
     heads_ = 0;
+    gated_ = false;
   }
 
   std::pair<uint64_t, uint64_t> Cover(uint64_t s, int d) const {
@@ -106,7 +110,14 @@ class ParityWrite : public ArrayOp {
     reads_.Finalize(with_data());
     writes_.Finalize(with_data());
     auto me = std::static_pointer_cast<ParityWrite>(self());
-    a_.Issue(reads_, Op::kRead, 0, [me](uint64_t failed) { me->OnReads(failed); });
+    auto issue = [me] {
+      me->a_.Issue(me->reads_, Op::kRead, 0, [me](uint64_t failed) { me->OnReads(failed); });
+    };
+    if (gated_ || reads_.empty()) return issue();
+    gated_ = true;
+    // REQ_SYNC: a client's own write (O_DIRECT) or a sync writeback.
+    const bool sync = (req_.flags & kBackground) == 0 || req_.fua();
+    a_.preread_gate().Enter(sync, std::move(issue));
   }
 
   bool PlanStripe(uint64_t s) {
@@ -298,6 +309,7 @@ class ParityWrite : public ArrayOp {
   std::vector<Seg> segs_;
   uint64_t off_ = 0, len_ = 0;
   uint32_t heads_ = 0;                 // stripe_heads held by the window
+  bool gated_ = false;                 // the window is pre-read-active
   const uint64_t epoch_ = a_.epoch();  // a power cut empties the pool
 };
 

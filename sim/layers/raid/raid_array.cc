@@ -167,6 +167,7 @@ void RaidArray::PowerCut() {
   ++epoch_;
   lock_.Clear();
   stripe_heads_.Clear();
+  preread_gate_.Clear();
   for (auto& m : members_) {
     m.in_flight = 0;
     if (m.state == State::kRecovering) m.frontier = m.durable_frontier;

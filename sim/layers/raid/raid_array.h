@@ -21,6 +21,7 @@
 
 #include "sim/engine.h"
 #include "sim/layers/raid/extent_set.h"
+#include "sim/layers/raid/preread_gate.h"
 #include "sim/layers/raid/raid_layout.h"
 #include "sim/layers/raid/stripe_heads.h"
 #include "sim/layers/range_lock.h"
@@ -111,6 +112,9 @@ class RaidArray {
   StripeHeads& stripe_heads() { return stripe_heads_; }
   const StripeHeads& stripe_heads() const { return stripe_heads_; }
   void set_stripe_cache_size(uint32_t n) { stripe_heads_ = StripeHeads(n); }
+  // RAID5/6 pre-reads go in generations from here (md's delayed stripes).
+  PrereadGate& preread_gate() { return preread_gate_; }
+  const PrereadGate& preread_gate() const { return preread_gate_; }
   RaidCounters& counters() { return counters_; }
   const RaidCounters& counters() const { return counters_; }
 
@@ -145,6 +149,7 @@ class RaidArray {
   uint64_t page_;
   RangeLock lock_;
   StripeHeads stripe_heads_;
+  PrereadGate preread_gate_{engine_};
   RaidCounters counters_;
   uint64_t foreground_bytes_ = 0;
   uint64_t epoch_ = 0;

@@ -205,6 +205,13 @@ void RaidNode::AppendStats(StatList& out) const {
       Field<&RaidCounters::read_errors_corrected>("read_errors_corrected", kCount),
       Field<&RaidCounters::members_failed>("members_failed_total", kCount),
   };
+  // md's delayed pre-reads (preread_gate.h).
+  static constexpr StatField<PrereadGate> kPreread[] = {
+      {"preread_delayed", kCount,
+       [](const PrereadGate& g) { return StatNumber(g.delayed_total()); }},
+      {"preread_generations", kCount,
+       [](const PrereadGate& g) { return StatNumber(g.generations()); }},
+  };
   static constexpr StatField<RaidNode> kSync[] = {
       {"sync_running", kFlag,
        [](const RaidNode& x) { return StatNumber(x.sync_.action() != RaidSync::Action::kIdle); }},
@@ -218,6 +225,7 @@ void RaidNode::AppendStats(StatList& out) const {
   };
   AppendStatTable(*this, kMembers, out);
   AppendStatTable(array_.counters(), kCounters, out);
+  AppendStatTable(array_.preread_gate(), kPreread, out);
   AppendStatTable(*this, kSync, out);
 }
 
