@@ -39,6 +39,9 @@ constexpr uint32_t kBackground = 1u << 2;  // issued by a layer on its own (dest
                                            // rebuild), not on behalf of a client
 constexpr uint32_t kDirect = 1u << 3;      // O_DIRECT: a page cache passes it to its child
                                            // (keeping itself coherent); others ignore it
+constexpr uint32_t kSync = 1u << 4;        // REQ_SYNC on a background write: a page cache's
+                                           // writeback for fsync (WB_SYNC_ALL); md RAID5/6
+                                           // does not delay its pre-reads (preread_gate.h)
 
 using Completion = Callback<void(Status)>;
 

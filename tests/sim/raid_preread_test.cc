@@ -64,12 +64,14 @@ TEST(RaidPrereadTest, ABackgroundWriteWaitsForTheActiveGeneration) {
 TEST(RaidPrereadTest, ASyncWriteIsActiveOnArrival) {
   Rig g;
   g.WriteAt(Nanos(0), 0, kBackground);
-  g.WriteAt(Us(500), 1, 0);                   // O_DIRECT: REQ_SYNC
-  g.WriteAt(Us(500), 2, kBackground | kFua);  // a WB_SYNC_ALL writeback
+  g.WriteAt(Us(500), 1, 0);                    // O_DIRECT: REQ_SYNC
+  g.WriteAt(Us(500), 2, kBackground | kSync);  // an fsync's writeback
+  g.WriteAt(Us(500), 3, kBackground | kFua);   // a FUA write (a cache's commit)
   VirtualDriver(g.e).RunUntilIdle();
   EXPECT_EQ(g.done[0], Us(2000));
   EXPECT_EQ(g.done[1], Us(2500));
   EXPECT_EQ(g.done[2], Us(2500));
+  EXPECT_EQ(g.done[3], Us(2500));
   EXPECT_EQ(g.gate().generations(), 1u);
   EXPECT_EQ(g.gate().delayed_total(), 1u);
 }
@@ -100,6 +102,26 @@ TEST(RaidPrereadTest, AFullStripeWriteNeedsNoPrereadAndDoesNotWait) {
   ASSERT_EQ(g.done.size(), 2u);
   EXPECT_EQ(g.done[1], Us(1500));  // writes only
   EXPECT_EQ(g.gate().delayed_total(), 1u);
+}
+
+// A page cache's writeback for fsync is REQ_SYNC (wbc_to_write_flags):
+// its partial-stripe writes are pre-read at once, not in generations.
+TEST(RaidPrereadTest, AnFsyncsWritebackIsNotDelayed) {
+  Engine e;
+  auto s = testing::MustLoadText(
+      "[node.pc]\ntype = \"page_cache\"\nchild = \"array\"\nmem = \"64MiB\"\n" +
+          testing::RaidText(WithKeys(Spec(5, 4, "64KiB"), "", "latency = \"1ms\"\n")),
+      e, 1, DataMode::Kind::kNone);
+  Node& pc = s.stack->root();
+  std::vector<uint8_t> buf(65536);
+  for (int stripe = 0; stripe < 3; ++stripe) {
+    ASSERT_TRUE(testing::Write(e, pc, uint64_t(stripe) * 3 * 65536, buf).status.ok());
+  }
+  ASSERT_TRUE(testing::Flush(e, pc).status.ok());
+  const auto* raid = dynamic_cast<RaidNode*>(s.stack->Find("array"));
+  ASSERT_NE(raid, nullptr);
+  EXPECT_EQ(raid->array().counters().rcw_writes, 3u);
+  EXPECT_EQ(raid->array().preread_gate().delayed_total(), 0u);
 }
 
 }  // namespace raid_preread_test

@@ -196,7 +196,8 @@ void Writeback::IssueRun(uint32_t file, uint64_t first, uint64_t count, uint64_t
     data_.Patch(first * kPage, bytes, op.data.get());
   }
   Request r{.op = Op::kWrite,
-            .flags = kBackground | (stable ? kFua : 0u),
+            // wbc_to_write_flags(): a WB_SYNC_ALL writeback is REQ_SYNC.
+            .flags = kBackground | (stable ? kFua : 0u) | (sync_id != 0 ? kSync : 0u),
             .offset = first * kPage,
             .length = bytes,
             .data = op.data.get(),

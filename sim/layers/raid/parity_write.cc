@@ -115,8 +115,9 @@ class ParityWrite : public ArrayOp {
     };
     if (gated_ || reads_.empty()) return issue();
     gated_ = true;
-    // REQ_SYNC: a client's own write (O_DIRECT) or a sync writeback.
-    const bool sync = (req_.flags & kBackground) == 0 || req_.fua();
+    // REQ_SYNC: a client's own write (O_DIRECT), an fsync's writeback, a
+    // FUA write (a committer's).
+    const bool sync = (req_.flags & kBackground) == 0 || (req_.flags & kSync) != 0 || req_.fua();
     a_.preread_gate().Enter(sync, std::move(issue));
   }
 
