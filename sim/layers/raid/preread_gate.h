@@ -10,11 +10,13 @@
 // decremented, raid5d woken at zero). So partial-stripe writes are worked in
 // generations: every stripe that arrived while one generation read and
 // wrote waits, and then all of them go together, giving full-stripe writes
-// time to gather. A REQ_SYNC write (O_DIRECT, a WB_SYNC_ALL writeback) is
-// made active on arrival (make_stripe_request) and skips the wait.
+// time to gather. A REQ_SYNC write (O_DIRECT, a WB_SYNC_ALL writeback, a
+// FUA write: the kernel sends those REQ_SYNC too) is made active on arrival
+// (make_stripe_request) and skips the wait.
 //
-// Counted per window of a request (a stripe's worth of rows, taken
-// together), not per stripe_head. Not thread-safe; owned by a RaidArray.
+// Counted per window of a request (ArrayOp: up to 16 MiB of whole stripes,
+// its rows taken together), not per stripe_head. Not thread-safe; owned by
+// a RaidArray.
 #ifndef STORLAB_SIM_LAYERS_RAID_PREREAD_GATE_H_
 #define STORLAB_SIM_LAYERS_RAID_PREREAD_GATE_H_
 
