@@ -22,22 +22,23 @@ Nanos Us(int64_t n) { return Nanos(n * kUs); }
 
 // A 4-disk RAID5 of 64 KiB chunks whose members take 1 ms a request: a
 // one-chunk write into a stripe is a reconstruct-write, 1 ms of reads and
-// then 1 ms of writes. Each write in `writes` is (start, stripe, flags);
-// returns when each completed, in that order.
+// then 1 ms of writes. WriteAt(at, stripe, flags, chunks) writes the
+// first `chunks` chunks of a stripe; `done` holds when each write completed,
+// in the order they were set up.
 struct Rig {
   Engine e;
   testing::RaidRig r = MakeRaidRig(e, WithKeys(Spec(5, 4, "64KiB"), "", "latency = \"1ms\"\n"),
                                    DataMode::Kind::kNone);
   std::vector<Nanos> done;
 
-  void WriteAt(Nanos at, int stripe, uint32_t flags) {
+  void WriteAt(Nanos at, int stripe, uint32_t flags, uint64_t chunks = 1) {
     const size_t i = done.size();
     done.emplace_back(-1);
-    e.At(at, [this, i, stripe, flags] {
+    e.At(at, [this, i, stripe, flags, chunks] {
       r.raid->Submit(Request{.op = Op::kWrite,
                              .flags = flags,
                              .offset = uint64_t(stripe) * 3 * 65536,
-                             .length = 65536,
+                             .length = chunks * 65536,
                              .done = [this, i](Status st) {
                                EXPECT_TRUE(st.ok()) << st.ToString();
                                done[i] = e.now();
@@ -88,16 +89,7 @@ TEST(RaidPrereadTest, WhileASyncWriteIsActiveBackgroundWritesWait) {
 TEST(RaidPrereadTest, AFullStripeWriteNeedsNoPrereadAndDoesNotWait) {
   Rig g;
   g.WriteAt(Nanos(0), 0, kBackground);
-  g.e.At(Us(500), [&g] {
-    g.r.raid->Submit(Request{.op = Op::kWrite,
-                             .flags = kBackground,
-                             .offset = 3 * 3 * 65536,  // stripe 3, all three chunks
-                             .length = 3 * 65536,
-                             .done = [&g](Status st) {
-                               EXPECT_TRUE(st.ok());
-                               g.done.push_back(g.e.now());
-                             }});
-  });
+  g.WriteAt(Us(500), 3, kBackground, 3);  // stripe 3, all three chunks
   VirtualDriver(g.e).RunUntilIdle();
   ASSERT_EQ(g.done.size(), 2u);
   EXPECT_EQ(g.done[1], Us(1500));  // writes only
