@@ -3,10 +3,10 @@
 # 60 s fio jobs in virtual time; the figures are exact, so they are checked
 # exactly, not within a tolerance for noise):
 #  - at least 10 of the 12 cells within 1.5x of the published figure;
+#  - at least 8 of the 12 within 1.25x;
 #  - the inversions the seed shows: NAS B above NVMe B, the USB enclosure
-#    below the SATA SSD on tests B and C. (In test A both ZFS pools are
-#    bound by the same host CPU compressing records; the model puts the USB
-#    mirror 4 % above the SATA SSD, published 6 % below: docs/sim.md.)
+#    below the SATA SSD on all three tests (in test A by 2 %, published
+#    6 %: docs/sim.md, "ZFS test A").
 #  - NAS test B at least 20x the 1GbE payload rate (117.7 MB/s), and the
 #    same job with --direct=1 at most that rate.
 #   tests/cli/demo_acceptance_test.sh STORLAB_BINARY
@@ -32,9 +32,12 @@ errors = []
 within = sum(1 for x in ratio if 1 / 1.5 <= x <= 1.5)
 if within < 10:
     errors.append(f"{within} of 12 cells within 1.5x (need 10)")
+close = sum(1 for x in ratio if 1 / 1.25 <= x <= 1.25)
+if close < 8:
+    errors.append(f"{close} of 12 cells within 1.25x (need 8)")
 if not cell["B", "nas"] > cell["B", "nvme"]:
     errors.append(f"NAS B {cell['B', 'nas']} not above NVMe B {cell['B', 'nvme']}")
-for t in "BC":
+for t in "ABC":
     if not cell[t, "usb-zfs"] < cell[t, "ssd-zfs"]:
         errors.append(f"test {t}: USB {cell[t, 'usb-zfs']} not below SATA SSD {cell[t, 'ssd-zfs']}")
 if cell["B", "nas"] < 20 * link:
@@ -44,7 +47,7 @@ if direct > link:
     errors.append(f"NAS B with --direct=1: {direct:.1f} MB/s, over the link")
 for e in errors:
     print("FAIL:", e, file=sys.stderr)
-print(f"{within} of 12 within 1.5x; NAS B {cell['B', 'nas']:.1f} MB/s "
+print(f"{within} of 12 within 1.5x, {close} within 1.25x; NAS B {cell['B', 'nas']:.1f} MB/s "
       f"({cell['B', 'nas'] / link:.1f}x the link), --direct=1 {direct:.1f} MB/s")
 sys.exit(1 if errors else 0)
 PY
