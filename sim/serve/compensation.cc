@@ -77,16 +77,27 @@ void Compensator::ObserveIdleGap(uint64_t bytes, Nanos gap) {
     ++pauses_;
     return;
   }
-  c.samples[c.next] = gap.count();
-  c.next = (c.next + 1) % kWindow;
-  c.count = std::min(c.count + 1, kWindow);
   // The 20th percentile of the window: the round trip without the client's
   // pauses and the scheduler's hiccups, but not its single luckiest sample.
-  std::array<int64_t, kWindow> s = c.samples;
-  auto end = s.begin() + c.count;
-  auto nth = s.begin() + (c.count - 1) / 5;
-  std::nth_element(s.begin(), nth, end);
-  c.estimate = *nth;
+  c.estimate = c.Add(gap.count());
+}
+
+int64_t Compensator::Class::Add(int64_t sample) {
+  auto end = sorted.begin() + count;
+  if (count == kWindow) {
+    // The oldest sample leaves the sorted copy (some element equal to it).
+    auto old = std::lower_bound(sorted.begin(), end, samples[next]);
+    std::move(old + 1, end, old);
+    --end;
+    --count;
+  }
+  auto at = std::upper_bound(sorted.begin(), end, sample);
+  std::move_backward(at, end, end + 1);
+  *at = sample;
+  ++count;
+  samples[next] = sample;
+  next = (next + 1) % kWindow;
+  return sorted[(count - 1) / 5];
 }
 
 void Compensator::ObserveOverhead(Nanos overhead) {

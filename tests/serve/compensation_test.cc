@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <deque>
+#include <random>
+#include <vector>
+
 namespace storlab {
 namespace compensation_test {
 
@@ -44,6 +49,25 @@ TEST(Compensation, AutoTakesALowPercentileOfGapsPlusTheOverhead) {
   // client sent at once) gives less, a pause keeps its length.
   EXPECT_EQ(c.Deduction(4096, 20_us), 28_us);
   EXPECT_EQ(c.Deduction(4096, 5000_us), 58_us);
+}
+
+// The window is kept sorted as samples come and go; its 20th percentile
+// must be what sorting the last 64 samples gives, also with repeated values
+// (the oldest leaves by value) and long after the window first filled.
+TEST(Compensation, TheEstimateIsThe20thPercentileOfTheLast64Gaps) {
+  Compensator c({});
+  std::mt19937_64 rng(7);
+  std::deque<int64_t> last;
+  for (int i = 0; i < 1000; ++i) {
+    const int64_t gap_us = 40 + static_cast<int64_t>(rng() % 24);  // many repeats
+    c.ObserveIdleGap(4096, Nanos(gap_us * 1000));
+    last.push_back(gap_us * 1000);
+    if (last.size() > 64) last.pop_front();
+    std::vector<int64_t> sorted(last.begin(), last.end());
+    std::sort(sorted.begin(), sorted.end());
+    ASSERT_EQ(c.Deduction(4096, std::nullopt), Nanos(sorted[(sorted.size() - 1) / 5]))
+        << "after " << i + 1 << " gaps";
+  }
 }
 
 TEST(Compensation, ALargerRequestBorrowsTheNearestSmallerClass) {
