@@ -3,7 +3,7 @@
 # are noisy: compare ratios from the same run, never figures across runs).
 #
 #   bash bench/nbd_fidelity.sh [--seconds N] [--build DIR] [--stacks "a b"] [--out FILE]
-#                              [--plugin-arg KEY=VALUE]... [--only fidelity]
+#                              [--plugin-arg KEY=VALUE]... [--only fidelity|ceiling] [--rounds N]
 #
 # Fidelity: for each stack, fio's nbd engine through `nbdkit storlab` against
 # the same job in `storlab sim --direct=1` (virtual time): 4K random read at
@@ -18,10 +18,13 @@
 # Ceiling: storlab's `ram` stack against `nbdkit memory`, 4K random read
 # QD32 and 1M sequential read QD8: ours / theirs, with the oracle (the
 # default) and without (oracle=false: nbdkit memory's own work, the
-# like-for-like figure). And nvme-gen3 through NBD.
+# like-for-like figure), in N rounds (default 3) of fresh servers, the order
+# reversed every other round, so that the machine's drift within a run
+# (these VMs' speed moves by a third within the hour) falls on both sides:
+# each round's ratio and their median. And nvme-gen3 through NBD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=20 build=build/release out= only=
+seconds=20 build=build/release out= only= rounds=3
 plugin_args=()
 stacks="hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless nas-1gbe-raid5"
 while (($#)); do
@@ -32,10 +35,13 @@ while (($#)); do
     --out) out=$2; shift ;;
     --plugin-arg) plugin_args+=("$2"); shift ;;
     --only) only=$2; shift ;;
-    *) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 2 ;;
+    --rounds) rounds=$2; shift ;;
+    *) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 2 ;;
   esac
   shift
 done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "--rounds: a positive integer, not '$rounds'" >&2; exit 2; }
+[[ -z $only || $only == fidelity || $only == ceiling ]] || { echo "--only: fidelity or ceiling, not '$only'" >&2; exit 2; }
 plugin=$PWD/$build/nbd/nbdkit-storlab-plugin.so
 storlab=$PWD/$build/cli/storlab
 [[ -x $storlab && -f $plugin ]] || { echo "build first: ninja -C $build storlab nbdkit-storlab-plugin" >&2; exit 2; }
@@ -77,7 +83,8 @@ fio_nbd() {
   fio --output-format=json --output="$tmp/$1.nbd.json" "$tmp/$1.fio" >/dev/null
 }
 
-python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s %5s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99", "steal"))'
+[[ $only == ceiling ]] || python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s %5s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99", "steal"))'
+[[ $only == ceiling ]] && stacks=
 for stack in $stacks; do
   serve "$plugin" "stack=$stack" store=none "control=$tmp/ctl" "stats=$tmp/stats.json" \
     "${plugin_args[@]}"
@@ -116,6 +123,7 @@ PY
 done
 
 [[ $only == fidelity ]] && exit 0
+if [[ $only != ceiling ]]; then
 echo
 echo "anchor: a fixed 1 ms per request, 4K random read (ideal: 1000 IOPS at QD1, 32000 at QD32)"
 cpu_mark
@@ -147,34 +155,46 @@ done
 
 echo "  (CPU steal during the anchor runs: $(cpu_steal_percent)%)"
 echo
-echo "ceiling: storlab's ram stack / nbdkit memory (same job, fio nbd engine)"
+fi
+echo "ceiling: storlab's ram stack / nbdkit memory (same job, fio nbd engine; $rounds rounds," \
+  "each server fresh, the order reversed every other round: per-round ratios, then their median)"
 cpu_mark
-for who in memory storlab no-oracle; do
-  case $who in
-    memory) serve memory size=8G ;;
-    storlab) serve "$plugin" stack=ram store=memory "${plugin_args[@]}" ;;
-    no-oracle) serve "$plugin" stack=ram store=memory oracle=false "${plugin_args[@]}" ;;
-  esac
-  fio_nbd "ceil-4k-$who" randread 4k 32
-  fio_nbd "ceil-1m-$who" read 1m 8
-  unserve
+order=(memory storlab no-oracle)
+for ((r = 0; r < rounds; r++)); do
+  for ((i = 0; i < 3; i++)); do
+    who=${order[i]}
+    ((r % 2)) && who=${order[2 - i]}
+    case $who in
+      memory) serve memory size=8G ;;
+      storlab) serve "$plugin" stack=ram store=memory "${plugin_args[@]}" ;;
+      no-oracle) serve "$plugin" stack=ram store=memory oracle=false "${plugin_args[@]}" ;;
+    esac
+    fio_nbd "ceil-4k-$who-$r" randread 4k 32
+    fio_nbd "ceil-1m-$who-$r" read 1m 8
+    unserve
+  done
 done
-python3 - "$tmp" <<'PY'
-import json, sys, os
-t = sys.argv[1]
+python3 - "$tmp" "$rounds" <<'PY'
+import json, os, statistics, sys
+t, rounds = sys.argv[1], int(sys.argv[2])
 def f(n, key):
     j = json.load(open(os.path.join(t, n + ".nbd.json")))["jobs"][0]["read"]
     return j[key]
 for job, key, unit, scale in (("4k", "iops", "IOPS", 1), ("1m", "bw_bytes", "MB/s", 1e-6)):
-    m = f("ceil-%s-memory" % job, key)
+    name = "random read QD32" if job == "4k" else "sequential read QD8"
     for who, label in (("storlab", "storlab ram"), ("no-oracle", "  oracle=false")):
-        s = f("ceil-%s-%s" % (job, who), key)
-        print("  %s %-22s nbdkit memory %10.0f %s, %-13s %10.0f %s: ours/theirs %.3f" % (
-            job, "random read QD32" if job == "4k" else "sequential read QD8", m * scale, unit, label,
-            s * scale, unit, s / m))
+        ratios = []
+        for r in range(rounds):
+            m, s = f("ceil-%s-memory-%d" % (job, r), key), f("ceil-%s-%s-%d" % (job, who, r), key)
+            ratios.append(s / m)
+            print("  %s %-22s round %d: nbdkit memory %10.0f %s, %-13s %10.0f %s: ours/theirs %.3f" % (
+                job, name, r + 1, m * scale, unit, label, s * scale, unit, s / m))
+        print("  %s %-22s %-13s ours/theirs, median of %d rounds: %.3f" % (
+            job, name, label, rounds, statistics.median(ratios)))
 PY
 
 echo "  (CPU steal during the ceiling runs: $(cpu_steal_percent)%)"
+[[ $only == ceiling ]] && exit 0
 echo
 echo "nvme-gen3 through NBD (the model is faster than the transport)"
 serve "$plugin" stack=nvme-gen3 store=none "${plugin_args[@]}"
