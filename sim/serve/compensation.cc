@@ -79,43 +79,17 @@ void Compensator::ObserveIdleGap(uint64_t bytes, Nanos gap) {
   }
   // The 20th percentile of the window: the round trip without the client's
   // pauses and the scheduler's hiccups, but not its single luckiest sample.
-  c.estimate = c.Add(gap.count());
-}
-
-int64_t Compensator::Class::Add(int64_t sample) {
-  auto end = sorted.begin() + count;
-  if (count == kWindow) {
-    // The oldest sample leaves the sorted copy (some element equal to it).
-    auto old = std::lower_bound(sorted.begin(), end, samples[next]);
-    std::move(old + 1, end, old);
-    --end;
-    --count;
-  }
-  auto at = std::upper_bound(sorted.begin(), end, sample);
-  std::move_backward(at, end, end + 1);
-  *at = sample;
-  ++count;
-  samples[next] = sample;
-  next = (next + 1) % kWindow;
-  return sorted[(count - 1) / 5];
+  c.gaps.Add(gap.count());
+  c.estimate = c.gaps.Quantile(20);
 }
 
 void Compensator::ObserveOverhead(Nanos overhead) {
   if (options_.mode != CompensationOptions::Mode::kAuto) return;
   std::lock_guard<std::mutex> l(mu_);
-  overhead_[overhead_next_] = std::max<int64_t>(overhead.count(), 0);
-  overhead_next_ = (overhead_next_ + 1) % static_cast<int>(overhead_.size());
-  overhead_count_ = std::min(overhead_count_ + 1, static_cast<int>(overhead_.size()));
-  // Recomputed every 16 samples: a median of 256 is not free.
-  if (overhead_count_ < 16 || overhead_next_ % 16 == 0)
-    overhead_estimate_ = Quantile(overhead_, overhead_count_, 50);
-}
-
-int64_t Compensator::Quantile(const std::array<int64_t, 256>& ring, int count, int percent) {
-  std::array<int64_t, 256> s = ring;
-  auto nth = s.begin() + (count - 1) * percent / 100;
-  std::nth_element(s.begin(), nth, s.begin() + count);
-  return *nth;
+  overhead_.Add(std::max<int64_t>(overhead.count(), 0));
+  // The median, taken every 16 samples once there are 16.
+  if (overhead_.count() < 16 || overhead_.next() % 16 == 0)
+    overhead_estimate_ = overhead_.Quantile(50);
 }
 
 Nanos Compensator::GapLocked(uint64_t bytes) const {
@@ -180,7 +154,7 @@ nlohmann::ordered_json Compensator::Json() const {
   }
   j["baseline_ns"] = baseline_.count();
   j["overhead_estimate_ns"] = overhead_estimate_;
-  j["overhead_samples"] = overhead_count_;
+  j["overhead_samples"] = overhead_.count();
   j["idle_gap_samples"] = idle_samples_;
   j["pauses"] = pauses_;
   nlohmann::ordered_json floor = nlohmann::ordered_json::object();

@@ -53,6 +53,7 @@
 #include <string_view>
 
 #include "sim/histogram.h"
+#include "sim/serve/sorted_window.h"
 #include "sim/status.h"
 #include "sim/time.h"
 
@@ -111,31 +112,23 @@ class Compensator {
   // Size classes: [0, 4 KiB], then one per power of two up to 64 MiB.
   static constexpr int kClasses = 16;
   static constexpr int kWindow = 64;
+  // At QD32 on `ram` nearly every request arrives on an idle connection:
+  // a copy and nth_element of the window per gap was the plugin's largest
+  // own cost (2.9 % of the server's CPU), hence windows kept sorted.
   struct Class {
-    std::array<int64_t, kWindow> samples{};  // a ring, oldest at `next` once full
-    std::array<int64_t, kWindow> sorted{};   // the same samples, ascending
-    int count = 0;                           // samples held (at most kWindow)
-    int next = 0;
+    SortedWindow<kWindow> gaps;
     int64_t estimate = -1;  // ns; -1: no samples yet
-    // Adds a sample (dropping the oldest from a full window) and returns
-    // the window's 20th percentile, kept sorted as samples come and go: at
-    // QD32 on `ram` nearly every request arrives on an idle connection, and
-    // a copy and nth_element of the window each time was the plugin's
-    // largest own cost (2.9 % of the server's CPU).
-    int64_t Add(int64_t sample);
   };
   static int ClassOf(uint64_t bytes);
   Nanos GapLocked(uint64_t bytes) const;
   // The class's floor; -1: none measured.
   int64_t FloorLocked(int cls) const;
-  static int64_t Quantile(const std::array<int64_t, 256>& ring, int count, int percent);
 
   const CompensationOptions options_;
   mutable std::mutex mu_;
   Nanos baseline_;
   std::array<Class, kClasses> classes_;
-  std::array<int64_t, 256> overhead_{};  // a ring of recent samples
-  int overhead_count_ = 0, overhead_next_ = 0;
+  SortedWindow<256> overhead_;             // recent samples
   int64_t overhead_estimate_ = -1;         // -1: none yet (the baseline stands in)
   std::array<int64_t, kClasses> floor_{};  // ns; 0: none
   uint64_t idle_samples_ = 0;
