@@ -3,8 +3,8 @@
 # As CPython's `./configure --enable-optimizations` does: the build first
 # makes an instrumented `storlab` in ${CMAKE_BINARY_DIR}/pgo/instrumented (a
 # nested build of this source tree with the same options), runs it on a
-# training workload (cmake/pgo_train.cmake: `storlab demo --runtime 10`), and
-# compiles the simulator's libraries and the `storlab` program with the
+# training workload (cmake/pgo_train.cmake: `storlab demo`, on one thread),
+# and compiles the simulator's libraries and the `storlab` program with the
 # profile it wrote (-fprofile-use). GCC then lays out hot paths together,
 # inlines where calls are hot and predicts branches from the counts; the
 # program's output is the same bytes (no value-changing optimization is
@@ -19,11 +19,6 @@
 #
 # Internal: STORLAB_PGO=GENERATE is the nested build's mode, with
 # STORLAB_PGO_DATA the directory its counters go to.
-
-# The targets built with the profile: everything the simulator runs.
-set(STORLAB_PGO_TARGETS storlab_core storlab_models storlab_fs storlab_profile storlab_serve
-                        storlab_vfs storlab_workloads storlab)
-
 #
 # Included before the targets (the nested build's flags apply to all of
 # them); storlab_pgo_use() runs after them.
@@ -83,12 +78,13 @@ function(storlab_pgo_use)
             -DLOG=${storlab_pgo_dir}/train.log -DSTAMP=${storlab_pgo_stamp}
             -P ${PROJECT_SOURCE_DIR}/cmake/pgo_train.cmake
     DEPENDS ${storlab_pgo_build}/cli/storlab ${PROJECT_SOURCE_DIR}/cmake/pgo_train.cmake
-    COMMENT "STORLAB_PGO: training (storlab demo --runtime 10, ~1 minute)"
+    COMMENT "STORLAB_PGO: training (storlab demo on one thread, ~1 minute)"
     USES_TERMINAL)
   add_custom_target(storlab_pgo_profile DEPENDS ${storlab_pgo_stamp})
   add_dependencies(storlab_pgo_profile storlab_pgo_instrumented)
 
-  foreach(t ${STORLAB_PGO_TARGETS})
+  # The simulator's libraries and the storlab program (CMakeLists.txt).
+  foreach(t ${STORLAB_PROGRAM_TARGETS})
     add_dependencies(${t} storlab_pgo_profile)
     target_compile_options(
       ${t} PRIVATE -fprofile-use=${storlab_pgo_data} -fprofile-prefix-path=${CMAKE_BINARY_DIR}

@@ -1,6 +1,8 @@
 # STORLAB_PGO's training run (cmake/pgo.cmake): the instrumented storlab
-# runs the seed table for 10 simulated seconds a job, on one thread (its
-# counters are updated without atomics), and writes its profile into DATA.
+# runs the seed table, its twelve 60-second jobs whole (with 10-second jobs
+# the long phases — a NAS's end_fsync, a ZFS pool past its SSD's SLC — do
+# not show, and the build gained half as much), on one thread (its counters
+# are updated without atomics), and writes its profile into DATA.
 # Invoked as: cmake -DSTORLAB=... -DDATA=... -DLOG=... -DSTAMP=... -P pgo_train.cmake
 file(REMOVE_RECURSE "${DATA}")
 execute_process(COMMAND "${STORLAB}" demo --runtime 60 --threads 1
