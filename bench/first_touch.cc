@@ -31,7 +31,7 @@ double Seconds() {
 void Pass(const char* what, size_t bytes, bool huge) {
   const size_t pages = bytes / PageArena::kPage;
   std::vector<uint8_t*> got(pages);
-  PageArena arena(huge);
+  PageArena arena(huge ? PageArena::Chunks::kHuge : PageArena::Chunks::kSmall);
   const double t0 = Seconds();
   for (auto& p : got) p = arena.New();
   const double t1 = Seconds();

@@ -8,8 +8,10 @@
 // an entry moves when the table grows or a neighbour is erased, so a
 // pointer to one is good only until the next TryEmplace or Erase, and
 // nothing may link entries by address (the page table's groups, whose LRU
-// order is a log of keys: sim/layers/page_cache/page_table.h). Not
-// thread-safe.
+// order is a log of keys: sim/layers/page_cache/page_table.h). `kAlign`:
+// the slot's alignment — a cache line (64) for an entry that fills one, the
+// slot's own size for a small one (the RAM store's page pointers: 24 bytes
+// a slot, where a line each would triple the table). Not thread-safe.
 #ifndef STORLAB_SIM_INLINE_MAP_H_
 #define STORLAB_SIM_INLINE_MAP_H_
 
@@ -20,7 +22,7 @@
 
 namespace storlab {
 
-template <typename T>
+template <typename T, size_t kAlign = 64>
 class InlineMap {
  public:
   InlineMap() { Rehash(kMinSlots); }
@@ -39,6 +41,10 @@ class InlineMap {
     }
   }
   const T* Find(uint64_t key) const { return const_cast<InlineMap*>(this)->Find(key); }
+
+  // Starts fetching `key`'s home slot into the cache, without waiting
+  // (KeyMap::Prefetch).
+  void Prefetch(uint64_t key) const { __builtin_prefetch(&slots_[Home(key)]); }
 
   // The entry for `key`, default-constructed if new; `inserted` says which.
   std::pair<T*, bool> TryEmplace(uint64_t key) {
@@ -97,7 +103,7 @@ class InlineMap {
   static constexpr unsigned kRunBits = 3;
   static constexpr uint64_t kRun = uint64_t{1} << kRunBits;
   // One cache line for the page table's groups (48 bytes) and their key.
-  struct alignas(64) Slot {
+  struct alignas(kAlign) Slot {
     uint64_t key = 0;
     bool used = false;
     T value;

@@ -1,15 +1,16 @@
 // KeyMap<T>: an index from a 64-bit key to an entry (the ZFS ARC's
-// records, the oracle's blocks, the RAM store's pages; sim/inline_map.h
-// keeps small entries in the slots instead) as an open-addressing hash table (linear probing,
-// Fibonacci hashing, power-of-two size, at most half full, backward-shift deletion) over entries
-// allocated in chunks (64, doubling to 4096 entries), so their addresses stay put while they live
-// (an LRU list links them), entries made together sit together, and freed entries are reused. A
-// lookup is a multiply, a shift and usually one probe, where
-// std::unordered_map pays a 64-bit division and a pointer chase; an insert
-// allocates once per chunk, not once per entry. Keys are hashed by runs of
-// kRun: the eight keys of an aligned run have eight neighbouring home
-// slots (two cache lines), so a request that spans consecutive keys (a
-// 1 MiB read is 256 RAM-store pages, 256 oracle groups) misses the cache
+// records, the oracle's blocks; sim/inline_map.h keeps small entries in
+// the slots instead, as the RAM store's pages) as an open-addressing hash
+// table (linear probing, Fibonacci hashing, power-of-two size, at most half
+// full, backward-shift deletion) over entries allocated in chunks (64,
+// doubling to 4096 entries), so their addresses stay put while they live
+// (an LRU list links them), entries made together sit together, and freed
+// entries are reused. A lookup is a multiply, a shift and usually one
+// probe, where std::unordered_map pays a 64-bit division and a pointer
+// chase; an insert allocates once per chunk, not once per entry. Keys are
+// hashed by runs of kRun: the eight keys of an aligned run have eight
+// neighbouring home slots (two cache lines), so a request that spans
+// consecutive keys (a 1 MiB read is 256 oracle groups) misses the cache
 // once per run, not once per key. Not thread-safe.
 #ifndef STORLAB_SIM_KEY_MAP_H_
 #define STORLAB_SIM_KEY_MAP_H_

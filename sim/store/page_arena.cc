@@ -5,13 +5,15 @@
 #include <cstdint>
 #include <new>
 
+#include "sim/clock.h"
+
 namespace storlab {
 
 void PageArena::Unmap::operator()(uint8_t* p) const { ::munmap(p, bytes); }
 
-uint8_t* PageArena::MapChunk(size_t pages) {
-  const size_t bytes = pages * kPage;
-  if (pages != kHugeChunkPages) {
+uint8_t* PageArena::MapChunk(bool huge) {
+  const size_t bytes = (huge ? kHugeChunkPages : kChunkPages) * kPage;
+  if (!huge) {
     // Mapped and populated at once: one system call faults in the 64 pages
     // the next fresh pages will use, where touching each first in a write
     // cost a page fault each (with the engine held: FUSE 4K random writes
@@ -42,17 +44,35 @@ uint8_t* PageArena::MapChunk(size_t pages) {
   return chunk;
 }
 
+void PageArena::AddChunk() {
+  const bool huge =
+      chunks_mode_ == Chunks::kCheaper ? chooser_.NextHuge() : chunks_mode_ == Chunks::kHuge;
+  const size_t pages = huge ? kHugeChunkPages : kChunkPages;
+  if (chunks_mode_ != Chunks::kCheaper) {
+    chunks_.emplace_back(MapChunk(huge), Unmap{pages * kPage});
+  } else {
+    // What the chunk costs in all: mapping and faulting it in, and a first
+    // user write to each page (an exit each where the hypervisor shadows
+    // the page tables, paid here rather than in the store's first copy).
+    Clock* clock = Clock::Real();
+    const int64_t t0 = clock->NowNanos();
+    chunks_.emplace_back(MapChunk(huge), Unmap{pages * kPage});
+    for (size_t i = 0; i < pages; ++i)
+      *static_cast<volatile uint8_t*>(chunks_.back().get() + i * kPage) = 0;
+    chooser_.Record(huge, static_cast<double>(clock->NowNanos() - t0) / pages);
+  }
+  mapped_ += pages;
+  last_pages_ = unused_ = pages;
+}
+
 uint8_t* PageArena::New() {
   if (!free_.empty()) {
     uint8_t* p = free_.back();
     free_.pop_back();
     return p;
   }
-  if (unused_ == 0) {
-    chunks_.emplace_back(MapChunk(chunk_pages_), Unmap{chunk_pages_ * kPage});
-    unused_ = chunk_pages_;
-  }
-  return chunks_.back().get() + (chunk_pages_ - unused_--) * kPage;
+  if (unused_ == 0) AddChunk();
+  return chunks_.back().get() + (last_pages_ - unused_--) * kPage;
 }
 
 }  // namespace storlab

@@ -14,18 +14,23 @@
 // bookkeeping into it — in the fork(2)ed copy that checks a power cut
 // (PowerCuts::RunChild), a copied page each (an Overlay's Clear).
 //
-// Huge mode (a store of the real-time service, whose process never forks):
-// chunks of 2 MiB, aligned and advised MADV_HUGEPAGE, so that the kernel
-// maps each with one transparent huge page where it can. On a machine whose
-// hypervisor shadows the guest's page tables (this development VM), the
-// first touch of each 4 KiB page by user code costs a hypervisor exit even
-// after MAP_POPULATE (5.3-6.2 us a page here, measured by writing each page
-// of a populated chunk once), and a 2 MiB mapping costs one: FUSE 4K random
-// writes on `ram` over fresh space, three alternated runs, 35-38k -> 52-62k
-// IOPS. (A helper thread faulting the next chunks in ahead of the writer
-// measured the same, and was dropped.) Not for stores a power-cut check
-// forks (PowerCuts::RunChild): the original's next write to a huge page
-// shared with the copy splits it again.
+// Huge mode: chunks of 2 MiB, aligned and advised MADV_HUGEPAGE, so that
+// the kernel maps each with one transparent huge page where it can. On a
+// machine whose hypervisor shadows the guest's page tables (stop 48's VM),
+// the first touch of each 4 KiB page by user code costs a hypervisor exit
+// even after MAP_POPULATE (5.3-6.2 us a page there, measured by writing
+// each page of a populated chunk once), and a 2 MiB mapping costs one: FUSE
+// 4K random writes on `ram` over fresh space, three alternated runs,
+// 35-38k -> 52-62k IOPS. (A helper thread faulting the next chunks in ahead
+// of the writer measured the same, and was dropped.) Not for stores a
+// power-cut check forks (PowerCuts::RunChild): the original's next write to
+// a huge page shared with the copy splits it again.
+//
+// Cheaper mode (the stores of the real-time service, whose process never
+// forks): each chunk huge or small as a ChunkChooser picks from what the
+// last ones of each kind cost, timed here (sim/store/chunk_chooser.h): on a
+// guest that hands free memory back to its host a huge chunk may cost
+// eight times a small one, on one that shadows its page tables a tenth.
 //
 // Not thread-safe (the store's owner serialises it).
 #ifndef STORLAB_SIM_STORE_PAGE_ARENA_H_
@@ -36,6 +41,8 @@
 #include <memory>
 #include <vector>
 
+#include "sim/store/chunk_chooser.h"
+
 namespace storlab {
 
 class PageArena {
@@ -44,8 +51,9 @@ class PageArena {
   static constexpr size_t kChunkPages = 64;
   static constexpr size_t kHugeChunkPages = 512;  // 2 MiB, one x86-64 huge page
 
+  enum class Chunks { kSmall, kHuge, kCheaper };
   PageArena() = default;
-  explicit PageArena(bool huge) : chunk_pages_(huge ? kHugeChunkPages : kChunkPages) {}
+  explicit PageArena(Chunks chunks) : chunks_mode_(chunks) {}
   PageArena(const PageArena&) = delete;
   PageArena& operator=(const PageArena&) = delete;
 
@@ -57,24 +65,31 @@ class PageArena {
   void Clear() {
     chunks_.clear();
     free_.clear();
-    unused_ = 0;
+    unused_ = mapped_ = 0;
   }
 
   // Pages handed out and not given back.
-  size_t in_use() const { return chunks_.size() * chunk_pages_ - free_.size() - unused_; }
-  bool huge() const { return chunk_pages_ == kHugeChunkPages; }
+  size_t in_use() const { return mapped_ - free_.size() - unused_; }
+  Chunks chunks() const { return chunks_mode_; }
+  // The cheaper mode's choices: what each kind of chunk last cost.
+  const ChunkChooser& chooser() const { return chooser_; }
 
  private:
   struct Unmap {
     size_t bytes = kChunkPages * kPage;
     void operator()(uint8_t* p) const;
   };
-  // A new chunk of `pages` pages, populated: 64 pages, or 2 MiB aligned
-  // and advised MADV_HUGEPAGE (huge mode).
-  static uint8_t* MapChunk(size_t pages);
-  size_t chunk_pages_ = kChunkPages;
+  // A new chunk, populated: 64 pages, or 2 MiB aligned and advised
+  // MADV_HUGEPAGE (`huge`).
+  static uint8_t* MapChunk(bool huge);
+  // Maps the next chunk (of the kind the mode says) as chunks_.back().
+  void AddChunk();
+  Chunks chunks_mode_ = Chunks::kSmall;
+  ChunkChooser chooser_;  // kCheaper only
   std::vector<std::unique_ptr<uint8_t, Unmap>> chunks_;
   std::vector<uint8_t*> free_;  // given back, reused first
+  size_t mapped_ = 0;           // pages in all chunks
+  size_t last_pages_ = 0;       // pages in chunks_.back()
   size_t unused_ = 0;           // pages at the end of the last chunk never handed out
 };
 

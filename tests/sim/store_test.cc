@@ -94,9 +94,8 @@ TEST(StoreTest, PageArenaCarvesChunksAndReusesPagesGivenBack) {
 // Huge mode: 2 MiB chunks on 2 MiB boundaries (what a transparent huge
 // page needs), fresh pages zeros, and the same reuse and accounting.
 TEST(StoreTest, PageArenaHugeModeCarvesAlignedTwoMiBChunks) {
-  PageArena a(/*huge=*/true);
-  EXPECT_TRUE(a.huge());
-  EXPECT_FALSE(PageArena().huge());
+  PageArena a(PageArena::Chunks::kHuge);
+  EXPECT_EQ(PageArena().chunks(), PageArena::Chunks::kSmall);
   constexpr size_t kHuge = PageArena::kHugeChunkPages;
   std::vector<uint8_t*> pages;
   for (size_t i = 0; i < kHuge + 1; ++i) pages.push_back(a.New());
