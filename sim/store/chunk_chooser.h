@@ -8,15 +8,17 @@
 // guest whose hypervisor shadows its page tables, every 4 KiB page costs an
 // exit at its first user write and a huge page one (stop 48's VM, FUSE 4K
 // random writes 35-38k -> 52-62k IOPS with huge chunks). On a guest that
-// hands free memory back to its host (virtio-balloon's free page reporting,
-// which reports free blocks of pageblock order, 2 MiB: mm/page_reporting.c
-// page_reporting_register; `page_reporting_order` 9 on this VM), a huge
-// page is just such a block, one the host may no longer back: 9-11 us a 4 KiB page to fault back
-// in, where the guest's scattered 4 KiB free pages, never reported, cost 1.2 us while they last
-// (this stop's VM, bench/first_touch.cc; docs/fusefs.md). So the chooser prefers huge chunks (fewer
-// TLB misses for every later read) while they cost at most kHugeWorth times what a small one does,
-// takes the other kind once every kProbeEvery chunks to see whether that changed, and starts by
-// measuring each kind once.
+// hands free memory back to its host (virtio-balloon's free page
+// reporting, which reports free blocks of pageblock order, 2 MiB:
+// mm/page_reporting.c page_reporting_register; `page_reporting_order` 9 on
+// stop 54's VM), a huge page is just such a block, one the host may no
+// longer back: 9-11 us a 4 KiB page to fault back in, where the guest's
+// scattered 4 KiB free pages, never reported, cost 1.2 us while they last
+// (bench/first_touch.cc; docs/fusefs.md, stops 51 and 54). So the chooser
+// prefers huge chunks (fewer TLB misses for every later read) while they
+// cost at most kHugeWorth times what a small one does, takes the other
+// kind once every kProbeEvery chunks to see whether that changed, and
+// starts by measuring each kind once.
 //
 // Pure logic, deterministic in what it is told. Not thread-safe.
 #ifndef STORLAB_SIM_STORE_CHUNK_CHOOSER_H_
