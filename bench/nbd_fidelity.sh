@@ -42,8 +42,9 @@ while (($#)); do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "--rounds: a positive integer, not '$rounds'" >&2; exit 2; }
 [[ -z $only || $only == fidelity || $only == ceiling ]] || { echo "--only: fidelity or ceiling, not '$only'" >&2; exit 2; }
-plugin=$PWD/$build/nbd/nbdkit-storlab-plugin.so
-storlab=$PWD/$build/cli/storlab
+[[ $build == /* ]] || build=$PWD/$build
+plugin=$build/nbd/nbdkit-storlab-plugin.so
+storlab=$build/cli/storlab
 [[ -x $storlab && -f $plugin ]] || { echo "build first: ninja -C $build storlab nbdkit-storlab-plugin" >&2; exit 2; }
 for t in nbdkit fio python3; do command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }; done
 source bench/cpu_steal.sh
