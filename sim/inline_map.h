@@ -102,7 +102,8 @@ class InlineMap {
   static constexpr size_t kMinSlots = 64;  // one page: a power cut's Clear() in a forked copy
   static constexpr unsigned kRunBits = 3;
   static constexpr uint64_t kRun = uint64_t{1} << kRunBits;
-  // One cache line for the page table's groups (48 bytes) and their key.
+  // At the default kAlign, one cache line for the page table's groups (48
+  // bytes) and their key.
   struct alignas(kAlign) Slot {
     uint64_t key = 0;
     bool used = false;

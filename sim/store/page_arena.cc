@@ -45,24 +45,22 @@ uint8_t* PageArena::MapChunk(bool huge) {
 }
 
 void PageArena::AddChunk() {
-  const bool huge =
-      chunks_mode_ == Chunks::kCheaper ? chooser_.NextHuge() : chunks_mode_ == Chunks::kHuge;
+  const bool cheaper = chunks_mode_ == Chunks::kCheaper;
+  const bool huge = cheaper ? chooser_.NextHuge() : chunks_mode_ == Chunks::kHuge;
   const size_t pages = huge ? kHugeChunkPages : kChunkPages;
-  if (chunks_mode_ != Chunks::kCheaper) {
-    chunks_.emplace_back(MapChunk(huge), Unmap{pages * kPage});
-  } else {
-    // What the chunk costs in all: mapping and faulting it in, and a first
-    // user write to each page (an exit each where the hypervisor shadows
-    // the page tables, paid here rather than in the store's first copy).
-    Clock* clock = Clock::Real();
-    const int64_t t0 = clock->NowNanos();
-    chunks_.emplace_back(MapChunk(huge), Unmap{pages * kPage});
+  // In the cheaper mode, what the chunk costs in all: mapping and faulting
+  // it in, and a first user write to each page (an exit each where the
+  // hypervisor shadows the page tables, paid here rather than in the
+  // store's first copy).
+  const int64_t t0 = cheaper ? Clock::Real()->NowNanos() : 0;
+  chunks_.emplace_back(MapChunk(huge), Unmap{pages * kPage});
+  if (cheaper) {
     for (size_t i = 0; i < pages; ++i)
       *static_cast<volatile uint8_t*>(chunks_.back().get() + i * kPage) = 0;
-    chooser_.Record(huge, static_cast<double>(clock->NowNanos() - t0) / pages);
+    chooser_.Record(huge, static_cast<double>(Clock::Real()->NowNanos() - t0) / pages);
   }
   mapped_ += pages;
-  last_pages_ = unused_ = pages;
+  unused_ = pages;
 }
 
 uint8_t* PageArena::New() {
@@ -72,7 +70,8 @@ uint8_t* PageArena::New() {
     return p;
   }
   if (unused_ == 0) AddChunk();
-  return chunks_.back().get() + (last_pages_ - unused_--) * kPage;
+  const size_t last_pages = chunks_.back().get_deleter().bytes / kPage;
+  return chunks_.back().get() + (last_pages - unused_--) * kPage;
 }
 
 }  // namespace storlab

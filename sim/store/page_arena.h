@@ -89,7 +89,6 @@ class PageArena {
   std::vector<std::unique_ptr<uint8_t, Unmap>> chunks_;
   std::vector<uint8_t*> free_;  // given back, reused first
   size_t mapped_ = 0;           // pages in all chunks
-  size_t last_pages_ = 0;       // pages in chunks_.back()
   size_t unused_ = 0;           // pages at the end of the last chunk never handed out
 };
 

@@ -6,9 +6,8 @@
 // to find a page where KeyMap's entry behind the slot cost a second, 4K
 // random writes through the FUSE export spending a sixth of their time in
 // RamStore::Write), their bytes from a PageArena (no system call per new
-// page). A page
-// that becomes all zeros is released, so write-zeroes and trim give memory
-// back to the store. Not thread-safe.
+// page). A page that becomes all zeros is released, so write-zeroes and
+// trim give memory back to the store. Not thread-safe.
 #ifndef STORLAB_SIM_STORE_RAM_STORE_H_
 #define STORLAB_SIM_STORE_RAM_STORE_H_
 

@@ -53,8 +53,9 @@ struct DataMode {
   Env* env = nullptr;     // kFile: the host's files (null: Env::Default())
   // kRam: pages from 2 MiB chunks, as huge pages where the kernel has them,
   // while the host gives those cheaper than 64-page ones
-  // (sim/store/page_arena.h, cheaper mode). For the real-time service, which never forks
-  // a power-cut check; a forked copy would split them again.
+  // (sim/store/page_arena.h, cheaper mode). For the real-time service,
+  // which never forks a power-cut check; a forked copy would split them
+  // again.
   bool huge_pages = false;
 };
 
