@@ -2,12 +2,12 @@
 // the work an export does on its engine thread for each request when it
 // keeps data (`storlab mount --stack ram`, `nbdkit storlab stack=ram`),
 // without the transport. Random 4 KiB writes at queue depth 32 over a `ram`
-// device of 8 GiB (512-byte logical blocks), each write's bytes distinct,
+// device of 8 GiB (or CAPACITY_MIB; 512-byte logical blocks), each write's bytes distinct,
 // then random 1 MiB reads at queue depth 8 (every block read is hashed and
 // checked by the oracle); with the oracle and without it (the store alone),
 // and a FLUSH every FLUSH_EVERY writes (0: never, as fio without fsync).
 //
-//   storlab_bench_oracle [WRITES] [FLUSH_EVERY]
+//   storlab_bench_oracle [WRITES] [FLUSH_EVERY] [CAPACITY_MIB]
 //
 // Prints CPU nanoseconds per I/O for each. A figure for comparing two
 // builds in one run, never asserted (docs/fusefs.md, "the ceiling").
@@ -30,7 +30,7 @@
 namespace storlab {
 namespace {
 
-constexpr uint64_t kCapacity = uint64_t{8} << 30;
+uint64_t g_capacity = uint64_t{8} << 30;  // bytes (CAPACITY_GIB)
 constexpr uint64_t kBlock = 4096;
 
 double CpuSeconds() {
@@ -68,7 +68,7 @@ double RunIo(Engine& e, Node& top, Op op, uint64_t count, uint64_t bs, int depth
       }
       Request r;
       r.op = op;
-      r.offset = rng.Uniform(kCapacity / bs) * bs;
+      r.offset = rng.Uniform(g_capacity / bs) * bs;
       r.length = bs;
       r.data = buf.data();
       r.done = [&, slot](Status) {
@@ -97,7 +97,7 @@ Figures Run(uint64_t writes, uint64_t flush_every, bool with_oracle) {
   Engine e;
   Stack stack(e, "bench", 1, DataMode());
   RamDisk::Config cfg;
-  cfg.capacity = kCapacity;
+  cfg.capacity = g_capacity;
   Node* top = &stack.Adopt(std::make_unique<RamDisk>(e, "ram", cfg, std::make_unique<RamStore>()));
   if (with_oracle) top = &stack.Adopt(std::make_unique<Oracle>(e, *top));
   Figures f;
@@ -112,12 +112,16 @@ Figures Run(uint64_t writes, uint64_t flush_every, bool with_oracle) {
 int main(int argc, char** argv) {
   const uint64_t writes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
   const uint64_t flush_every = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 0;
+  if (argc > 3) storlab::g_capacity = std::strtoull(argv[3], nullptr, 10) << 20;
+  if (argc > 3) storlab::g_capacity = std::strtoull(argv[3], nullptr, 10) << 20;
   const storlab::Figures store = storlab::Run(writes, flush_every, false);
   const storlab::Figures oracle = storlab::Run(writes, flush_every, true);
   std::printf(
-      "%llu random 4 KiB writes at QD32 on 8 GiB of ram (a FLUSH every %llu), then\n"
+      "%llu random 4 KiB writes at QD32 on %llu MiB of ram (a FLUSH every %llu), then\n"
       "%llu random 1 MiB reads at QD8; CPU per I/O\n",
-      static_cast<unsigned long long>(writes), static_cast<unsigned long long>(flush_every),
+      static_cast<unsigned long long>(writes),
+      static_cast<unsigned long long>(storlab::g_capacity >> 20),
+      static_cast<unsigned long long>(flush_every),
       static_cast<unsigned long long>(std::max<uint64_t>(1, writes / 50)));
   std::printf("                  4 KiB write   1 MiB read\n");
   std::printf("store only:       %8.0f ns  %8.0f ns\n", store.write_ns, store.read_ns);
