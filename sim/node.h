@@ -30,6 +30,7 @@
 namespace storlab {
 
 class StateReader;
+class Store;
 class StateWriter;
 class Tracer;
 
@@ -107,6 +108,9 @@ class Node {
   // cut at this moment could lose here. The oracle's report names the
   // nodes that held some at a cut (workloads/power_cuts.h).
   virtual uint64_t volatile_bytes() const { return 0; }
+  // Where this node keeps its durable data (a device's, a pool's), or
+  // nullptr: the service reports each store's host memory (Store::AppendStats).
+  virtual const Store* durable_store() const { return nullptr; }
 
   // The trace every request here is written to (sim/trace.h); nullptr:
   // none, the default (Stack::SetTracer sets it on every node).

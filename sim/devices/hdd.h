@@ -112,6 +112,7 @@ class Hdd : public Node {
   // storlab sim --state (docs/state.md): its store, the write cache, where the head rests, the
   // read-ahead buffer, the interface and its generators.
   bool CanSaveState() const override { return true; }
+  const Store* durable_store() const override { return store_.get(); }
   Status SaveState(StateWriter& w) const override;
   Status RestoreState(StateReader& r) override;
   const Config& config() const { return c_; }

@@ -31,6 +31,7 @@ class RamDisk : public Node {
   std::string_view type() const override { return "ram"; }
   // storlab sim --state (docs/state.md): its store and when its data path is next free.
   bool CanSaveState() const override { return true; }
+  const Store* durable_store() const override { return store_.get(); }
   Status SaveState(StateWriter& w) const override;
   Status RestoreState(StateReader& r) override;
   Store& store() { return *store_; }

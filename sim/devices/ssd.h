@@ -79,6 +79,7 @@ class Ssd : public Node {
   // buffer's open unit and the timelines. Saved idle: the drive has folded
   // its SLC and paid its GC debt by then, as a drive left alone does.
   bool CanSaveState() const override { return true; }
+  const Store* durable_store() const override { return store_.get(); }
   Status SaveState(StateWriter& w) const override;
   Status RestoreState(StateReader& r) override;
   const SsdConfig& config() const { return config_; }

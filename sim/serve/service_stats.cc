@@ -10,6 +10,7 @@
 #include "sim/serve/model_speed.h"
 #include "sim/serve/service.h"
 #include "sim/stats_json.h"
+#include "sim/store/store.h"
 
 namespace storlab {
 namespace {
@@ -103,6 +104,20 @@ nlohmann::ordered_json Service::StatsOnEngine() const {
     oracles.push_back(j);
   }
   s["oracle"] = oracles;
+  // What each device's store holds in host memory or disk (the RAM store's
+  // chunks: sim/store/page_arena.h).
+  nlohmann::ordered_json stores = nlohmann::ordered_json::array();
+  for (const auto& n : loaded_.stack->nodes()) {
+    const Store* store = n->durable_store();
+    if (store == nullptr) continue;
+    StatList figures;
+    store->AppendStats(figures);
+    nlohmann::ordered_json j;
+    j["node"] = n->name();
+    for (const auto& v : figures) j[v.name] = v.value;
+    stores.push_back(j);
+  }
+  s["stores"] = stores;
   nlohmann::ordered_json out;
   out["service"] = s;
   out["stack"] = StackStatsJson(*loaded_.stack);

@@ -60,6 +60,7 @@ void PageArena::AddChunk() {
     chooser_.Record(huge, static_cast<double>(Clock::Real()->NowNanos() - t0) / pages);
   }
   mapped_ += pages;
+  huge_chunks_ += huge ? 1 : 0;
   unused_ = pages;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/all_zero.h"
+#include "sim/stat_table.h"
 #include "sim/state_coding.h"
 
 namespace storlab {
@@ -13,6 +14,19 @@ uint8_t* RamStore::Add(uint64_t idx) {
   Page& p = *pages_.TryEmplace(idx).first;
   p.bytes = arena_.New();
   return p.bytes;
+}
+
+void RamStore::AppendStats(std::vector<StatValue>& out) const {
+  Store::AppendStats(out);
+  out.push_back({"mapped_bytes", static_cast<double>(arena_.mapped() * kPage), kBytes});
+  out.push_back({"small_chunks", static_cast<double>(arena_.chunk_count(false)), kCount});
+  out.push_back({"huge_chunks", static_cast<double>(arena_.chunk_count(true)), kCount});
+  if (arena_.chunks() != PageArena::Chunks::kCheaper) return;
+  for (const bool huge : {false, true}) {
+    const double ns = arena_.chooser().cost_ns(huge);
+    if (ns >= 0)
+      out.push_back({huge ? "huge_chunk_ns_per_page" : "small_chunk_ns_per_page", ns, kNanos});
+  }
 }
 
 void RamStore::Release(uint64_t idx, Page& p) {

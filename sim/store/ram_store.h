@@ -35,6 +35,10 @@ class RamStore : public Store {
   Status Write(uint64_t off, uint64_t len, const uint8_t* in) override;
   Status Zero(uint64_t off, uint64_t len) override;
   uint64_t allocated_bytes() const override { return pages_.size() * kPage; }
+  // allocated_bytes, the arena's mapped bytes (pages held for reuse too),
+  // its chunks of each kind, and in the cheaper mode what each kind last
+  // cost a page (where measured).
+  void AppendStats(std::vector<StatValue>& out) const override;
   // The pages in ascending order: index, then 4 KiB.
   Status SaveState(StateWriter& w) const override;
   Status RestoreState(StateReader& r) override;

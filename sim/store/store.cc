@@ -1,10 +1,15 @@
 #include "sim/store/store.h"
 
+#include "sim/stat_table.h"
 #include "sim/store/file_store.h"
 #include "sim/store/null_store.h"
 #include "sim/store/ram_store.h"
 
 namespace storlab {
+
+void Store::AppendStats(std::vector<StatValue>& out) const {
+  out.push_back({"allocated_bytes", static_cast<double>(allocated_bytes()), kBytes});
+}
 
 Result<std::unique_ptr<Store>> MakeStore(const DataMode& mode, const std::string& name,
                                          uint64_t capacity) {

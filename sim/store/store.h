@@ -12,12 +12,14 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/status.h"
 
 namespace storlab {
 
-class Env;  // sim/env.h
+class Env;         // sim/env.h
+struct StatValue;  // sim/node_stats.h
 class StateReader;
 class StateWriter;
 
@@ -35,6 +37,10 @@ class Store {
   virtual Status Zero(uint64_t off, uint64_t len) = 0;
   // Bytes of host memory or disk actually held.
   virtual uint64_t allocated_bytes() const = 0;
+  // What the store costs the host, each figure with its unit (the real-time
+  // service's stats): allocated_bytes, and what a kind adds (RamStore: its
+  // pages' chunks).
+  virtual void AppendStats(std::vector<StatValue>& out) const;
 
   // storlab sim --state (sim/stack_state.h): the contents, appended as
   // records, and read back into an empty store of the same kind. RamStore

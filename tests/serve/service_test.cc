@@ -40,6 +40,18 @@ TEST(Service, ReadsWhatWasWritten) {
   auto stats = svc->Stats();
   EXPECT_EQ(stats["service"]["requests"]["completed"], 3);
   EXPECT_EQ(stats["service"]["oracle"][0]["read_violations"], 0);
+  // The disk's store: the 16 pages written, from one chunk whose cost per
+  // page was measured (the service's stores choose their chunks by it).
+  const auto& stores = stats["service"]["stores"];
+  ASSERT_EQ(stores.size(), 1u) << stores.dump();
+  EXPECT_EQ(stores[0]["node"], "hdd");
+  EXPECT_EQ(stores[0]["allocated_bytes"], 65536);
+  EXPECT_GE(stores[0]["mapped_bytes"], 65536);
+  EXPECT_EQ(stores[0]["small_chunks"].get<double>() + stores[0]["huge_chunks"].get<double>(), 1)
+      << stores.dump();
+  EXPECT_TRUE(stores[0].contains("small_chunk_ns_per_page") ||
+              stores[0].contains("huge_chunk_ns_per_page"))
+      << stores.dump();
 }
 
 TEST(Service, AsyncRepliesRunOnAReplyThreadOrInsideASubmit) {
@@ -190,6 +202,12 @@ TEST(Service, ExportsSeveralNodesOfOneStack) {
     ASSERT_TRUE(svc->OpenSession(d)->Do(Io(Op::kRead, 8192, 4096, r.data())).ok());
     EXPECT_EQ(r, w);
   }
+  // One store a disk, each holding the one page.
+  const auto stores = svc->Stats()["service"]["stores"];
+  ASSERT_EQ(stores.size(), 2u) << stores.dump();
+  EXPECT_EQ(stores[0]["node"], "disk.0");
+  EXPECT_EQ(stores[1]["node"], "disk.1");
+  EXPECT_EQ(stores[1]["allocated_bytes"], 4096);
   // Command-line exports override the file's, and a bad name is refused.
   o.exports = {"disk"};
   auto two = Service::Create(o);

@@ -79,6 +79,11 @@ TEST(ChunkChooserTest, ArenaInCheaperModeIsAnArena) {
   EXPECT_EQ(a.in_use(), n);
   EXPECT_GT(a.chooser().cost_ns(true), 0) << "the first chunk was huge";
   EXPECT_GT(a.chooser().cost_ns(false), 0) << "the second small";
+  const size_t huge = a.chunk_count(true), small = a.chunk_count(false);
+  EXPECT_GE(huge, 1u);
+  EXPECT_GE(small, 1u);
+  EXPECT_EQ(a.mapped(), huge * PageArena::kHugeChunkPages + small * PageArena::kChunkPages);
+  EXPECT_GE(a.mapped(), n);
   std::vector<uint8_t*> sorted = pages;
   std::sort(sorted.begin(), sorted.end());
   for (size_t i = 1; i < n; ++i) ASSERT_GE(sorted[i], sorted[i - 1] + PageArena::kPage);
@@ -91,6 +96,8 @@ TEST(ChunkChooserTest, ArenaInCheaperModeIsAnArena) {
   EXPECT_EQ(a.New(), pages[3]);
   a.Clear();
   EXPECT_EQ(a.in_use(), 0u);
+  EXPECT_EQ(a.mapped(), 0u);
+  EXPECT_EQ(a.chunk_count(true) + a.chunk_count(false), 0u);
 }
 
 }  // namespace

@@ -157,6 +157,7 @@ class ZfsPool : public Node, private ZfsZil::Pool, private ZfsTxgSync::Pool {
   // is RAM, kept as the page cache is (the run ends without dropping it);
   // --reboot empties it.
   bool CanSaveState() const override { return true; }
+  const Store* durable_store() const override { return store_.get(); }
   Status SaveState(StateWriter& w) const override;
   Status RestoreState(StateReader& r) override;
   // The open and syncing txgs' data (a sync write's ZIL record is durable).
