@@ -99,6 +99,7 @@ Status Service::Load() {
   bo.data_mode = options_.store;
   // The service never forks (its power cut is Service::PowerCutNow, in place).
   bo.data_mode.huge_pages = true;
+  bo.data_mode.stream_writes = true;
   ASSIGN_OR_RETURN(loaded_, LoadStack(options_.stack, engine_, bo));
   Stack& stack = *loaded_.stack;
   stack_name_ = stack.name();

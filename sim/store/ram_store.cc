@@ -7,6 +7,7 @@
 #include "sim/all_zero.h"
 #include "sim/stat_table.h"
 #include "sim/state_coding.h"
+#include "sim/store/stream_copy.h"
 
 namespace storlab {
 
@@ -64,7 +65,17 @@ Status RamStore::Read(uint64_t off, uint64_t len, uint8_t* out) const {
   return Status();
 }
 
+void RamStore::CopyIn(uint8_t* page, uint64_t in_page, const uint8_t* in, uint64_t n) {
+  if (stream_writes_ && n == kPage) {
+    StreamPage(page, in);
+  } else {
+    std::memcpy(page + in_page, in, n);
+  }
+}
+
 Status RamStore::Write(uint64_t off, uint64_t len, const uint8_t* in) {
+  static_assert(kPage == kStreamPage);
+  bool streamed = false;
   while (len > 0) {
     uint64_t idx = off / kPage, in_page = off % kPage;
     uint64_t n = std::min(len, kPage - in_page);
@@ -73,16 +84,18 @@ Status RamStore::Write(uint64_t off, uint64_t len, const uint8_t* in) {
       if (!AllZero(in, n)) {
         uint8_t* bytes = Add(idx);
         if (n < kPage) std::memset(bytes, 0, kPage);
-        std::memcpy(bytes + in_page, in, n);
+        CopyIn(bytes, in_page, in, n);
       }
     } else {
-      std::memcpy(p->bytes + in_page, in, n);
+      CopyIn(p->bytes, in_page, in, n);
       if (n < kPage ? AllZero(p->bytes, kPage) : AllZero(in, n)) Release(idx, *p);
     }
+    streamed |= stream_writes_ && n == kPage;
     off += n;
     len -= n;
     in += n;
   }
+  if (streamed) StreamFence();
   return Status();
 }
 

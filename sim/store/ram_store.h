@@ -24,9 +24,12 @@ class RamStore : public Store {
   RamStore() = default;
   // `huge_pages`: the pages come from 2 MiB chunks where the host gives
   // those cheaper (PageArena's cheaper mode: only for a process that never
-  // forks a copy of the store).
-  explicit RamStore(bool huge_pages)
-      : arena_(huge_pages ? PageArena::Chunks::kCheaper : PageArena::Chunks::kSmall) {}
+  // forks a copy of the store). `stream_writes`: whole pages are written
+  // with non-temporal stores (sim/store/stream_copy.h), for the real-time
+  // service's stores, whose pages are rarely in the cache when written.
+  explicit RamStore(bool huge_pages, bool stream_writes = false)
+      : stream_writes_(stream_writes),
+        arena_(huge_pages ? PageArena::Chunks::kCheaper : PageArena::Chunks::kSmall) {}
   RamStore(const RamStore&) = delete;
   RamStore& operator=(const RamStore&) = delete;
 
@@ -53,6 +56,11 @@ class RamStore : public Store {
   void Prefetch(uint64_t begin, uint64_t end) const;
   // Releases page `idx` (its bytes now, its entry for reuse).
   void Release(uint64_t idx, Page& p);
+  // Copies `n` bytes to `dst` at `in_page` of a page: streamed when it is
+  // the whole page and stream_writes_ (then StreamFence() before Write
+  // returns).
+  void CopyIn(uint8_t* page, uint64_t in_page, const uint8_t* in, uint64_t n);
+  const bool stream_writes_ = false;
   PageArena arena_;  // before pages_: outlives the pointers in it
   // Page index -> 4 KiB; 24-byte slots (InlineMap's kAlign).
   InlineMap<Page, alignof(uint64_t)> pages_;

@@ -63,6 +63,10 @@ struct DataMode {
   // which never forks a power-cut check; a forked copy would split them
   // again.
   bool huge_pages = false;
+  // kRam: whole pages written with non-temporal stores
+  // (sim/store/stream_copy.h). For the real-time service, whose writes land
+  // on pages the cache no longer holds.
+  bool stream_writes = false;
 };
 
 // Creates the store for device `name` of `capacity` bytes under `mode`.

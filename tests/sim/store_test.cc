@@ -143,6 +143,34 @@ TEST(StoreTest, RamStoreWithHugePagesIsTheSameStore) {
   EXPECT_TRUE(x == y);
 }
 
+// Whole pages written with non-temporal stores (the service's stores): the
+// same contents as ordinary copies, for whole pages, parts of pages, pages
+// that become zeros and writes that span several pages at odd offsets.
+TEST(StoreTest, RamStoreWithStreamedWritesIsTheSameStore) {
+  RamStore checked(/*huge_pages=*/false, /*stream_writes=*/true);
+  CheckStore(checked);
+  DataMode mode;
+  mode.stream_writes = true;
+  auto made = MakeStore(mode, "disk", uint64_t{1} << 30);
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  CheckStore(**made);
+  RamStore s(/*huge_pages=*/true, /*stream_writes=*/true), plain;
+  const std::vector<uint8_t> zeros(3 * 4096, 0);
+  for (uint64_t i = 0; i < 3000; ++i) {
+    const uint64_t len = i % 5 == 0 ? 3 * 4096 : i % 5 == 1 ? 100 + i % 4000 : 4096;
+    const uint64_t off = (i * 7919 % 4000) * 4096 + (i % 5 == 2 ? 0 : i % 3 * 512);
+    auto a = Pattern(len, i);
+    const uint8_t* data = i % 7 == 0 ? zeros.data() : a.data();  // pages that become zeros
+    ASSERT_TRUE(s.Write(off, len, data).ok());
+    ASSERT_TRUE(plain.Write(off, len, data).ok());
+  }
+  EXPECT_EQ(s.allocated_bytes(), plain.allocated_bytes());
+  std::vector<uint8_t> x(uint64_t{16} << 20), y(x.size());
+  ASSERT_TRUE(s.Read(0, x.size(), x.data()).ok());
+  ASSERT_TRUE(plain.Read(0, y.size(), y.data()).ok());
+  EXPECT_TRUE(x == y);
+}
+
 TEST(StoreTest, FileStoreIsCorrectAndKeepsDataAcrossReopen) {
   std::string path = std::filesystem::temp_directory_path() /
                      ("storlab-store-test-" + std::to_string(::getpid()) + ".img");
