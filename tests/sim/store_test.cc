@@ -116,14 +116,28 @@ TEST(StoreTest, PageArenaHugeModeCarvesAlignedTwoMiBChunks) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(a.New()) % kTwoMiB, 0u) << "a fresh chunk after Clear";
 }
 
+// A store MakeStore() gives for `mode` passes CheckStore.
+void CheckMadeStore(const DataMode& mode) {
+  auto made = MakeStore(mode, "disk", uint64_t{1} << 30);
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  CheckStore(**made);
+}
+
+// `s` holds what `plain` holds in its first 16 MiB, in as many pages.
+void ExpectSameContents(const RamStore& s, const RamStore& plain) {
+  EXPECT_EQ(s.allocated_bytes(), plain.allocated_bytes());
+  std::vector<uint8_t> x(uint64_t{16} << 20), y(x.size());
+  ASSERT_TRUE(s.Read(0, x.size(), x.data()).ok());
+  ASSERT_TRUE(plain.Read(0, y.size(), y.data()).ok());
+  EXPECT_TRUE(x == y);
+}
+
 TEST(StoreTest, RamStoreWithHugePagesIsTheSameStore) {
   RamStore checked(/*huge_pages=*/true);
   CheckStore(checked);
   DataMode mode;
   mode.huge_pages = true;
-  auto made = MakeStore(mode, "disk", uint64_t{1} << 30);
-  ASSERT_TRUE(made.ok()) << made.status().ToString();
-  CheckStore(**made);
+  CheckMadeStore(mode);
   // Many pages, trimmed and rewritten: the same contents as a plain store.
   RamStore s(/*huge_pages=*/true), plain;
   for (uint64_t i = 0; i < 3000; ++i) {
@@ -136,11 +150,7 @@ TEST(StoreTest, RamStoreWithHugePagesIsTheSameStore) {
       ASSERT_TRUE(plain.Zero(off, 4096).ok());
     }
   }
-  EXPECT_EQ(s.allocated_bytes(), plain.allocated_bytes());
-  std::vector<uint8_t> x(uint64_t{16} << 20), y(x.size());
-  ASSERT_TRUE(s.Read(0, x.size(), x.data()).ok());
-  ASSERT_TRUE(plain.Read(0, y.size(), y.data()).ok());
-  EXPECT_TRUE(x == y);
+  ExpectSameContents(s, plain);
 }
 
 // Whole pages written with non-temporal stores (the service's stores): the
@@ -151,9 +161,7 @@ TEST(StoreTest, RamStoreWithStreamedWritesIsTheSameStore) {
   CheckStore(checked);
   DataMode mode;
   mode.stream_writes = true;
-  auto made = MakeStore(mode, "disk", uint64_t{1} << 30);
-  ASSERT_TRUE(made.ok()) << made.status().ToString();
-  CheckStore(**made);
+  CheckMadeStore(mode);
   RamStore s(/*huge_pages=*/true, /*stream_writes=*/true), plain;
   const std::vector<uint8_t> zeros(3 * 4096, 0);
   for (uint64_t i = 0; i < 3000; ++i) {
@@ -164,11 +172,7 @@ TEST(StoreTest, RamStoreWithStreamedWritesIsTheSameStore) {
     ASSERT_TRUE(s.Write(off, len, data).ok());
     ASSERT_TRUE(plain.Write(off, len, data).ok());
   }
-  EXPECT_EQ(s.allocated_bytes(), plain.allocated_bytes());
-  std::vector<uint8_t> x(uint64_t{16} << 20), y(x.size());
-  ASSERT_TRUE(s.Read(0, x.size(), x.data()).ok());
-  ASSERT_TRUE(plain.Read(0, y.size(), y.data()).ok());
-  EXPECT_TRUE(x == y);
+  ExpectSameContents(s, plain);
 }
 
 TEST(StoreTest, FileStoreIsCorrectAndKeepsDataAcrossReopen) {
