@@ -30,8 +30,8 @@
 namespace storlab {
 
 class StateReader;
-class Store;
 class StateWriter;
+class Store;
 class Tracer;
 
 struct Geometry {
