@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 
@@ -60,8 +61,14 @@ void PageArena::AddChunk() {
     chooser_.Record(huge, static_cast<double>(Clock::Real()->NowNanos() - t0) / pages);
   }
   mapped_ += pages;
-  huge_chunks_ += huge ? 1 : 0;
   unused_ = pages;
+}
+
+size_t PageArena::chunk_count(bool huge) const {
+  const size_t bytes = (huge ? kHugeChunkPages : kChunkPages) * kPage;
+  return static_cast<size_t>(std::count_if(chunks_.begin(), chunks_.end(), [&](const auto& c) {
+    return c.get_deleter().bytes == bytes;
+  }));
 }
 
 uint8_t* PageArena::New() {

@@ -65,17 +65,16 @@ class PageArena {
   void Clear() {
     chunks_.clear();
     free_.clear();
-    unused_ = mapped_ = huge_chunks_ = 0;
+    unused_ = mapped_ = 0;
   }
 
   // Pages handed out and not given back.
   size_t in_use() const { return mapped_ - free_.size() - unused_; }
   // Pages in all chunks, in use or not.
   size_t mapped() const { return mapped_; }
-  // Chunks taken so far of each kind (2 MiB ones: `huge`).
-  size_t chunk_count(bool huge) const {
-    return huge ? huge_chunks_ : chunks_.size() - huge_chunks_;
-  }
+  // Chunks taken so far of each kind (2 MiB ones: `huge`; counted, for
+  // the stats).
+  size_t chunk_count(bool huge) const;
   Chunks chunks() const { return chunks_mode_; }
   // The cheaper mode's choices: what each kind of chunk last cost.
   const ChunkChooser& chooser() const { return chooser_; }
@@ -96,7 +95,6 @@ class PageArena {
   std::vector<uint8_t*> free_;  // given back, reused first
   size_t mapped_ = 0;           // pages in all chunks
   size_t unused_ = 0;           // pages at the end of the last chunk never handed out
-  size_t huge_chunks_ = 0;      // of chunks_
 };
 
 }  // namespace storlab

@@ -75,7 +75,6 @@ void RamStore::CopyIn(uint8_t* page, uint64_t in_page, const uint8_t* in, uint64
 
 Status RamStore::Write(uint64_t off, uint64_t len, const uint8_t* in) {
   static_assert(kPage == kStreamPage);
-  bool streamed = false;
   while (len > 0) {
     uint64_t idx = off / kPage, in_page = off % kPage;
     uint64_t n = std::min(len, kPage - in_page);
@@ -90,12 +89,11 @@ Status RamStore::Write(uint64_t off, uint64_t len, const uint8_t* in) {
       CopyIn(p->bytes, in_page, in, n);
       if (n < kPage ? AllZero(p->bytes, kPage) : AllZero(in, n)) Release(idx, *p);
     }
-    streamed |= stream_writes_ && n == kPage;
     off += n;
     len -= n;
     in += n;
   }
-  if (streamed) StreamFence();
+  if (stream_writes_) StreamFence();  // a few cycles when nothing streamed
   return Status();
 }
 

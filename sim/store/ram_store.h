@@ -57,7 +57,7 @@ class RamStore : public Store {
   // Releases page `idx` (its bytes now, its entry for reuse).
   void Release(uint64_t idx, Page& p);
   // Copies `n` bytes of `in` to `page` at `in_page`: streamed when they are
-  // the whole page and stream_writes_ (Write then ends with StreamFence()).
+  // the whole page and stream_writes_ (then Write ends with StreamFence()).
   void CopyIn(uint8_t* page, uint64_t in_page, const uint8_t* in, uint64_t n);
   const bool stream_writes_ = false;
   PageArena arena_;  // before pages_: outlives the pointers in it
