@@ -6,7 +6,15 @@
 #             once first as `storlab sim` lays the file out (an SSD model
 #             answers a never-written block at another speed), on hdd-7200,
 #             sata-ssd, usb3-bot-hdd, sata-ssd-dramless: IOPS and
-#             median-latency ratios, FUSE / sim (target 1 +- 5 %).
+#             median-latency ratios, FUSE / sim (target 1 +- 5 %). First,
+#             the transport's floor: the QD1 job through the passthrough
+#             below (no device); each QD1 row gives the model's median
+#             latency over the floor's (sim/floor): near 1, the row
+#             measures the transport, not the model. And where the
+#             model answers in under a millisecond, the same QD1 job
+#             through the passthrough sleeping that long in each request
+#             (fuse_passthrough's SLEEP_US: a FUSE server that blocks for
+#             the device's latency, without compensation), against sim.
 #   ceiling   the `ram` stack's image against a minimal libfuse passthrough
 #             of a tmpfs file (bench/fuse_passthrough.cc), same jobs:
 #             4 KiB random read and write QD32, 1 MiB sequential read QD8,
@@ -14,7 +22,7 @@
 #             kept but no oracle (--no-oracle: the passthrough's own work,
 #             the like-for-like figure) and with none (timing only);
 #             interleaved, medians of 3; ours / theirs (target >= 0.9).
-# Needs root and fio; about 4 minutes. Prints the load before and after,
+# Needs root and fio; about 14 minutes at 10 s a job, 8 at 5 s. Prints the load before and after,
 # and the CPU the hypervisor stole during each fidelity job
 # (bench/cpu_steal.sh): run it on a machine as quiet as you can get.
 #   bash bench/fuse_fidelity.sh [BUILD_DIR] [SECONDS]
@@ -32,8 +40,9 @@ pt_pid=
 cleanup() {
   mountpoint -q "$mnt" && { fusermount3 -u "$mnt" || umount -l "$mnt"; }
   mountpoint -q "$work/mnt2" && { fusermount3 -u "$work/mnt2" || umount -l "$work/mnt2"; }
+  mountpoint -q "$work/mnt3" && { fusermount3 -u "$work/mnt3" || umount -l "$work/mnt3"; }
   [[ -n $pt_pid ]] && wait "$pt_pid" 2>/dev/null
-  rm -rf "$work" /dev/shm/storlab-passthrough.img
+  rm -rf "$work" /dev/shm/storlab-passthrough.img /dev/shm/storlab-sleeper.img
 }
 trap cleanup EXIT
 
@@ -52,9 +61,39 @@ job() {  # QD BS RW [SIZE]
     --runtime=$secs --time_based --ramp_time=1 --output-format=json
 }
 
+# sleeper US SIM_IOPS SIM_P50: the QD1 job through the passthrough sleeping
+# US microseconds a request (skipped from 1 ms up: the transport is then
+# a small part of the latency).
+sleeper() {
+  (($1 < 1000)) || return 0
+  mkdir -p "$work/mnt3"
+  truncate -s 1g /dev/shm/storlab-sleeper.img
+  "$passthrough" /dev/shm/storlab-sleeper.img "$work/mnt3" 4 "$1" &
+  local pid=$!
+  for i in $(seq 100); do [[ -e $work/mnt3/img ]] && break; sleep 0.05; done
+  fio $(job 1 4k randread 1g) --filename="$work/mnt3/img" >"$work/sleeper.json"
+  fusermount3 -u "$work/mnt3"
+  wait "$pid"
+  rm -f /dev/shm/storlab-sleeper.img
+  read -r fi fl < <(figures "$work/sleeper.json" read)
+  printf '%-18s %4s %10s %10s %7s %9s %9s %7s\n' "  sleeping ${1}us" 1 "$fi" "$2" \
+    "$(ratio "$fi" "$2")" "${fl}us" "${3}us" "$(ratio "$fl" "$3")"
+}
+
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-printf '%-18s %4s %10s %10s %7s %9s %9s %7s %5s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
-  "FUSE p50" "sim p50" ratio steal
+# The passthrough serves the floor now and the ceiling at the end.
+mnt2=$work/mnt2
+mkdir -p "$mnt2"
+truncate -s 8g /dev/shm/storlab-passthrough.img
+"$passthrough" /dev/shm/storlab-passthrough.img "$mnt2" &
+pt_pid=$!
+for i in $(seq 100); do [[ -e $mnt2/img ]] && break; sleep 0.05; done
+# (Never written: the ceiling below starts from a fresh file, as before.)
+fio $(job 1 4k randread 1g) --filename="$mnt2/img" >"$work/floor.json"
+read -r floor_iops floor_p50 < <(figures "$work/floor.json" read)
+echo "transport floor (the passthrough, 4K random read QD1): $floor_iops IOPS, median ${floor_p50}us"
+printf '%-18s %4s %10s %10s %7s %9s %9s %7s %5s %9s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
+  "FUSE p50" "sim p50" ratio steal sim/floor
 for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
   "$storlab" mount --stack "$stack" --direct-io "$mnt" >/dev/null 2>&1
   img=$(ls "$mnt"/*.img | head -1)
@@ -67,8 +106,11 @@ for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
     steal=$(cpu_steal_percent)
     read -r fi fl < <(figures "$work/fuse.json" read)
     read -r si sl < <(figures "$work/sim.json" read)
-    printf '%-18s %4s %10s %10s %7s %9s %9s %7s %4s%%\n' "$stack" "$qd" "$fi" "$si" "$(ratio "$fi" "$si")" \
-      "${fl}us" "${sl}us" "$(ratio "$fl" "$sl")" "$steal"
+    margin=-
+    ((qd == 1)) && margin=$(ratio "$sl" "$floor_p50")
+    printf '%-18s %4s %10s %10s %7s %9s %9s %7s %4s%% %9s\n' "$stack" "$qd" "$fi" "$si" \
+      "$(ratio "$fi" "$si")" "${fl}us" "${sl}us" "$(ratio "$fl" "$sl")" "$steal" "$margin"
+    ((qd == 1)) && sleeper "$(printf '%.0f' "$sl")" "$si" "$sl"
   done
   "$storlab" umount "$mnt" >/dev/null
 done
@@ -76,12 +118,6 @@ done
 echo
 # Both mounted at once, runs interleaved (ours, theirs, ours, ...), the
 # median of three of each: the machine's load drifts during a run.
-mnt2=$work/mnt2
-mkdir -p "$mnt2"
-truncate -s 8g /dev/shm/storlab-passthrough.img
-"$passthrough" /dev/shm/storlab-passthrough.img "$mnt2" &
-pt_pid=$!
-for i in $(seq 100); do [[ -e $mnt2/img ]] && break; sleep 0.05; done
 median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 printf '%-30s %12s %12s %7s\n' "ceiling: ram (store)" "ours IOPS" "passthrough" ratio
 for store in memory no-oracle none; do

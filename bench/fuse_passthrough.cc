@@ -4,12 +4,17 @@
 // ceiling the storlab mount's `ram` stack is compared with
 // (bench/fuse_fidelity.sh). The same connection settings as storlab's
 // (max_write 1 MiB, max_background 128, async direct I/O, 4 threads).
+// With SLEEP_US, each read and write first sleeps that long in its handler
+// (clock_nanosleep, 1 ns timer slack): the least a FUSE server that blocks
+// for a device's latency can do — what bench/nbd_sleep_plugin.c is for NBD.
 //
-//   fuse_passthrough BACKING_FILE MOUNTPOINT [THREADS]   (in the foreground;
-//   THREADS: FUSE worker threads at most, default 4 as storlab's)
+//   fuse_passthrough BACKING_FILE MOUNTPOINT [THREADS [SLEEP_US]]   (in the
+//   foreground; THREADS: FUSE worker threads at most, default 4 as
+//   storlab's; SLEEP_US default 0)
 #define FUSE_USE_VERSION 314
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,12 +23,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 namespace {
 
 constexpr fuse_ino_t kImg = 2;
 int backing = -1;
+long sleep_ns = 0;
+
+// SLEEP_US's sleep, on the handler's thread.
+void Block() {
+  if (sleep_ns == 0) return;
+  thread_local const bool precise = prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) == 0;
+  (void)precise;
+  const timespec t = {sleep_ns / 1'000'000'000, sleep_ns % 1'000'000'000};
+  clock_nanosleep(CLOCK_MONOTONIC, 0, &t, nullptr);
+}
 
 struct stat Attr(fuse_ino_t ino) {
   struct stat st = {};
@@ -73,6 +89,7 @@ void Open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
 }
 
 void Read(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info*) {
+  Block();
   std::vector<char> buf(size);
   const ssize_t n = pread(backing, buf.data(), size, off);
   if (n < 0) {
@@ -83,6 +100,7 @@ void Read(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info*) {
 }
 
 void Write(fuse_req_t req, fuse_ino_t, const char* buf, size_t size, off_t off, fuse_file_info*) {
+  Block();
   const ssize_t n = pwrite(backing, buf, size, off);
   if (n < 0) {
     fuse_reply_err(req, errno);
@@ -108,9 +126,19 @@ void Fsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) { fuse_reply_err(re
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 && argc != 4) {
-    std::fprintf(stderr, "usage: fuse_passthrough BACKING_FILE MOUNTPOINT [THREADS]\n");
+  if (argc < 3 || argc > 5) {
+    std::fprintf(stderr, "usage: fuse_passthrough BACKING_FILE MOUNTPOINT [THREADS [SLEEP_US]]\n");
     return 2;
+  }
+  if (argc == 5) {
+    char* end = nullptr;
+    const long us = std::strtol(argv[4], &end, 10);
+    if (end == argv[4] || *end != '\0' || us < 0 || us > 1'000'000) {
+      std::fprintf(stderr, "fuse_passthrough: SLEEP_US: microseconds from 0 to 1000000, not '%s'\n",
+                   argv[4]);
+      return 2;
+    }
+    sleep_ns = us * 1000;
   }
   backing = open(argv[1], O_RDWR);
   if (backing < 0) {
@@ -133,7 +161,7 @@ int main(int argc, char** argv) {
   if (se == nullptr || fuse_set_signal_handlers(se) != 0 || fuse_session_mount(se, argv[2]) != 0)
     return 1;
   fuse_loop_config* cfg = fuse_loop_cfg_create();
-  const int threads = argc == 4 ? std::max(1, std::atoi(argv[3])) : 4;
+  const int threads = argc >= 4 ? std::max(1, std::atoi(argv[3])) : 4;
   fuse_loop_cfg_set_max_threads(cfg, static_cast<unsigned>(threads));
   // None exits when idle (as storlab mount: fusefs/mount.cc).
   fuse_loop_cfg_set_idle_threads(cfg, static_cast<unsigned>(threads));

@@ -12,7 +12,10 @@
 # IOPS over NBD / IOPS simulated, median latency over NBD / simulated, and
 # the real-time driver's lateness and inbox wait (p50/p99) in that job, and
 # the CPU the hypervisor stole meanwhile (bench/cpu_steal.sh: above a few
-# per cent, the ratios measure the host's contention, not storlab).
+# per cent, the ratios measure the host's contention, not storlab). First,
+# the transport's floor: the QD1 jobs through `nbdkit memory` (no device);
+# each QD1 row gives the model's median latency over the floor's
+# (sim/floor): near 1, the row measures the transport, not the model.
 # The anchor: nbdkit's own delay filter at 1 ms (memory plugin) against the
 # ideal, next to storlab's `ram` with a 1 ms latency through the same path.
 # Ceiling: storlab's `ram` stack against `nbdkit memory`, 4K random read
@@ -36,7 +39,7 @@ while (($#)); do
     --plugin-arg) plugin_args+=("$2"); shift ;;
     --only) only=$2; shift ;;
     --rounds) rounds=$2; shift ;;
-    *) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 2 ;;
+    *) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 2 ;;
   esac
   shift
 done
@@ -84,15 +87,34 @@ fio_nbd() {
   fio --output-format=json --output="$tmp/$1.nbd.json" "$tmp/$1.fio" >/dev/null
 }
 
-[[ $only == ceiling ]] || python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s %5s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99", "steal"))'
 [[ $only == ceiling ]] && stacks=
+# The first GiB written once and flushed (every server below gets it first).
+{ printf '[global]\ndirect=1\nsize=1g\n[prep]\nrw=write\nbs=1m\niodepth=4\nend_fsync=1\n'
+  printf 'ioengine=nbd\nuri=nbd+unix:///?socket=%s\n' "$tmp/sock"; } >"$tmp/prep.fio"
+if [[ -n $stacks ]]; then
+  # The transport's own floor: the QD1 jobs through `nbdkit memory` (no
+  # device, no storlab). A model whose latency is not well above it cannot
+  # be told from the transport at QD1: its rows show the transport.
+  serve memory size=1G
+  fio "$tmp/prep.fio" >/dev/null 2>&1 || true
+  fio_nbd floor-read randread 4k 1
+  fio_nbd floor-write randwrite 4k 1
+  unserve
+  python3 - "$tmp" <<'PY'
+import json, sys
+for name, label in (("floor-read", "4K random read QD1"), ("floor-write", "4K random write QD1")):
+    j = json.load(open("%s/%s.nbd.json" % (sys.argv[1], name)))["jobs"][0]
+    d = j["read"] if j["read"]["io_bytes"] else j["write"]
+    print("transport floor (nbdkit memory, %s): %.0f IOPS, median %.1f us, mean %.1f us" % (
+        label, d["iops"], d["clat_ns"]["percentile"]["50.000000"] / 1e3, d["clat_ns"]["mean"] / 1e3))
+PY
+  python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s %5s %9s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99", "steal", "sim/floor"))'
+fi
 for stack in $stacks; do
   serve "$plugin" "stack=$stack" store=none "control=$tmp/ctl" "stats=$tmp/stats.json" \
     "${plugin_args[@]}"
   # Written once and flushed, as storlab sim lays out the file (a flush at
   # its end): a drive cache still holding the last writes would serve reads.
-  { printf '[global]\ndirect=1\nsize=1g\n[prep]\nrw=write\nbs=1m\niodepth=4\nend_fsync=1\n'
-    printf 'ioengine=nbd\nuri=nbd+unix:///?socket=%s\n' "$tmp/sock"; } >"$tmp/prep.fio"
   fio "$tmp/prep.fio" >/dev/null
   for j in "${jobs[@]}"; do
     set -- $j
@@ -104,9 +126,12 @@ for stack in $stacks; do
     job "$@" | sed "s/^\[global\]/[global]\nioengine=libaio/" >"$tmp/$1.sim.fio"
     "$storlab" sim --stack "$stack" --direct=1 --output-format=json "$tmp/$1.sim.fio" \
       >"$tmp/$1.sim.json" 2>/dev/null
-    python3 - "$stack" "$1" "$tmp/$1.nbd.json" "$tmp/$1.sim.json" "$tmp/$1.stats.json" "$steal" <<'PY'
+    floor=-
+    [[ $1 == randread-qd1 ]] && floor=$tmp/floor-read.nbd.json
+    [[ $1 == randwrite-qd1 ]] && floor=$tmp/floor-write.nbd.json
+    python3 - "$stack" "$1" "$tmp/$1.nbd.json" "$tmp/$1.sim.json" "$tmp/$1.stats.json" "$steal" "$floor" <<'PY'
 import json, sys
-stack, name, nbd, sim, st, steal = sys.argv[1:7]
+stack, name, nbd, sim, st, steal, floor = sys.argv[1:8]
 def fig(path):
     j = json.load(open(path))["jobs"][0]
     d = j["read"] if j["read"]["io_bytes"] else j["write"]
@@ -114,10 +139,12 @@ def fig(path):
 n, s = fig(nbd), fig(sim)
 drv = json.load(open(st))["service"]["driver"]
 p = lambda h, q: h["percentile"][q] / 1e3
-print("%-18s %-14s %9.0f %9.0f %6.3f %7.1fus %7.1fus %6.3f %7.1f/%-7.1f %7.1f/%-7.1f %4s%%" % (
+# The model's median latency over the transport's (QD1 jobs only).
+margin = "%.2f" % (s[1] / fig(floor)[1]) if floor != "-" else "-"
+print("%-18s %-14s %9.0f %9.0f %6.3f %7.1fus %7.1fus %6.3f %7.1f/%-7.1f %7.1f/%-7.1f %4s%% %9s" % (
     stack, name, n[0], s[0], n[0] / s[0], n[1], s[1], n[1] / s[1],
     p(drv["lateness_ns"], "50.000000"), p(drv["lateness_ns"], "99.000000"),
-    p(drv["inbox_wait_ns"], "50.000000"), p(drv["inbox_wait_ns"], "99.000000"), steal))
+    p(drv["inbox_wait_ns"], "50.000000"), p(drv["inbox_wait_ns"], "99.000000"), steal, margin))
 PY
   done
   unserve
