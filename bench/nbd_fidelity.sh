@@ -16,6 +16,9 @@
 # the transport's floor: the QD1 jobs through `nbdkit memory` (no device);
 # each QD1 row gives the model's median latency over the floor's
 # (sim/floor): near 1, the row measures the transport, not the model.
+# Where the model answers a read in under a millisecond, its QD1 read job
+# through bench/nbd_sleep_plugin.c sleeping the model's median (what any
+# plugin that blocks for the device's latency delivers, uncompensated).
 # The anchor: nbdkit's own delay filter at 1 ms (memory plugin) against the
 # ideal, next to storlab's `ram` with a 1 ms latency through the same path.
 # Ceiling: storlab's `ram` stack against `nbdkit memory`, 4K random read
@@ -39,7 +42,7 @@ while (($#)); do
     --plugin-arg) plugin_args+=("$2"); shift ;;
     --only) only=$2; shift ;;
     --rounds) rounds=$2; shift ;;
-    *) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 2 ;;
+    *) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 2 ;;
   esac
   shift
 done
@@ -52,6 +55,13 @@ storlab=$build/cli/storlab
 for t in nbdkit fio python3; do command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }; done
 source bench/cpu_steal.sh
 tmp=$(mktemp -d)
+# bench/nbd_sleep_plugin.c, for the QD1 reference below (needs gcc).
+sleep_plugin=
+if command -v gcc >/dev/null && gcc -O2 -fPIC -shared -o "$tmp/sleep.so" bench/nbd_sleep_plugin.c; then
+  sleep_plugin=$tmp/sleep.so
+else
+  echo "(no gcc, or nbdkit-plugin-dev missing: the sleeping plugin's rows are left out)"
+fi
 server=
 trap '[[ -n $server ]] && kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -148,6 +158,24 @@ print("%-18s %-14s %9.0f %9.0f %6.3f %7.1fus %7.1fus %6.3f %7.1f/%-7.1f %7.1f/%-
 PY
   done
   unserve
+  # A plugin that only sleeps the model's median read latency (no
+  # compensation): what blocking for it costs any nbdkit plugin here.
+  sim_us=$(python3 -c 'import json, sys; print("%.0f" % (json.load(open(sys.argv[1]))["jobs"][0]["read"]["clat_ns"]["percentile"]["50.000000"] / 1e3))' "$tmp/randread-qd1.sim.json")
+  if [[ -n $sleep_plugin ]] && ((sim_us < 1000)); then
+    serve "$sleep_plugin" "us=$sim_us"
+    fio_nbd sleeper randread 4k 1
+    unserve
+    python3 - "$sim_us" "$tmp/sleeper.nbd.json" "$tmp/randread-qd1.sim.json" <<'PY'
+import json, sys
+us, nbd, sim = sys.argv[1:4]
+def fig(path):
+    d = json.load(open(path))["jobs"][0]["read"]
+    return d["iops"], d["clat_ns"]["percentile"]["50.000000"] / 1e3
+n, s = fig(nbd), fig(sim)
+print("%-18s %-14s %9.0f %9.0f %6.3f %7.1fus %7.1fus %6.3f" % (
+    "  sleeping %sus" % us, "randread-qd1", n[0], s[0], n[0] / s[0], n[1], s[1], n[1] / s[1]))
+PY
+  fi
 done
 
 [[ $only == fidelity ]] && exit 0

@@ -2,7 +2,7 @@
    `us` microseconds in its own nbdkit thread (clock_nanosleep, timer slack
    1 ns), then returns zeros: what any plugin that waits for its answer
    costs nbdkit, with no model behind it. Built and used by
-   bench/nbd_blocking.sh:
+   bench/nbd_blocking.sh and bench/nbd_fidelity.sh:
      gcc -O2 -fPIC -shared -o sleep.so bench/nbd_sleep_plugin.c
      nbdkit -U SOCKET --threads 64 ./sleep.so us=37, then fio's nbd
      engine on SOCKET.                                                   */
@@ -23,7 +23,12 @@ static int sleep_config(const char *key, const char *value) {
     nbdkit_error("unknown parameter %s", key);
     return -1;
   }
-  us = atol(value);
+  char *end;
+  us = strtol(value, &end, 10);
+  if (end == value || *end != '\0' || us < 0 || us > 1000000) {
+    nbdkit_error("us: microseconds from 0 to 1000000, not '%s'", value);
+    return -1;
+  }
   return 0;
 }
 
