@@ -81,6 +81,7 @@ void Compensator::ObserveIdleGap(uint64_t bytes, Nanos gap) {
   // pauses and the scheduler's hiccups, but not its single luckiest sample.
   c.gaps.Add(gap.count());
   c.estimate = c.gaps.Quantile(20);
+  c.idle_cap = std::min(c.gaps.Quantile(kIdleQuantile), 2 * c.estimate);
 }
 
 void Compensator::ObserveOverhead(Nanos overhead) {
@@ -119,9 +120,14 @@ Nanos Compensator::Deduction(uint64_t bytes, std::optional<Nanos> idle_gap) cons
   }
   std::lock_guard<std::mutex> l(mu_);
   // The round trip outside the service (the gap) plus the service's own
-  // cost inside it (measured, or before that the start-up baseline).
+  // cost inside it (measured, or before that the start-up baseline). An
+  // idle connection's own gap, up to the class's cap (its estimate where
+  // it has no samples of its own).
   Nanos gap = GapLocked(bytes);
-  if (idle_gap && *idle_gap < gap) gap = std::max(*idle_gap, Nanos(0));
+  if (idle_gap) {
+    const Nanos cap = std::max(gap, Nanos(classes_[ClassOf(bytes)].idle_cap));
+    gap = std::clamp(*idle_gap, Nanos(0), cap);
+  }
   return (overhead_estimate_ >= 0 ? Nanos(overhead_estimate_) : baseline_) + gap;
 }
 
@@ -167,6 +173,12 @@ nlohmann::ordered_json Compensator::Json() const {
     est[std::to_string(k == 0 ? 4096ull : 4096ull << k) + "_bytes"] = classes_[k].estimate;
   }
   j["round_trip_estimate_ns"] = est;
+  nlohmann::ordered_json cap = nlohmann::ordered_json::object();
+  for (int k = 0; k < kClasses; ++k) {
+    if (classes_[k].idle_cap < 0) continue;
+    cap[std::to_string(k == 0 ? 4096ull : 4096ull << k) + "_bytes"] = classes_[k].idle_cap;
+  }
+  j["idle_gap_cap_ns"] = cap;
   j["deducted_ns"] = HistogramJson(applied_);
   return j;
 }

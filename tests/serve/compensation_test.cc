@@ -46,9 +46,34 @@ TEST(Compensation, AutoTakesALowPercentileOfGapsPlusTheOverhead) {
   for (int i = 0; i < 40; ++i) c.ObserveOverhead(i % 2 ? 8_us : 12_us);
   EXPECT_EQ(c.Deduction(4096, std::nullopt), 58_us);
   // An idle connection's own gap caps what is taken: a shorter gap (the
-  // client sent at once) gives less, a pause keeps its length.
+  // client sent at once) gives less; a longer one is taken up to the
+  // window's 90th percentile, here a pause (no floor was measured to tell
+  // it from a round trip), so at most twice the estimate: the rest of the
+  // pause keeps its length.
   EXPECT_EQ(c.Deduction(4096, 20_us), 28_us);
-  EXPECT_EQ(c.Deduction(4096, 5000_us), 58_us);
+  EXPECT_EQ(c.Deduction(4096, 70_us), 78_us);
+  EXPECT_EQ(c.Deduction(4096, 5000_us), 108_us);
+  EXPECT_EQ(c.Json()["idle_gap_cap_ns"]["4096_bytes"], 100000);
+}
+
+// At QD1 the round trip spreads (a vCPU woken from halt, the client's own
+// turn-around): an idle connection's own gap is deducted whole up to the
+// recent round trips' 90th percentile, so that the spread does not stay in
+// every request; a request on a busy connection gets the estimate.
+TEST(Compensation, AnIdleConnectionsGapIsTakenWholeUpToThe90thPercentile) {
+  Compensator c({});
+  c.SetBaseline(5_us);
+  c.SetFloor(4096, 20_us);
+  // Round trips of 50, 55, ... 95 us (ten of each kind in the window).
+  for (int i = 0; i < 64; ++i) c.ObserveIdleGap(4096, Nanos((50 + i % 10 * 5) * 1000));
+  EXPECT_EQ(c.Deduction(4096, std::nullopt), 60_us);  // busy: 5 + the 20th percentile (55)
+  EXPECT_EQ(c.Deduction(4096, 40_us), 45_us);         // idle, shorter than the estimate
+  EXPECT_EQ(c.Deduction(4096, 80_us), 85_us);         // idle: its own gap, whole
+  EXPECT_EQ(c.Deduction(4096, 95_us), 95_us);         // capped: the 90th percentile, 90
+  EXPECT_EQ(c.Deduction(4096, 300_us), 95_us);        // a pause: the same cap
+  EXPECT_EQ(c.Json()["idle_gap_cap_ns"]["4096_bytes"], 90000);
+  // A class without samples of its own keeps the borrowed estimate as cap.
+  EXPECT_EQ(c.Deduction(8192, 80_us), 60_us);
 }
 
 // The window is kept sorted as samples come and go; its 20th percentile
