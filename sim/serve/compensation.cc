@@ -81,7 +81,8 @@ void Compensator::ObserveIdleGap(uint64_t bytes, Nanos gap) {
   // pauses and the scheduler's hiccups, but not its single luckiest sample.
   c.gaps.Add(gap.count());
   c.estimate = c.gaps.Quantile(20);
-  c.idle_cap = std::min(c.gaps.Quantile(kIdleQuantile), 2 * c.estimate);
+  c.idle_cap =
+      std::min(c.gaps.Quantile(std::clamp(options_.idle_quantile, 1, 100)), 2 * c.estimate);
 }
 
 void Compensator::ObserveOverhead(Nanos overhead) {

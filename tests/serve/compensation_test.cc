@@ -46,22 +46,31 @@ TEST(Compensation, AutoTakesALowPercentileOfGapsPlusTheOverhead) {
   for (int i = 0; i < 40; ++i) c.ObserveOverhead(i % 2 ? 8_us : 12_us);
   EXPECT_EQ(c.Deduction(4096, std::nullopt), 58_us);
   // An idle connection's own gap caps what is taken: a shorter gap (the
-  // client sent at once) gives less; a longer one is taken up to the
-  // window's 90th percentile, here a pause (no floor was measured to tell
-  // it from a round trip), so at most twice the estimate: the rest of the
-  // pause keeps its length.
+  // client sent at once) gives less, a longer one (by default) the
+  // estimate, and a pause keeps its length.
   EXPECT_EQ(c.Deduction(4096, 20_us), 28_us);
-  EXPECT_EQ(c.Deduction(4096, 70_us), 78_us);
-  EXPECT_EQ(c.Deduction(4096, 5000_us), 108_us);
-  EXPECT_EQ(c.Json()["idle_gap_cap_ns"]["4096_bytes"], 100000);
+  EXPECT_EQ(c.Deduction(4096, 70_us), 58_us);
+  EXPECT_EQ(c.Deduction(4096, 5000_us), 58_us);
+  EXPECT_EQ(c.Json()["idle_gap_cap_ns"]["4096_bytes"], 50000);
+  // Taken up to the window's 90th percentile, here a pause (no floor was
+  // measured to tell it from a round trip): at most twice the estimate.
+  CompensationOptions o;
+  o.idle_quantile = 90;
+  Compensator high(o);
+  for (int i = 0; i < 100; ++i) high.ObserveIdleGap(4096, i % 5 == 0 ? 1000_us : 50_us);
+  EXPECT_EQ(high.Deduction(4096, 70_us), 70_us);
+  EXPECT_EQ(high.Deduction(4096, 5000_us), 100_us);
 }
 
 // At QD1 the round trip spreads (a vCPU woken from halt, the client's own
-// turn-around): an idle connection's own gap is deducted whole up to the
-// recent round trips' 90th percentile, so that the spread does not stay in
-// every request; a request on a busy connection gets the estimate.
+// turn-around): with idle_quantile 90 an idle connection's own gap is
+// deducted whole up to the recent round trips' 90th percentile, so that
+// the spread does not stay in every request; a request on a busy
+// connection gets the estimate.
 TEST(Compensation, AnIdleConnectionsGapIsTakenWholeUpToThe90thPercentile) {
-  Compensator c({});
+  CompensationOptions o;
+  o.idle_quantile = 90;  // as the NBD plugin asks
+  Compensator c(o);
   c.SetBaseline(5_us);
   c.SetFloor(4096, 20_us);
   // Round trips of 50, 55, ... 95 us (ten of each kind in the window).
