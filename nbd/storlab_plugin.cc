@@ -186,8 +186,9 @@ int storlab_config_complete() {
 int storlab_get_ready() {
   return Guard([&] {
     // An idle connection's own gap, deducted up to the recent round trips'
-    // 90th percentile (compensation.h): fio's nbd engine has sent its
-    // request before nbdkit reads it, so the gap is all outside its wait.
+    // 90th percentile (compensation.h): an NBD client has sent its whole
+    // request before nbdkit reads it, so no part of the gap lies inside
+    // the client's own submission, as some does through FUSE.
     options.compensate.idle_quantile = 90;
     auto s = Service::Create(options);
     if (!s.ok()) return Fail(s.status());

@@ -31,15 +31,16 @@
 // itself) leaves the round trip's spread (a vCPU woken from halt, the
 // client's turn-around) in every QD1 request: the client's IOPS fall short
 // while its median matches. The NBD plugin takes the 90th (docs/nbd.md,
-// stop 56: nas-1gbe-raid5 at QD1 0.94 -> 0.98 in IOPS, its median within
-// 2.5 %); the FUSE mount keeps the 20th, since a libaio submitter is still
-// inside io_submit while the mount serves its request, so part of each gap
-// lies outside the client's completion latency (the 90th there took
-// sata-ssd's median to 0.90). It never uses more gap than the connection
-// actually saw. And a gap is only a round trip if it is shorter than
-// kPauseFactor times the transport's floor (the round trip of a socket
-// pair on this machine, transport_probe.h, measured at start-up) or twice
-// the round trip estimated so far, whichever is longer: a longer one is
+// stop 56: nas-1gbe-raid5's 4K reads at QD1 0.93-0.95 -> 0.97-0.99 of the
+// model's IOPS, its median within 2.5 %); the FUSE mount keeps the 20th,
+// since a libaio submitter is still inside io_submit while the mount
+// serves its request, so part of each gap lies outside the client's
+// completion latency (the 90th there took sata-ssd's median to 0.90). It
+// never uses more gap than the connection actually saw. And a gap is only
+// a round trip if it is shorter than kPauseFactor times the transport's
+// floor (the round trip of a socket pair on this machine,
+// transport_probe.h, measured at start-up) or twice the round trip
+// estimated so far, whichever is longer: a longer one is
 // the client's pause (fio's thinktime, a database between two
 // commits) and is neither a sample nor deducted; the request after it gets
 // the estimate, so a client that always pauses keeps every pause. (Before,

@@ -73,7 +73,7 @@ TEST(Compensation, AnIdleConnectionsGapIsTakenWholeUpToThe90thPercentile) {
   Compensator c(o);
   c.SetBaseline(5_us);
   c.SetFloor(4096, 20_us);
-  // Round trips of 50, 55, ... 95 us (ten of each kind in the window).
+  // Round trips of 50, 55, ... 95 us (six or seven of each in the window).
   for (int i = 0; i < 64; ++i) c.ObserveIdleGap(4096, Nanos((50 + i % 10 * 5) * 1000));
   EXPECT_EQ(c.Deduction(4096, std::nullopt), 60_us);  // busy: 5 + the 20th percentile (55)
   EXPECT_EQ(c.Deduction(4096, 40_us), 45_us);         // idle, shorter than the estimate
