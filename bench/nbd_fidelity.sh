@@ -106,7 +106,7 @@ if [[ -n $stacks ]]; then
   # device, no storlab). A model whose latency is not well above it cannot
   # be told from the transport at QD1: its rows show the transport.
   serve memory size=1G
-  fio "$tmp/prep.fio" >/dev/null 2>&1 || true
+  fio "$tmp/prep.fio" >/dev/null
   fio_nbd floor-read randread 4k 1
   fio_nbd floor-write randwrite 4k 1
   unserve
