@@ -6,10 +6,17 @@
 #             once first as `storlab sim` lays the file out (an SSD model
 #             answers a never-written block at another speed), on hdd-7200,
 #             sata-ssd, usb3-bot-hdd, sata-ssd-dramless: IOPS and
-#             median-latency ratios, FUSE / sim (target 1 +- 5 %). First,
+#             median-latency ratios, FUSE / sim (target 1 +- 5 %), the
+#             latency fio's completion latency (clat, from io_submit's
+#             return) and, in `lat p50`, its total (from io_submit's
+#             call: through FUSE part of the request is served inside
+#             io_submit, which `storlab sim` models as libaio's 1.1 us).
+#             First,
 #             the transport's floor: the QD1 job through the passthrough
-#             below (no device); each QD1 row gives the model's median
-#             latency over the floor's (sim/floor): near 1, the row
+#             below (no device), and the QD32 job; each row gives how
+#             many times slower the model is than that floor (sim/floor:
+#             at QD1 the model's median latency over the floor's, at QD32
+#             the floor's IOPS over the model's): near 1 or below, the row
 #             measures the transport, not the model. And where the
 #             model answers in under a millisecond, the same QD1 job
 #             through the passthrough sleeping that long in each request
@@ -26,6 +33,8 @@
 # and the CPU the hypervisor stole during each fidelity job
 # (bench/cpu_steal.sh): run it on a machine as quiet as you can get.
 #   bash bench/fuse_fidelity.sh [BUILD_DIR] [SECONDS]
+# HALT_POLL_NS=N in the environment: idle vCPUs poll N ns before they
+# halt, for the run (bench/halt_poll.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/release}
@@ -33,6 +42,7 @@ secs=${2:-10}
 storlab=$build/cli/storlab
 passthrough=$build/bench/storlab_fuse_passthrough
 source "$root/bench/cpu_steal.sh"
+source "$root/bench/halt_poll.sh"
 work=$(mktemp -d /tmp/storlab-fidelity.XXXXXX)
 mnt=$work/mnt
 mkdir -p "$mnt"
@@ -43,25 +53,30 @@ cleanup() {
   mountpoint -q "$work/mnt3" && { fusermount3 -u "$work/mnt3" || umount -l "$work/mnt3"; }
   [[ -n $pt_pid ]] && wait "$pt_pid" 2>/dev/null
   rm -rf "$work" /dev/shm/storlab-passthrough.img /dev/shm/storlab-sleeper.img
+  halt_poll_restore
 }
 trap cleanup EXIT
+halt_poll_apply
 
-# fio JSON -> "IOPS p50_us" of the job's reads (or writes).
+# fio JSON -> "IOPS clat_p50_us lat_p50_us" of the job's reads (or
+# writes): the completion latency's median and the total's (submission
+# included; fio's lat_percentiles).
 figures() {
   python3 - "$1" "$2" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]
-print("%.1f %.1f" % (j["iops"], j["clat_ns"]["percentile"]["50.000000"] / 1e3))
+p50 = lambda k: j[k]["percentile"]["50.000000"] / 1e3
+print("%.1f %.1f %.1f" % (j["iops"], p50("clat_ns"), p50("lat_ns")))
 PY
 }
 ratio() { python3 -c "import sys; a, b = map(float, sys.argv[1:]); print('%.3f' % (a / b) if b else '-')" "$1" "$2"; }
 
 job() {  # QD BS RW [SIZE]
   echo --name=t --rw=$3 --bs=$2 --iodepth=$1 --ioengine=libaio --direct=1 --size=${4:-8g} \
-    --runtime=$secs --time_based --ramp_time=1 --output-format=json
+    --runtime=$secs --time_based --ramp_time=1 --lat_percentiles=1 --output-format=json
 }
 
-# sleeper US SIM_IOPS SIM_P50: the QD1 job through the passthrough sleeping
+# sleeper US SIM_IOPS SIM_P50 SIM_LAT_P50: the QD1 job through the passthrough sleeping
 # US microseconds a request (skipped from 1 ms up: the transport is then
 # a small part of the latency).
 sleeper() {
@@ -75,9 +90,9 @@ sleeper() {
   fusermount3 -u "$work/mnt3"
   wait "$pid"
   rm -f /dev/shm/storlab-sleeper.img
-  read -r fi fl < <(figures "$work/sleeper.json" read)
-  printf '%-18s %4s %10s %10s %7s %9s %9s %7s\n' "  sleeping ${1}us" 1 "$fi" "$2" \
-    "$(ratio "$fi" "$2")" "${fl}us" "${3}us" "$(ratio "$fl" "$3")"
+  read -r fi fl ft < <(figures "$work/sleeper.json" read)
+  printf '%-18s %4s %10s %10s %7s %9s %9s %7s %7s\n' "  sleeping ${1}us" 1 "$fi" "$2" \
+    "$(ratio "$fi" "$2")" "${fl}us" "${3}us" "$(ratio "$fl" "$3")" "$(ratio "$ft" "$4")"
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
@@ -90,10 +105,13 @@ pt_pid=$!
 for i in $(seq 100); do [[ -e $mnt2/img ]] && break; sleep 0.05; done
 # (Never written: the ceiling below starts from a fresh file, as before.)
 fio $(job 1 4k randread 1g) --filename="$mnt2/img" >"$work/floor.json"
-read -r floor_iops floor_p50 < <(figures "$work/floor.json" read)
+read -r floor_iops floor_p50 _ < <(figures "$work/floor.json" read)
 echo "transport floor (the passthrough, 4K random read QD1): $floor_iops IOPS, median ${floor_p50}us"
-printf '%-18s %4s %10s %10s %7s %9s %9s %7s %5s %9s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
-  "FUSE p50" "sim p50" ratio steal sim/floor
+fio $(job 32 4k randread 1g) --filename="$mnt2/img" >"$work/floor32.json"
+read -r floor32_iops floor32_p50 _ < <(figures "$work/floor32.json" read)
+echo "transport floor (the passthrough, 4K random read QD32): $floor32_iops IOPS, median ${floor32_p50}us"
+printf '%-18s %4s %10s %10s %7s %9s %9s %7s %7s %5s %9s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
+  "FUSE p50" "sim p50" ratio "lat p50" steal sim/floor
 for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
   "$storlab" mount --stack "$stack" --direct-io "$mnt" >/dev/null 2>&1
   img=$(ls "$mnt"/*.img | head -1)
@@ -104,13 +122,15 @@ for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
     cpu_mark
     fio $(job $qd 4k randread 1g) --filename="$img" >"$work/fuse.json"
     steal=$(cpu_steal_percent)
-    read -r fi fl < <(figures "$work/fuse.json" read)
-    read -r si sl < <(figures "$work/sim.json" read)
-    margin=-
+    read -r fi fl ft < <(figures "$work/fuse.json" read)
+    read -r si sl st < <(figures "$work/sim.json" read)
+    # How many times slower the model is than the bare transport.
+    margin=$(ratio "$floor32_iops" "$si")
     ((qd == 1)) && margin=$(ratio "$sl" "$floor_p50")
-    printf '%-18s %4s %10s %10s %7s %9s %9s %7s %4s%% %9s\n' "$stack" "$qd" "$fi" "$si" \
-      "$(ratio "$fi" "$si")" "${fl}us" "${sl}us" "$(ratio "$fl" "$sl")" "$steal" "$margin"
-    ((qd == 1)) && sleeper "$(printf '%.0f' "$sl")" "$si" "$sl"
+    printf '%-18s %4s %10s %10s %7s %9s %9s %7s %7s %4s%% %9s\n' "$stack" "$qd" "$fi" "$si" \
+      "$(ratio "$fi" "$si")" "${fl}us" "${sl}us" "$(ratio "$fl" "$sl")" "$(ratio "$ft" "$st")" \
+      "$steal" "$margin"
+    ((qd == 1)) && sleeper "$(printf '%.0f' "$sl")" "$si" "$sl" "$st"
   done
   "$storlab" umount "$mnt" >/dev/null
 done

@@ -13,9 +13,11 @@
 # the real-time driver's lateness and inbox wait (p50/p99) in that job, and
 # the CPU the hypervisor stole meanwhile (bench/cpu_steal.sh: above a few
 # per cent, the ratios measure the host's contention, not storlab). First,
-# the transport's floor: the QD1 jobs through `nbdkit memory` (no device);
-# each QD1 row gives the model's median latency over the floor's
-# (sim/floor): near 1, the row measures the transport, not the model.
+# the transport's floor: every job through `nbdkit memory` (no device);
+# each row gives how many times slower the model is than that floor
+# (sim/floor: at QD1 the model's median latency over the floor's, deeper
+# the floor's IOPS over the model's): near 1 or below, the row measures
+# the transport, not the model.
 # Where the model answers a read in under a millisecond, its QD1 read job
 # through bench/nbd_sleep_plugin.c sleeping the model's median (what any
 # plugin that blocks for the device's latency delivers, uncompensated).
@@ -28,6 +30,8 @@
 # reversed every other round, so that the machine's drift within a run
 # (these VMs' speed moves by a third within the hour) falls on both sides:
 # each round's ratio and their median. And nvme-gen3 through NBD.
+# HALT_POLL_NS=N in the environment: idle vCPUs poll N ns before they
+# halt, for the run (bench/halt_poll.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=20 build=build/release out= only= rounds=3
@@ -42,7 +46,7 @@ while (($#)); do
     --plugin-arg) plugin_args+=("$2"); shift ;;
     --only) only=$2; shift ;;
     --rounds) rounds=$2; shift ;;
-    *) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 2 ;;
+    *) sed -n '2,34s/^# \{0,1\}//p' "$0"; exit 2 ;;
   esac
   shift
 done
@@ -54,6 +58,7 @@ storlab=$build/cli/storlab
 [[ -x $storlab && -f $plugin ]] || { echo "build first: ninja -C $build storlab nbdkit-storlab-plugin" >&2; exit 2; }
 for t in nbdkit fio python3; do command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }; done
 source bench/cpu_steal.sh
+source bench/halt_poll.sh
 tmp=$(mktemp -d)
 # bench/nbd_sleep_plugin.c, for the QD1 reference below (needs gcc).
 sleep_plugin=
@@ -63,7 +68,8 @@ else
   echo "(no gcc, or nbdkit-plugin-dev missing: the sleeping plugin's rows are left out)"
 fi
 server=
-trap '[[ -n $server ]] && kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[[ -n $server ]] && kill $server 2>/dev/null; rm -rf "$tmp"; halt_poll_restore' EXIT
+halt_poll_apply
 
 # serve ARGS...: nbdkit on $tmp/sock with 64 threads per connection.
 serve() {
@@ -107,16 +113,19 @@ if [[ -n $stacks ]]; then
   # be told from the transport at QD1: its rows show the transport.
   serve memory size=1G
   fio "$tmp/prep.fio" >/dev/null
-  fio_nbd floor-read randread 4k 1
-  fio_nbd floor-write randwrite 4k 1
+  for j in "${jobs[@]}"; do
+    set -- $j
+    fio_nbd "floor-$1" "$2" "$3" "$4"
+  done
   unserve
-  python3 - "$tmp" <<'PY'
+  python3 - "$tmp" "${jobs[@]}" <<'PY'
 import json, sys
-for name, label in (("floor-read", "4K random read QD1"), ("floor-write", "4K random write QD1")):
-    j = json.load(open("%s/%s.nbd.json" % (sys.argv[1], name)))["jobs"][0]
+for spec in sys.argv[2:]:
+    name, rw, bs, qd = spec.split()
+    j = json.load(open("%s/floor-%s.nbd.json" % (sys.argv[1], name)))["jobs"][0]
     d = j["read"] if j["read"]["io_bytes"] else j["write"]
-    print("transport floor (nbdkit memory, %s): %.0f IOPS, median %.1f us, mean %.1f us" % (
-        label, d["iops"], d["clat_ns"]["percentile"]["50.000000"] / 1e3, d["clat_ns"]["mean"] / 1e3))
+    print("transport floor (nbdkit memory, %s %s QD%s): %.0f IOPS, median %.1f us, mean %.1f us" % (
+        bs, rw, qd, d["iops"], d["clat_ns"]["percentile"]["50.000000"] / 1e3, d["clat_ns"]["mean"] / 1e3))
 PY
   python3 -c 'print("%-18s %-14s %9s %9s %6s %9s %9s %6s %15s %15s %5s %9s" % ("stack", "job", "IOPS nbd", "sim", "ratio", "p50 nbd", "sim", "ratio", "lateness p50/99", "inbox p50/99", "steal", "sim/floor"))'
 fi
@@ -136,12 +145,10 @@ for stack in $stacks; do
     job "$@" | sed "s/^\[global\]/[global]\nioengine=libaio/" >"$tmp/$1.sim.fio"
     "$storlab" sim --stack "$stack" --direct=1 --output-format=json "$tmp/$1.sim.fio" \
       >"$tmp/$1.sim.json" 2>/dev/null
-    floor=-
-    [[ $1 == randread-qd1 ]] && floor=$tmp/floor-read.nbd.json
-    [[ $1 == randwrite-qd1 ]] && floor=$tmp/floor-write.nbd.json
-    python3 - "$stack" "$1" "$tmp/$1.nbd.json" "$tmp/$1.sim.json" "$tmp/$1.stats.json" "$steal" "$floor" <<'PY'
+    python3 - "$stack" "$1" "$tmp/$1.nbd.json" "$tmp/$1.sim.json" "$tmp/$1.stats.json" "$steal" \
+      "$tmp/floor-$1.nbd.json" "$4" <<'PY'
 import json, sys
-stack, name, nbd, sim, st, steal, floor = sys.argv[1:8]
+stack, name, nbd, sim, st, steal, floor, qd = sys.argv[1:9]
 def fig(path):
     j = json.load(open(path))["jobs"][0]
     d = j["read"] if j["read"]["io_bytes"] else j["write"]
@@ -149,8 +156,10 @@ def fig(path):
 n, s = fig(nbd), fig(sim)
 drv = json.load(open(st))["service"]["driver"]
 p = lambda h, q: h["percentile"][q] / 1e3
-# The model's median latency over the transport's (QD1 jobs only).
-margin = "%.2f" % (s[1] / fig(floor)[1]) if floor != "-" else "-"
+# How many times slower the model is than the bare transport: at QD1 its
+# median latency over the floor's; deeper, the floor's IOPS over its own.
+f = fig(floor)
+margin = "%.2f" % (s[1] / f[1] if qd == "1" else f[0] / s[0])
 print("%-18s %-14s %9.0f %9.0f %6.3f %7.1fus %7.1fus %6.3f %7.1f/%-7.1f %7.1f/%-7.1f %4s%% %9s" % (
     stack, name, n[0], s[0], n[0] / s[0], n[1], s[1], n[1] / s[1],
     p(drv["lateness_ns"], "50.000000"), p(drv["lateness_ns"], "99.000000"),
