@@ -6,13 +6,12 @@
 #             once first as `storlab sim` lays the file out (an SSD model
 #             answers a never-written block at another speed), on hdd-7200,
 #             sata-ssd, usb3-bot-hdd, sata-ssd-dramless: IOPS and
-#             median-latency ratios, FUSE / sim (target 1 +- 5 %), the
-#             latency fio's completion latency (clat, from io_submit's
-#             return) and, in `lat p50`, its total (from io_submit's
+#             median-latency ratios, FUSE / sim (target 1 +- 5 %): the
+#             median of fio's completion latency (clat, from io_submit's
+#             return) and, in `lat p50`, of its total (from io_submit's
 #             call: through FUSE part of the request is served inside
 #             io_submit, which `storlab sim` models as libaio's 1.1 us).
-#             First,
-#             the transport's floor: the QD1 job through the passthrough
+#             First, the transport's floor: the QD1 job through the passthrough
 #             below (no device), and the QD32 job; each row gives how
 #             many times slower the model is than that floor (sim/floor:
 #             at QD1 the model's median latency over the floor's, at QD32
