@@ -8,9 +8,12 @@
 # decides how close a fast device comes (docs/nbd.md and docs/fusefs.md,
 # stop 57). With HALT_POLL_NS=N in the
 # environment (root), an idle vCPU polls up to N ns before it halts for
-# the run — what KVM hosts do on their side by default (halt_poll_ns,
-# 200000) and bare metal's shallow C-states give — and the old setting is
-# restored at exit. Linux: Documentation/virt/guest-halt-polling.rst.
+# the run, and the old setting is restored at exit. 200000 is the
+# governor's own default (guest_halt_poll_ns in Linux's
+# drivers/cpuidle/governors/haltpoll.c) and what a KVM host polls on its
+# side by default (KVM_HALT_POLL_NS_DEFAULT, arch/x86/include/asm/
+# kvm_host.h); bare metal's shallow C-states give the same.
+# Linux: Documentation/virt/guest-halt-polling.rst.
 #
 #   halt_poll_apply     apply HALT_POLL_NS, if set; print the setting
 #   halt_poll_restore   put back what was there before (in the EXIT trap)
