@@ -168,18 +168,17 @@ nlohmann::ordered_json Compensator::Json() const {
   for (int k = 0; k < kClasses; ++k)
     if (floor_[k] > 0) floor[std::to_string(4096ull << k) + "_bytes"] = floor_[k];
   j["transport_floor_ns"] = floor;
-  nlohmann::ordered_json est = nlohmann::ordered_json::object();
-  for (int k = 0; k < kClasses; ++k) {
-    if (classes_[k].estimate < 0) continue;
-    est[std::to_string(k == 0 ? 4096ull : 4096ull << k) + "_bytes"] = classes_[k].estimate;
-  }
-  j["round_trip_estimate_ns"] = est;
-  nlohmann::ordered_json cap = nlohmann::ordered_json::object();
-  for (int k = 0; k < kClasses; ++k) {
-    if (classes_[k].idle_cap < 0) continue;
-    cap[std::to_string(k == 0 ? 4096ull : 4096ull << k) + "_bytes"] = classes_[k].idle_cap;
-  }
-  j["idle_gap_cap_ns"] = cap;
+  // A class's figure where it has one (-1: none yet), keyed by its bytes.
+  auto per_class = [this](int64_t Class::*field) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (int k = 0; k < kClasses; ++k) {
+      const int64_t v = classes_[k].*field;
+      if (v >= 0) out[std::to_string(4096ull << k) + "_bytes"] = v;
+    }
+    return out;
+  };
+  j["round_trip_estimate_ns"] = per_class(&Class::estimate);
+  j["idle_gap_cap_ns"] = per_class(&Class::idle_cap);
   j["deducted_ns"] = HistogramJson(applied_);
   return j;
 }
