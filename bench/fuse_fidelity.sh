@@ -16,7 +16,13 @@
 #             many times slower the model is than that floor (sim/floor:
 #             at QD1 the model's median latency over the floor's, at QD32
 #             the floor's IOPS over the model's): near 1 or below, the row
-#             measures the transport, not the model. And where the
+#             measures the transport, not the model. At QD1 also
+#             `cap`: the IOPS ratio a FUSE server whose completion latency
+#             matched the model's exactly would get, given what fio spends
+#             a request outside its completion latency through FUSE (on
+#             the floor: its cycle minus its mean clat; in `storlab
+#             sim` 1.3 us, libaio's submission and fio's bookkeeping): the
+#             model's cycle over its mean clat plus that. And where the
 #             model answers in under a millisecond, the same QD1 job
 #             through the passthrough sleeping that long in each request
 #             (fuse_passthrough's SLEEP_US: a FUSE server that blocks for
@@ -57,15 +63,16 @@ cleanup() {
 trap cleanup EXIT
 halt_poll_apply
 
-# fio JSON -> "IOPS clat_p50_us lat_p50_us" of the job's reads (or
-# writes): the completion latency's median and the total's (submission
-# included; fio's lat_percentiles).
+# fio JSON -> "IOPS clat_p50_us lat_p50_us clat_mean_us" of the job's
+# reads (or writes): the completion latency's median and the total's
+# (submission included; fio's lat_percentiles), and the completion
+# latency's mean.
 figures() {
   python3 - "$1" "$2" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]
 p50 = lambda k: j[k]["percentile"]["50.000000"] / 1e3
-print("%.1f %.1f %.1f" % (j["iops"], p50("clat_ns"), p50("lat_ns")))
+print("%.1f %.1f %.1f %.1f" % (j["iops"], p50("clat_ns"), p50("lat_ns"), j["clat_ns"]["mean"] / 1e3))
 PY
 }
 ratio() { python3 -c "import sys; a, b = map(float, sys.argv[1:]); print('%.3f' % (a / b) if b else '-')" "$1" "$2"; }
@@ -89,7 +96,7 @@ sleeper() {
   fusermount3 -u "$work/mnt3"
   wait "$pid"
   rm -f /dev/shm/storlab-sleeper.img
-  read -r fi fl ft < <(figures "$work/sleeper.json" read)
+  read -r fi fl ft _ < <(figures "$work/sleeper.json" read)
   printf '%-18s %4s %10s %10s %7s %9s %9s %7s %7s\n' "  sleeping ${1}us" 1 "$fi" "$2" \
     "$(ratio "$fi" "$2")" "${fl}us" "${3}us" "$(ratio "$fl" "$3")" "$(ratio "$ft" "$4")"
 }
@@ -104,13 +111,18 @@ pt_pid=$!
 for i in $(seq 100); do [[ -e $mnt2/img ]] && break; sleep 0.05; done
 # (Never written: the ceiling below starts from a fresh file, as before.)
 fio $(job 1 4k randread 1g) --filename="$mnt2/img" >"$work/floor.json"
-read -r floor_iops floor_p50 _ < <(figures "$work/floor.json" read)
-echo "transport floor (the passthrough, 4K random read QD1): $floor_iops IOPS, median ${floor_p50}us"
+read -r floor_iops floor_p50 _ floor_mean < <(figures "$work/floor.json" read)
+# What fio spends a request outside its completion latency (submission,
+# reaping, its own bookkeeping): the cycle minus the mean clat.
+outside=$(python3 -c "import sys; i, m = map(float, sys.argv[1:]); print('%.1f' % (1e6 / i - m))" \
+  "$floor_iops" "$floor_mean")
+echo "transport floor (the passthrough, 4K random read QD1): $floor_iops IOPS, median ${floor_p50}us;" \
+  "fio outside its clat ${outside}us a request"
 fio $(job 32 4k randread 1g) --filename="$mnt2/img" >"$work/floor32.json"
 read -r floor32_iops floor32_p50 _ < <(figures "$work/floor32.json" read)
 echo "transport floor (the passthrough, 4K random read QD32): $floor32_iops IOPS, median ${floor32_p50}us"
-printf '%-18s %4s %10s %10s %7s %9s %9s %7s %7s %5s %9s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
-  "FUSE p50" "sim p50" ratio "lat p50" steal sim/floor
+printf '%-18s %4s %10s %10s %7s %9s %9s %7s %7s %5s %9s %5s\n' stack QD "FUSE IOPS" "sim IOPS" ratio \
+  "FUSE p50" "sim p50" ratio "lat p50" steal sim/floor cap
 for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
   "$storlab" mount --stack "$stack" --direct-io "$mnt" >/dev/null 2>&1
   img=$(ls "$mnt"/*.img | head -1)
@@ -121,14 +133,19 @@ for stack in hdd-7200 sata-ssd usb3-bot-hdd sata-ssd-dramless; do
     cpu_mark
     fio $(job $qd 4k randread 1g) --filename="$img" >"$work/fuse.json"
     steal=$(cpu_steal_percent)
-    read -r fi fl ft < <(figures "$work/fuse.json" read)
-    read -r si sl st < <(figures "$work/sim.json" read)
+    read -r fi fl ft _ < <(figures "$work/fuse.json" read)
+    read -r si sl st sm < <(figures "$work/sim.json" read)
     # How many times slower the model is than the bare transport.
     margin=$(ratio "$floor32_iops" "$si")
-    ((qd == 1)) && margin=$(ratio "$sl" "$floor_p50")
-    printf '%-18s %4s %10s %10s %7s %9s %9s %7s %7s %4s%% %9s\n' "$stack" "$qd" "$fi" "$si" \
+    cap=-
+    if ((qd == 1)); then
+      margin=$(ratio "$sl" "$floor_p50")
+      cap=$(python3 -c "import sys; i, m, o = map(float, sys.argv[1:]); print('%.3f' % (1e6 / i / (m + o)))" \
+        "$si" "$sm" "$outside")
+    fi
+    printf '%-18s %4s %10s %10s %7s %9s %9s %7s %7s %4s%% %9s %5s\n' "$stack" "$qd" "$fi" "$si" \
       "$(ratio "$fi" "$si")" "${fl}us" "${sl}us" "$(ratio "$fl" "$sl")" "$(ratio "$ft" "$st")" \
-      "$steal" "$margin"
+      "$steal" "$margin" "$cap"
     ((qd == 1)) && sleeper "$(printf '%.0f' "$sl")" "$si" "$sl" "$st"
   done
   "$storlab" umount "$mnt" >/dev/null
