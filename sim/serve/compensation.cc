@@ -164,21 +164,19 @@ nlohmann::ordered_json Compensator::Json() const {
   j["overhead_samples"] = overhead_.count();
   j["idle_gap_samples"] = idle_samples_;
   j["pauses"] = pauses_;
-  nlohmann::ordered_json floor = nlohmann::ordered_json::object();
-  for (int k = 0; k < kClasses; ++k)
-    if (floor_[k] > 0) floor[std::to_string(4096ull << k) + "_bytes"] = floor_[k];
-  j["transport_floor_ns"] = floor;
-  // A class's figure where it has one (-1: none yet), keyed by its bytes.
-  auto per_class = [this](int64_t Class::*field) {
+  // A figure per class where it has one (at least `least`), keyed by the
+  // class's bytes.
+  auto per_class = [](auto value, int64_t least) {
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
     for (int k = 0; k < kClasses; ++k) {
-      const int64_t v = classes_[k].*field;
-      if (v >= 0) out[std::to_string(4096ull << k) + "_bytes"] = v;
+      const int64_t v = value(k);
+      if (v >= least) out[std::to_string(4096ull << k) + "_bytes"] = v;
     }
     return out;
   };
-  j["round_trip_estimate_ns"] = per_class(&Class::estimate);
-  j["idle_gap_cap_ns"] = per_class(&Class::idle_cap);
+  j["transport_floor_ns"] = per_class([this](int k) { return floor_[k]; }, 1);  // 0: none
+  j["round_trip_estimate_ns"] = per_class([this](int k) { return classes_[k].estimate; }, 0);
+  j["idle_gap_cap_ns"] = per_class([this](int k) { return classes_[k].idle_cap; }, 0);
   j["deducted_ns"] = HistogramJson(applied_);
   return j;
 }
