@@ -35,8 +35,10 @@
 #             the like-for-like figure) and with none (timing only);
 #             interleaved, medians of 3; ours / theirs (target >= 0.9).
 # Needs root and fio; about 14 minutes at 10 s a job, 8 at 5 s. Prints the load before and after,
-# and the CPU the hypervisor stole during each fidelity job
-# (bench/cpu_steal.sh): run it on a machine as quiet as you can get.
+# the CPU the hypervisor stole during each fidelity job
+# (bench/cpu_steal.sh), and how often a wake-up across CPUs stalled the
+# waker (bench/wake_stall.cc: steal time does not show it): run it on a
+# machine as quiet as you can get.
 #   bash bench/fuse_fidelity.sh [BUILD_DIR] [SECONDS]
 # HALT_POLL_NS=N in the environment: idle vCPUs poll N ns before they
 # halt, for the run (bench/halt_poll.sh).
@@ -102,6 +104,10 @@ sleeper() {
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+# Whether this machine stalls a thread that wakes another on an idle CPU
+# (bench/wake_stall.cc): where it does, the QD1 rows lose that time in
+# fio's submission, which no compensation can see.
+"$build/bench/storlab_bench_wake_stall" 1500 50 | sed 's/^/platform: /'
 # The passthrough serves the floor now and the ceiling at the end.
 mnt2=$work/mnt2
 mkdir -p "$mnt2"
