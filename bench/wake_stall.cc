@@ -8,11 +8,11 @@
 // with 20 us of its own work, timing it; the worker, woken, works
 // WORK_US and waits again; the submitter then sleeps 5 ms, so both CPUs
 // go idle (and a virtual CPU halts) before the next round, as between an
-// HDD's requests. On bare metal and most VMs the submitter's 20 us take
-// 20 us. On a guest whose host sometimes runs both virtual CPUs on one
-// physical CPU, the submitter stops for as long as the host runs the
-// woken one (~3 ms on stop 60's PVM guest, in ~1 % of the rounds, more
-// often the longer the worker works) — with no steal time reported.
+// HDD's requests. Where the CPUs are the program's own, the submitter's
+// 20 us take 20 us. On stop 60's PVM guest it sometimes stops for ~3 ms
+// (in ~1 % of the rounds, more often the longer the worker works), with
+// no steal time reported — as if the host ran the woken virtual CPU at the
+// waker's expense for a scheduling slice; which, the guest cannot tell.
 //
 // Two passes: a worker that works 2 us (a server that blocks at once, as
 // bench/fuse_passthrough.cc's sleeping mode) and one that works WORK_US
@@ -47,11 +47,12 @@ void Futex(std::atomic<uint32_t>& word, int op, uint32_t value) {
   ::syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), op, value, nullptr, nullptr, 0);
 }
 
-bool Pin(int cpu) {
+void Pin(int cpu) {
   cpu_set_t set;
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
-  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+  if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
+    std::fprintf(stderr, "storlab_bench_wake_stall: cannot pin a thread to CPU %d\n", cpu);
 }
 
 void Busy(Clock::duration d) {
