@@ -100,6 +100,7 @@ Status Service::Load() {
   // The service never forks (its power cut is Service::PowerCutNow, in place).
   bo.data_mode.huge_pages = true;
   bo.data_mode.stream_writes = true;
+  bo.data_mode.prefetch = &prefetch_chunks_;
   ASSIGN_OR_RETURN(loaded_, LoadStack(options_.stack, engine_, bo));
   Stack& stack = *loaded_.stack;
   stack_name_ = stack.name();
@@ -184,6 +185,8 @@ std::unique_ptr<Session> Service::OpenSession(int export_index) {
 Status Service::Start() {
   if (started_) return Status::Internal("service: started twice");
   started_ = true;
+  // Threads from here on: nbdkit and the mount have forked by now.
+  prefetch_chunks_.store(true, std::memory_order_release);
   replies_.Start();
   driver_.Start();
   if (!scheduled_.empty()) RETURN_IF_ERROR(driver_.Call([this] { ScheduleFaults(); }));

@@ -210,6 +210,10 @@ class Service {
   void Leave();
 
   const ServiceOptions options_;
+  // The stores' chunks made ahead by a thread (DataMode::prefetch): from
+  // Start() on, after the process has forked. Before loaded_: outlives the
+  // stores.
+  std::atomic<bool> prefetch_chunks_{false};
   std::string stack_name_;
   Engine engine_;
   LoadedStack loaded_;

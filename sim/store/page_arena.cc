@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <new>
+#include <optional>
 
 #include "sim/clock.h"
 
@@ -45,21 +47,42 @@ uint8_t* PageArena::MapChunk(bool huge) {
   return chunk;
 }
 
-void PageArena::AddChunk() {
-  const bool cheaper = chunks_mode_ == Chunks::kCheaper;
-  const bool huge = cheaper ? chooser_.NextHuge() : chunks_mode_ == Chunks::kHuge;
+ChunkPrefetcher::Chunk PageArena::MakeChunk(bool huge) {
   const size_t pages = huge ? kHugeChunkPages : kChunkPages;
-  // In the cheaper mode, what the chunk costs in all: mapping and faulting
-  // it in, and a first user write to each page (an exit each where the
-  // hypervisor shadows the page tables, paid here rather than in the
-  // store's first copy).
-  const int64_t t0 = cheaper ? Clock::Real()->NowNanos() : 0;
-  chunks_.emplace_back(MapChunk(huge), Unmap{pages * kPage});
-  if (cheaper) {
-    for (size_t i = 0; i < pages; ++i)
-      *static_cast<volatile uint8_t*>(chunks_.back().get() + i * kPage) = 0;
-    chooser_.Record(huge, static_cast<double>(Clock::Real()->NowNanos() - t0) / pages);
+  // What the chunk costs in all: mapping and faulting it in, and a first
+  // user write to each page (an exit each where the hypervisor shadows the
+  // page tables, paid here rather than in the store's first copy).
+  const int64_t t0 = Clock::Real()->NowNanos();
+  uint8_t* bytes = MapChunk(huge);
+  for (size_t i = 0; i < pages; ++i) *static_cast<volatile uint8_t*>(bytes + i * kPage) = 0;
+  return {bytes, huge, static_cast<double>(Clock::Real()->NowNanos() - t0) / pages};
+}
+
+void PageArena::AddChunk() {
+  if (chunks_mode_ != Chunks::kCheaper) {
+    const bool huge = chunks_mode_ == Chunks::kHuge;
+    const size_t pages = huge ? kHugeChunkPages : kChunkPages;
+    chunks_.emplace_back(MapChunk(huge), Unmap{pages * kPage});
+    mapped_ += pages;
+    unused_ = pages;
+    return;
   }
+  const bool huge = chooser_.NextHuge();
+  if (!prefetcher_ && chunks_.size() >= kPrefetchAfter && prefetch_ != nullptr &&
+      prefetch_->load(std::memory_order_acquire)) {
+    prefetcher_ = std::make_unique<ChunkPrefetcher>(
+        MakeChunk,
+        [](const ChunkPrefetcher::Chunk& c) {
+          ::munmap(c.bytes, (c.huge ? kHugeChunkPages : kChunkPages) * kPage);
+        },
+        kPrefetchDepth);
+  }
+  std::optional<ChunkPrefetcher::Chunk> made;
+  if (prefetcher_) made = prefetcher_->Take(huge);
+  if (!made) made = MakeChunk(huge);
+  const size_t pages = huge ? kHugeChunkPages : kChunkPages;
+  chunks_.emplace_back(made->bytes, Unmap{pages * kPage});
+  chooser_.Record(huge, made->ns_per_page);
   mapped_ += pages;
   unused_ = pages;
 }

@@ -21,8 +21,10 @@
 // even after MAP_POPULATE (5.3-6.2 us a page there, measured by writing
 // each page of a populated chunk once), and a 2 MiB mapping costs one: FUSE
 // 4K random writes on `ram` over fresh space, three alternated runs,
-// 35-38k -> 52-62k IOPS. (A helper thread faulting the next chunks in ahead
-// of the writer measured the same, and was dropped.) Not for stores a
+// 35-38k -> 52-62k IOPS. (A helper thread faulting 64-page chunks in ahead
+// of the writer measured the same then: the cost had moved to each page's
+// first user write; the cheaper mode's ChunkPrefetcher, below, makes
+// that write too.) Not for stores a
 // power-cut check forks (PowerCuts::RunChild): the original's next write to
 // a huge page shared with the copy splits it again.
 //
@@ -31,17 +33,24 @@
 // last ones of each kind cost, timed here (sim/store/chunk_chooser.h): on a
 // guest that hands free memory back to its host a huge chunk may cost
 // eight times a small one, on one that shadows its page tables a tenth.
+// Once allowed (the constructor's `prefetch`) and from its
+// kPrefetchAfter-th chunk on (a store that fills), a
+// ChunkPrefetcher's thread makes the next ones ahead, so that the thread
+// holding the engine no longer pays for fresh memory
+// (sim/store/chunk_prefetcher.h).
 //
 // Not thread-safe (the store's owner serialises it).
 #ifndef STORLAB_SIM_STORE_PAGE_ARENA_H_
 #define STORLAB_SIM_STORE_PAGE_ARENA_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "sim/store/chunk_chooser.h"
+#include "sim/store/chunk_prefetcher.h"
 
 namespace storlab {
 
@@ -53,7 +62,15 @@ class PageArena {
 
   enum class Chunks { kSmall, kHuge, kCheaper };
   PageArena() = default;
-  explicit PageArena(Chunks chunks) : chunks_mode_(chunks) {}
+  // `prefetch` (cheaper mode): the next chunks are made ahead once it is
+  // true (DataMode::prefetch); null: never.
+  explicit PageArena(Chunks chunks, const std::atomic<bool>* prefetch = nullptr)
+      : chunks_mode_(chunks), prefetch_(prefetch) {}
+  // Cheaper mode: chunks made before the prefetching starts, and how many
+  // it keeps ready.
+  static constexpr size_t kPrefetchAfter = 2;
+  static constexpr size_t kPrefetchDepth = 2;
+
   PageArena(const PageArena&) = delete;
   PageArena& operator=(const PageArena&) = delete;
 
@@ -78,6 +95,10 @@ class PageArena {
   Chunks chunks() const { return chunks_mode_; }
   // The cheaper mode's choices: what each kind of chunk last cost.
   const ChunkChooser& chooser() const { return chooser_; }
+  // The cheaper mode's prefetching: chunks taken made ahead, and taken
+  // when none was ready (0 and 0 before it starts).
+  uint64_t prefetched() const { return prefetcher_ ? prefetcher_->taken() : 0; }
+  uint64_t prefetch_missed() const { return prefetcher_ ? prefetcher_->missed() : 0; }
 
  private:
   struct Unmap {
@@ -87,6 +108,8 @@ class PageArena {
   // A new chunk, populated: 64 pages, or 2 MiB aligned and advised
   // MADV_HUGEPAGE (`huge`).
   static uint8_t* MapChunk(bool huge);
+  // Cheaper mode: maps a chunk and writes each page once, timed.
+  static ChunkPrefetcher::Chunk MakeChunk(bool huge);
   // Maps the next chunk (of the kind the mode says) as chunks_.back().
   void AddChunk();
   Chunks chunks_mode_ = Chunks::kSmall;
@@ -95,6 +118,8 @@ class PageArena {
   std::vector<uint8_t*> free_;  // given back, reused first
   size_t mapped_ = 0;           // pages in all chunks
   size_t unused_ = 0;           // pages at the end of the last chunk never handed out
+  const std::atomic<bool>* prefetch_ = nullptr;
+  std::unique_ptr<ChunkPrefetcher> prefetcher_;  // cheaper mode, once filling
 };
 
 }  // namespace storlab

@@ -23,6 +23,8 @@ void RamStore::AppendStats(std::vector<StatValue>& out) const {
   out.push_back({"small_chunks", static_cast<double>(arena_.chunk_count(false)), kCount});
   out.push_back({"huge_chunks", static_cast<double>(arena_.chunk_count(true)), kCount});
   if (arena_.chunks() != PageArena::Chunks::kCheaper) return;
+  out.push_back({"prefetched_chunks", static_cast<double>(arena_.prefetched()), kCount});
+  out.push_back({"prefetch_missed", static_cast<double>(arena_.prefetch_missed()), kCount});
   for (const bool huge : {false, true}) {
     const double ns = arena_.chooser().cost_ns(huge);
     if (ns >= 0)

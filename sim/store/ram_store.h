@@ -27,9 +27,12 @@ class RamStore : public Store {
   // forks a copy of the store). `stream_writes`: whole pages are written
   // with non-temporal stores (sim/store/stream_copy.h), for the real-time
   // service's stores, whose pages are rarely in the cache when written.
-  explicit RamStore(bool huge_pages, bool stream_writes = false)
+  // `prefetch`: with `huge_pages`, chunks made ahead once it is true
+  // (DataMode::prefetch).
+  explicit RamStore(bool huge_pages, bool stream_writes = false,
+                    const std::atomic<bool>* prefetch = nullptr)
       : stream_writes_(stream_writes),
-        arena_(huge_pages ? PageArena::Chunks::kCheaper : PageArena::Chunks::kSmall) {}
+        arena_(huge_pages ? PageArena::Chunks::kCheaper : PageArena::Chunks::kSmall, prefetch) {}
   RamStore(const RamStore&) = delete;
   RamStore& operator=(const RamStore&) = delete;
 

@@ -17,7 +17,8 @@ Result<std::unique_ptr<Store>> MakeStore(const DataMode& mode, const std::string
     case DataMode::Kind::kNone:
       return std::unique_ptr<Store>(new NullStore());
     case DataMode::Kind::kRam:
-      return std::unique_ptr<Store>(new RamStore(mode.huge_pages, mode.stream_writes));
+      return std::unique_ptr<Store>(
+          new RamStore(mode.huge_pages, mode.stream_writes, mode.prefetch));
     case DataMode::Kind::kFile: {
       // Nodes of a `use`d stack are named "outer/inner": keep one directory.
       std::string file = name;

@@ -9,6 +9,7 @@
 #ifndef STORLAB_SIM_STORE_STORE_H_
 #define STORLAB_SIM_STORE_STORE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -67,6 +68,13 @@ struct DataMode {
   // (sim/store/stream_copy.h). For the real-time service, whose writes land
   // on pages the cache no longer holds.
   bool stream_writes = false;
+  // kRam with huge_pages: once this is true, a thread makes a filling
+  // store's next chunks ahead (sim/store/chunk_prefetcher.h). The real-time
+  // service sets it in Start(), after nbdkit or the mount has forked into
+  // the background: a thread started before a fork would not exist in the
+  // child (a restored state fills the stores before it). Owned by the
+  // caller; outlives the stores.
+  const std::atomic<bool>* prefetch = nullptr;
 };
 
 // Creates the store for device `name` of `capacity` bytes under `mode`.

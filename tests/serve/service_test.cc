@@ -52,6 +52,9 @@ TEST(Service, ReadsWhatWasWritten) {
   EXPECT_TRUE(stores[0].contains("small_chunk_ns_per_page") ||
               stores[0].contains("huge_chunk_ns_per_page"))
       << stores.dump();
+  // One chunk: too few for the store to make its next ones ahead.
+  EXPECT_EQ(stores[0]["prefetched_chunks"], 0) << stores.dump();
+  EXPECT_EQ(stores[0]["prefetch_missed"], 0) << stores.dump();
 }
 
 TEST(Service, AsyncRepliesRunOnAReplyThreadOrInsideASubmit) {
