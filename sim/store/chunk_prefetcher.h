@@ -7,8 +7,9 @@
 // copy of a page's data costs a tenth of that. In the real-time service the
 // toucher was the thread holding the engine, so every other request waited
 // behind it: FUSE 4K random writes on `ram` over fresh space, no oracle,
-// alternated on a fresh mount each: 44-51k IOPS touching inline, 53-61k
-// with the chunks made here (stop 61), the engine's share of the cost now
+// alternated on a fresh mount each: 45-57k IOPS touching inline, 55-61k
+// with the chunks made here, ahead in 4 rounds of 4 (with the oracle
+// 51-53k -> 55-57k, 3 of 3; stop 61), the engine's share of the cost now
 // a memcpy. (At stop 48 a helper faulting in 64-page chunks measured the
 // same as inline: MAP_POPULATE had moved the cost to each page's first user
 // write, which this class now does too, with the chunk's timing.)
