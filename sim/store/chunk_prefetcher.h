@@ -2,25 +2,26 @@
 // chunks ahead of the thread that writes into them.
 //
 // A fresh chunk costs its first toucher what the host charges for memory
-// it has not backed yet: 7-14 us a 4 KiB page on a PVM guest whose balloon
-// hands free memory back (stops 51-61, bench/first_touch.cc), where the
-// copy of a page's data costs a tenth of that. In the real-time service the
+// it has not backed yet: 7-23 us a 4 KiB page on a PVM guest whose balloon
+// hands free memory back (timed inline at stops 51-54, bench/first_touch.cc;
+// on this thread at stop 61, where it also waits for a CPU), where copying
+// a page's data costs a tenth of that. In the real-time service the
 // toucher was the thread holding the engine, so every other request waited
 // behind it: FUSE 4K random writes on `ram` over fresh space, no oracle,
 // alternated on a fresh mount each: 45-57k IOPS touching inline, 55-61k
 // with the chunks made here, ahead in 4 rounds of 4 (with the oracle
 // 51-53k -> 55-57k, 3 of 3; stop 61), the engine's share of the cost now
-// a memcpy. (At stop 48 a helper faulting in 64-page chunks measured the
-// same as inline: MAP_POPULATE had moved the cost to each page's first user
-// write, which this class now does too, with the chunk's timing.)
+// a memcpy. (A helper faulting chunks in ahead measured the same as inline
+// at stop 48; this one also makes each page's first user write, which a
+// hypervisor that shadows the page tables charges for, and times it.)
 //
 // The thread makes nothing before the first Take(kind), which hands over a
 // ready chunk of that kind, if there is one; from then on the thread keeps
-// `depth` of that kind ready; chunks of the
-// other kind made before stay ready for the next Take of it. A chunk the
-// thread could not make (out of memory) ends the prefetching: Take then
-// returns nothing and the arena maps its chunks itself, as without one.
-// Chunks never taken are dropped (unmapped) by the destructor.
+// `depth` of that kind ready, and chunks of the other kind made before stay
+// ready for the next Take of it. A chunk the thread could not make (out of
+// memory) ends the prefetching: Take then returns nothing and the arena
+// maps its chunks itself, as without one. Chunks never taken are dropped
+// (unmapped) by the destructor.
 //
 // Threading: Take() and the destructor from the arena's owner (one thread
 // at a time); the chunk's bytes pass to it under the mutex.

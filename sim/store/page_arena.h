@@ -21,23 +21,21 @@
 // even after MAP_POPULATE (5.3-6.2 us a page there, measured by writing
 // each page of a populated chunk once), and a 2 MiB mapping costs one: FUSE
 // 4K random writes on `ram` over fresh space, three alternated runs,
-// 35-38k -> 52-62k IOPS. (A helper thread faulting 64-page chunks in ahead
-// of the writer measured the same then: the cost had moved to each page's
-// first user write; the cheaper mode's ChunkPrefetcher, below, makes
-// that write too.) Not for stores a
-// power-cut check forks (PowerCuts::RunChild): the original's next write to
-// a huge page shared with the copy splits it again.
+// 35-38k -> 52-62k IOPS. (A helper thread faulting the next chunks in
+// ahead of the writer measured the same then; the cheaper mode's
+// ChunkPrefetcher, below, also makes each page's first user write.) Not
+// for stores a power-cut check forks (PowerCuts::RunChild): the original's
+// next write to a huge page shared with the copy splits it again.
 //
 // Cheaper mode (the stores of the real-time service, whose process never
 // forks): each chunk huge or small as a ChunkChooser picks from what the
 // last ones of each kind cost, timed here (sim/store/chunk_chooser.h): on a
 // guest that hands free memory back to its host a huge chunk may cost
 // eight times a small one, on one that shadows its page tables a tenth.
-// Once allowed (the constructor's `prefetch`) and from its
-// kPrefetchAfter-th chunk on (a store that fills), a
-// ChunkPrefetcher's thread makes the next ones ahead, so that the thread
-// holding the engine no longer pays for fresh memory
-// (sim/store/chunk_prefetcher.h).
+// Once allowed (the constructor's `prefetch`) and past its first
+// kPrefetchAfter chunks (a store that fills), a ChunkPrefetcher's thread
+// makes the next ones ahead, so that the thread holding the engine no
+// longer pays for fresh memory (sim/store/chunk_prefetcher.h).
 //
 // Not thread-safe (the store's owner serialises it).
 #ifndef STORLAB_SIM_STORE_PAGE_ARENA_H_

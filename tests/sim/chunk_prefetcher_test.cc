@@ -23,12 +23,13 @@ namespace chunk_prefetcher_test {
 
 // Fake chunks: one heap byte each, counted when made and when dropped.
 struct Counts {
-  std::atomic<int> made{0}, dropped{0};
+  std::atomic<int> tries{0}, made{0}, dropped{0};
   std::atomic<bool> fail{false};
 };
 
 ChunkPrefetcher::Make Maker(Counts& n) {
   return [&n](bool huge) {
+    ++n.tries;
     if (n.fail.load()) throw std::bad_alloc();
     ++n.made;
     return ChunkPrefetcher::Chunk{new uint8_t[1], huge, 1.0};
@@ -110,12 +111,13 @@ TEST(ChunkPrefetcherTest, OutOfMemoryEndsPrefetching) {
   {
     ChunkPrefetcher p(Maker(n), Dropper(n), 2);
     EXPECT_FALSE(p.Take(true));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_TRUE(Eventually([&] { return n.tries.load() == 1; }));
     n.fail = false;  // the thread does not try again
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     EXPECT_FALSE(p.Take(true));
     EXPECT_EQ(p.made(), 0u);
   }
+  EXPECT_EQ(n.tries.load(), 1);
   EXPECT_EQ(n.made.load(), 0);
   EXPECT_EQ(n.dropped.load(), 0);
 }
