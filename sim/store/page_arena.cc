@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <utility>
 
 #include "sim/clock.h"
 
@@ -15,7 +16,7 @@ namespace storlab {
 void PageArena::Unmap::operator()(uint8_t* p) const { ::munmap(p, bytes); }
 
 uint8_t* PageArena::MapChunk(bool huge) {
-  const size_t bytes = (huge ? kHugeChunkPages : kChunkPages) * kPage;
+  const size_t bytes = ChunkBytes(huge);
   if (!huge) {
     // Mapped and populated at once: one system call faults in the 64 pages
     // the next fresh pages will use, where touching each first in a write
@@ -48,7 +49,7 @@ uint8_t* PageArena::MapChunk(bool huge) {
 }
 
 ChunkPrefetcher::Chunk PageArena::MakeChunk(bool huge) {
-  const size_t pages = huge ? kHugeChunkPages : kChunkPages;
+  const size_t pages = ChunkBytes(huge) / kPage;
   // What the chunk costs in all: mapping and faulting it in, and a first
   // user write to each page (an exit each where the hypervisor shadows the
   // page tables, paid here rather than in the store's first copy).
@@ -59,36 +60,32 @@ ChunkPrefetcher::Chunk PageArena::MakeChunk(bool huge) {
 }
 
 void PageArena::AddChunk() {
+  bool huge = chunks_mode_ == Chunks::kHuge;
+  uint8_t* bytes = nullptr;
   if (chunks_mode_ != Chunks::kCheaper) {
-    const bool huge = chunks_mode_ == Chunks::kHuge;
-    const size_t pages = huge ? kHugeChunkPages : kChunkPages;
-    chunks_.emplace_back(MapChunk(huge), Unmap{pages * kPage});
-    mapped_ += pages;
-    unused_ = pages;
-    return;
+    bytes = MapChunk(huge);
+  } else {
+    huge = chooser_.NextHuge();
+    if (!prefetcher_ && chunks_.size() >= kPrefetchAfter && prefetch_ != nullptr &&
+        prefetch_->load(std::memory_order_acquire)) {
+      prefetcher_ = std::make_unique<ChunkPrefetcher>(
+          MakeChunk, [](const ChunkPrefetcher::Chunk& c) { Unmap{ChunkBytes(c.huge)}(c.bytes); },
+          kPrefetchDepth);
+    }
+    std::optional<ChunkPrefetcher::Chunk> made;
+    if (prefetcher_) made = prefetcher_->Take(huge);
+    if (!made) made = MakeChunk(huge);
+    chooser_.Record(huge, made->ns_per_page);
+    bytes = made->bytes;
   }
-  const bool huge = chooser_.NextHuge();
-  if (!prefetcher_ && chunks_.size() >= kPrefetchAfter && prefetch_ != nullptr &&
-      prefetch_->load(std::memory_order_acquire)) {
-    prefetcher_ = std::make_unique<ChunkPrefetcher>(
-        MakeChunk,
-        [](const ChunkPrefetcher::Chunk& c) {
-          ::munmap(c.bytes, (c.huge ? kHugeChunkPages : kChunkPages) * kPage);
-        },
-        kPrefetchDepth);
-  }
-  std::optional<ChunkPrefetcher::Chunk> made;
-  if (prefetcher_) made = prefetcher_->Take(huge);
-  if (!made) made = MakeChunk(huge);
-  const size_t pages = huge ? kHugeChunkPages : kChunkPages;
-  chunks_.emplace_back(made->bytes, Unmap{pages * kPage});
-  chooser_.Record(huge, made->ns_per_page);
-  mapped_ += pages;
-  unused_ = pages;
+  std::unique_ptr<uint8_t, Unmap> chunk(bytes, Unmap{ChunkBytes(huge)});
+  chunks_.push_back(std::move(chunk));  // if it cannot grow, `chunk` unmaps
+  mapped_ += ChunkBytes(huge) / kPage;
+  unused_ = ChunkBytes(huge) / kPage;
 }
 
 size_t PageArena::chunk_count(bool huge) const {
-  const size_t bytes = (huge ? kHugeChunkPages : kChunkPages) * kPage;
+  const size_t bytes = ChunkBytes(huge);
   return static_cast<size_t>(std::count_if(chunks_.begin(), chunks_.end(), [&](const auto& c) {
     return c.get_deleter().bytes == bytes;
   }));

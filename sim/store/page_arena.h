@@ -99,6 +99,9 @@ class PageArena {
   uint64_t prefetch_missed() const { return prefetcher_ ? prefetcher_->missed() : 0; }
 
  private:
+  static constexpr size_t ChunkBytes(bool huge) {
+    return (huge ? kHugeChunkPages : kChunkPages) * kPage;
+  }
   struct Unmap {
     size_t bytes = kChunkPages * kPage;
     void operator()(uint8_t* p) const;
