@@ -118,8 +118,8 @@ class InlineMap {
            static_cast<size_t>(key & (kRun - 1));
   }
   void Rehash(size_t n) {
-    std::vector<Slot> old = std::move(slots_);
-    slots_ = std::vector<Slot>(n);
+    // The new table first: if it cannot be had, the map is as it was.
+    std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(n));
     mask_ = n - 1;
     shift_ = 64;
     for (size_t m = n; m > 1; m >>= 1) --shift_;

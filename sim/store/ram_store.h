@@ -1,18 +1,14 @@
 // RamStore: a sparse in-memory store, allocated page by page on first write.
 //
-// Pages are 4 KiB, indexed by an InlineMap whose slots hold the page's
-// address (one multiply and usually one probe per page, where
-// std::unordered_map divided and allocated a node per page; one cache miss
-// to find a page where KeyMap's entry behind the slot cost a second, 4K
-// random writes through the FUSE export spending a sixth of their time in
-// RamStore::Write), their bytes from a PageArena (no system call per new
-// page). A page that becomes all zeros is released, so write-zeroes and
-// trim give memory back to the store. Not thread-safe.
+// Pages are 4 KiB, indexed by a PageIndex (a table of leaves of 64 page
+// addresses: no table to rebuild as the store grows, page_index.h), their
+// bytes from a PageArena (no system call per new page). A page that becomes all zeros is released,
+// so write-zeroes and trim give memory back to the store. Not thread-safe.
 #ifndef STORLAB_SIM_STORE_RAM_STORE_H_
 #define STORLAB_SIM_STORE_RAM_STORE_H_
 
-#include "sim/inline_map.h"
 #include "sim/store/page_arena.h"
+#include "sim/store/page_index.h"
 #include "sim/store/store.h"
 
 namespace storlab {
@@ -50,22 +46,18 @@ class RamStore : public Store {
   Status RestoreState(StateReader& r) override;
 
  private:
-  struct Page {
-    uint8_t* bytes = nullptr;  // 4 KiB, from arena_
-  };
   // A new page for index `idx`, its bytes uninitialised.
   uint8_t* Add(uint64_t idx);
   // Starts fetching pages [begin, end) into the cache (a large Read).
   void Prefetch(uint64_t begin, uint64_t end) const;
-  // Releases page `idx` (its bytes now, its entry for reuse).
-  void Release(uint64_t idx, Page& p);
+  // Releases page `idx` (held): its bytes to the arena, its index entry.
+  void Release(uint64_t idx);
   // Copies `n` bytes of `in` to `page` at `in_page`: streamed when they are
   // the whole page and stream_writes_ (then Write ends with StreamFence()).
   void CopyIn(uint8_t* page, uint64_t in_page, const uint8_t* in, uint64_t n);
   const bool stream_writes_ = false;
   PageArena arena_;  // before pages_: outlives the pointers in it
-  // Page index -> 4 KiB; 24-byte slots (InlineMap's kAlign).
-  InlineMap<Page, alignof(uint64_t)> pages_;
+  PageIndex pages_;  // page number -> its 4 KiB in arena_
 };
 
 }  // namespace storlab
