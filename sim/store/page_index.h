@@ -9,15 +9,16 @@
 // service. Timed through the FUSE mount (4K random writes over fresh space,
 // stop 62): the doubling to 1M slots held every request back 79 ms, to 2M
 // it would be twice that, and a run of 6 s spent 156 ms in them; a client
-// saw them as its latency's tail. Here the table doubles at one
-// sixty-fourth of the entries (the same 2 GiB of pages: 32k entries,
-// 768 KiB of slots), and a leaf is made in one allocation as its first page
-// arrives. The cost: a leaf's 520 bytes for as little as one page (13 % of
-// the page at worst, pages written one in every 256 KiB; 2 % of the data
-// when every page is written, against 6 % for the per-page table at half
-// load). A cold lookup reads the table's slot and then the leaf, where the
-// per-page table read one slot: the table is 1/64 the size (3 MiB for
-// 8 GiB written), so its slots stay in the cache far more often. Not
+// saw them as its latency's tail. Here the table holds one entry for up
+// to 64 pages (an 8 GiB device, written anywhere: at most 32k entries, 3
+// MiB of slots; its last doubling about 5 ms, as the per-page table's to
+// 64k slots took), and a leaf is made in one allocation as its first page
+// arrives. The cost: a leaf's 520 bytes for as little as one page (14 % of
+// the page at worst, one page written in every 256 KiB), where every page
+// written costs 0.2 % (against 1.2-2.3 % for the per-page table's slot
+// at a quarter to half load). A cold lookup reads the table's slot and
+// then the leaf, where the per-page table read one slot: the table is
+// 1/64 the size, so its slots stay in the cache far more often. Not
 // thread-safe.
 #ifndef STORLAB_SIM_STORE_PAGE_INDEX_H_
 #define STORLAB_SIM_STORE_PAGE_INDEX_H_
